@@ -4,15 +4,14 @@ import argparse
 import sys
 from typing import List, Optional
 
-from .mlir_types import FLOAT_DTYPES
-from .models import MODELS
+from .models import LABEL_DTYPES, MODEL_DTYPES, MODELS
 
 
 def _common(p: argparse.ArgumentParser, labels: bool = True) -> None:
-    p.add_argument("--dtype", choices=FLOAT_DTYPES, default="f32",
+    p.add_argument("--dtype", choices=MODEL_DTYPES, default="f32",
                    help="element type of activations and parameters (default f32)")
     if labels:
-        p.add_argument("--label-dtype", choices=("i32", "i64"), default="i64",
+        p.add_argument("--label-dtype", choices=LABEL_DTYPES, default="i64",
                        help="element type of labels / token ids (default i64)")
     p.add_argument("--name", help="function name (default: the model name)")
     p.add_argument("-o", "--output", help="output file (default stdout)")

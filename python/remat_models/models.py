@@ -10,14 +10,18 @@ from dataclasses import dataclass
 from typing import List
 
 from .builder import Function, FunctionBuilder, Value
-from .mlir_types import FLOAT_DTYPES, INT_DTYPES, TensorType, tensor
+from .mlir_types import TensorType, tensor
+
+#: Element types the remat dialect accepts for activations / for indices.
+MODEL_DTYPES = ("f32", "f16", "bf16")
+LABEL_DTYPES = ("i32", "i64")
 
 
 def _check_dtype(dtype: str, label_dtype: str = "i64") -> None:
-    if dtype not in FLOAT_DTYPES:
-        raise ValueError(f"dtype must be one of {FLOAT_DTYPES}, got {dtype!r}")
-    if label_dtype not in INT_DTYPES:
-        raise ValueError(f"label dtype must be one of {INT_DTYPES}, got {label_dtype!r}")
+    if dtype not in MODEL_DTYPES:
+        raise ValueError(f"dtype must be one of {MODEL_DTYPES}, got {dtype!r}")
+    if label_dtype not in LABEL_DTYPES:
+        raise ValueError(f"label dtype must be one of {LABEL_DTYPES}, got {label_dtype!r}")
 
 
 def _positive(**kwargs) -> None:

@@ -59,6 +59,7 @@ UNARY_OPS = ("relu", "gelu", "tanh", "sigmoid", "exp", "log", "neg")
 
 
 def infer_binary(op: str, a: TensorType, b: TensorType) -> TensorType:
+    _require_float(op, a, b)
     dtype = _same_dtype(op, a, b)
     return TensorType(broadcast_shapes(a.shape, b.shape), dtype)
 
@@ -162,6 +163,7 @@ def infer_pool2d(x: TensorType, kernel=(2, 2), strides=(2, 2), padding=(0, 0),
     kh, kw = _pair(op, "kernel", kernel)
     sh, sw = _pair(op, "strides", strides)
     ph, pw = _pair(op, "padding", padding)
+    _require(2 * ph <= kh and 2 * pw <= kw, f"{op}: padding must be at most half the kernel")
     n, c, h, w = x.shape
     return x.with_shape((n, c, conv_out_size(h, kh, sh, ph), conv_out_size(w, kw, sw, pw)))
 

@@ -67,9 +67,11 @@ def test_broadcast_rejects(a, b):
         shapes.infer_binary("mul", T(*a), T(*b))
 
 
-def test_binary_rejects_mixed_element_types():
+def test_binary_rejects_mixed_or_integer_element_types():
     with pytest.raises(ShapeError):
         shapes.infer_binary("add", T(2, 3), T(2, 3, dtype="f16"))
+    with pytest.raises(ShapeError):
+        shapes.infer_binary("add", T(2, 3, dtype="i64"), T(2, 3, dtype="i64"))
 
 
 # --- matmul -----------------------------------------------------------------
@@ -158,6 +160,8 @@ def test_pools_against_torch():
         got = shapes.infer_pool2d(x, (k, k), (s, s), (p, p), "avg_pool2d")
         assert got.shape == tuple(F.avg_pool2d(torch.zeros(x.shape), k, s, p).shape)
     assert shapes.infer_global_avg_pool(T(2, 5, 7, 3)) == T(2, 5)
+    with pytest.raises(ShapeError):   # torch rejects this too
+        shapes.infer_pool2d(T(1, 1, 8, 8), (2, 2), (1, 1), (2, 2))
 
 
 # --- norms, softmax --------------------------------------------------------
