@@ -1,0 +1,87 @@
+//===- MemoryAnalysis.h - liveness and memory peak --------------*- C++ -*-===//
+//
+// Part of the remat project.
+//
+//===----------------------------------------------------------------------===//
+///
+/// \file
+/// Liveness over the op order of a function and the live bytes at every op.
+///
+/// The function body is one block. Ops are executed in order; the ops inside
+/// a `remat.recompute` are executed in place of the region op (its block
+/// arguments alias its inputs, its results alias the yielded values). A value
+/// is live from the op that defines it to its last use; `remat.keep` is not a
+/// use; returned values live to the end. While an op runs, its operands and
+/// its results are live together. Function arguments (inputs and parameters)
+/// are resident for the whole function and are counted apart.
+///
+//===----------------------------------------------------------------------===//
+
+#ifndef REMAT_ANALYSIS_MEMORYANALYSIS_H
+#define REMAT_ANALYSIS_MEMORYANALYSIS_H
+
+#include "mlir/IR/Operation.h"
+#include "mlir/IR/Value.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/Support/raw_ostream.h"
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace remat {
+
+/// Returns the bytes a value of `type` occupies: statically shaped tensors
+/// and memrefs, and scalar integers and floats. std::nullopt for other types
+/// and on 64-bit overflow.
+std::optional<int64_t> getValueBytes(mlir::Type type);
+
+class MemoryAnalysis {
+public:
+  /// One executed op (leaf op, in execution order).
+  struct Step {
+    mlir::Operation *op;
+    /// Bytes of activations live while the op runs (arguments excluded).
+    int64_t liveBytes;
+  };
+
+  /// Analyzes `op`, which must be a function-like op with a single-block
+  /// body (func.func).
+  explicit MemoryAnalysis(mlir::Operation *op);
+
+  /// False if the analysis failed; `getError()` says why and `getErrorOp()`
+  /// where.
+  bool isValid() const { return !error.has_value(); }
+  const std::string &getError() const { return *error; }
+  mlir::Operation *getErrorOp() const { return errorOp; }
+
+  llvm::ArrayRef<Step> getSteps() const { return steps; }
+  int64_t getPeakBytes() const { return peakBytes; }
+  /// Peak including the arguments.
+  int64_t getPeakTotalBytes() const { return peakBytes + argumentBytes; }
+  /// The op at which the peak is first reached (null for an empty function).
+  mlir::Operation *getPeakOp() const { return peakOp; }
+  int64_t getArgumentBytes() const { return argumentBytes; }
+  /// Bytes of the arguments marked `remat.param`.
+  int64_t getParameterBytes() const { return parameterBytes; }
+  /// Sum of the bytes of all values defined by ops (each counted once).
+  int64_t getTotalActivationBytes() const { return totalActivationBytes; }
+
+  /// Writes the report as JSON.
+  void writeJSON(llvm::raw_ostream &os, llvm::StringRef functionName) const;
+
+private:
+  void fail(mlir::Operation *where, const llvm::Twine &message);
+
+  std::vector<Step> steps;
+  int64_t peakBytes = 0;
+  mlir::Operation *peakOp = nullptr;
+  int64_t argumentBytes = 0;
+  int64_t parameterBytes = 0;
+  int64_t totalActivationBytes = 0;
+  std::optional<std::string> error;
+  mlir::Operation *errorOp = nullptr;
+};
+
+} // namespace remat
+
+#endif // REMAT_ANALYSIS_MEMORYANALYSIS_H

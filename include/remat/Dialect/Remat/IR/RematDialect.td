@@ -1,0 +1,56 @@
+//===- RematDialect.td - remat dialect definition ----------*- tablegen -*-===//
+//
+// Part of the remat project.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef REMAT_DIALECT_REMAT_IR_REMATDIALECT_TD
+#define REMAT_DIALECT_REMAT_IR_REMATDIALECT_TD
+
+include "mlir/IR/OpBase.td"
+
+def Remat_Dialect : Dialect {
+  let name = "remat";
+  let cppNamespace = "::remat";
+  let summary = "Training graphs (forward, loss, backward) for rematerialization";
+  let description = [{
+    The `remat` dialect models one training step of a neural network on
+    ranked, statically shaped tensors: the forward ops, the loss, and the
+    backward ops that compute the gradients of the parameters. Every op knows
+    what its result costs to keep (bytes, from its type) and to recompute
+    (compute cost, from its shapes) through `RematCostOpInterface`, and every
+    differentiable forward op knows how to build its backward through
+    `RematGradientOpInterface`.
+
+    Rematerialization is expressed with three constructs: `remat.keep` (a
+    value must stay resident), the `remat.no_recompute` unit attribute (an op
+    must never be recomputed) and `remat.recompute` (a region holding forward
+    ops that are executed again in the backward). Backward ops carry the
+    `remat.phase = #remat.phase<backward>` attribute so that schedulers can
+    tell the two halves of a training step apart; function arguments that are
+    trainable parameters carry the `remat.param` unit attribute.
+  }];
+  let useDefaultAttributePrinterParser = 1;
+  let hasOperationAttrVerify = 1;
+  let hasRegionArgAttrVerify = 1;
+  let extraClassDeclaration = [{
+    /// Name of the unit attribute that marks a trainable function argument.
+    static llvm::StringRef getParamAttrName() { return "remat.param"; }
+    /// Name of the phase attribute attached to loss and backward ops.
+    static llvm::StringRef getPhaseAttrName() { return "remat.phase"; }
+    /// Name of the unit attribute that forbids recomputing an op.
+    static llvm::StringRef getNoRecomputeAttrName() {
+      return "remat.no_recompute";
+    }
+    /// Name of the unit attribute marking a function built by autodiff.
+    static llvm::StringRef getTrainingStepAttrName() {
+      return "remat.training_step";
+    }
+    void registerAttributes();
+  }];
+}
+
+class Remat_Op<string mnemonic, list<Trait> traits = []>
+    : Op<Remat_Dialect, mnemonic, traits>;
+
+#endif // REMAT_DIALECT_REMAT_IR_REMATDIALECT_TD

@@ -1,0 +1,45 @@
+//===- RematInterfaces.h - remat op interfaces ------------------*- C++ -*-===//
+//
+// Part of the remat project.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef REMAT_DIALECT_REMAT_IR_REMATINTERFACES_H
+#define REMAT_DIALECT_REMAT_IR_REMATINTERFACES_H
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/OpDefinition.h"
+#include "llvm/ADT/SmallVector.h"
+#include <optional>
+
+namespace mlir {
+class DialectRegistry;
+} // namespace mlir
+
+namespace remat {
+
+/// Returns the number of bytes of a statically shaped tensor (sub-byte element
+/// types round up to whole bytes), or std::nullopt if `type` is not a
+/// statically shaped tensor or the size overflows int64_t.
+std::optional<int64_t> getTensorBytes(mlir::Type type);
+
+/// Returns the number of elements of a statically shaped tensor, or
+/// std::nullopt if it is not one or the count overflows int64_t.
+std::optional<int64_t> getTensorElements(mlir::Type type);
+
+/// Default compute cost: one floating-point op per result element.
+double getDefaultComputeCost(mlir::Operation *op);
+
+/// Sum of the bytes of all results of `op`; failure if a result is not a
+/// statically shaped tensor or the size overflows.
+mlir::FailureOr<int64_t> getResultBytesOf(mlir::Operation *op);
+
+/// Attaches `RematCostOpInterface` to the upstream `arith`, `math`, `linalg`
+/// and `tensor` ops that operate on tensors.
+void registerCostExternalModels(mlir::DialectRegistry &registry);
+
+} // namespace remat
+
+#include "remat/Dialect/Remat/IR/RematInterfaces.h.inc"
+
+#endif // REMAT_DIALECT_REMAT_IR_REMATINTERFACES_H

@@ -1,0 +1,44 @@
+//===- RematOps.h - remat operations ----------------------------*- C++ -*-===//
+//
+// Part of the remat project.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef REMAT_DIALECT_REMAT_IR_REMATOPS_H
+#define REMAT_DIALECT_REMAT_IR_REMATOPS_H
+
+#include "mlir/Bytecode/BytecodeOpInterface.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/OpDefinition.h"
+#include "mlir/IR/OpImplementation.h"
+#include "mlir/Interfaces/ControlFlowInterfaces.h"
+#include "mlir/Interfaces/InferTypeOpInterface.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "remat/Dialect/Remat/IR/RematDialect.h"
+#include "remat/Dialect/Remat/IR/RematInterfaces.h"
+
+#include "remat/Dialect/Remat/IR/RematEnums.h.inc"
+
+#define GET_ATTRDEF_CLASSES
+#include "remat/Dialect/Remat/IR/RematAttributes.h.inc"
+
+#define GET_OP_CLASSES
+#include "remat/Dialect/Remat/IR/RematOps.h.inc"
+
+namespace remat {
+
+/// Returns the numpy-style broadcast of two shapes, or failure if they are
+/// not compatible.
+mlir::FailureOr<llvm::SmallVector<int64_t>>
+broadcastShapes(llvm::ArrayRef<int64_t> lhs, llvm::ArrayRef<int64_t> rhs);
+
+/// Returns the phase of `op` in a training step (forward when unmarked).
+Phase getPhase(mlir::Operation *op);
+
+/// Marks `op` with `phase` (removes the attribute for forward).
+void setPhase(mlir::Operation *op, Phase phase);
+
+} // namespace remat
+
+#endif // REMAT_DIALECT_REMAT_IR_REMATOPS_H

@@ -1,0 +1,207 @@
+//===- MemoryAnalysis.cpp - liveness and memory peak ------------*- C++ -*-===//
+//
+// Part of the remat project.
+//
+//===----------------------------------------------------------------------===//
+
+#include "remat/Analysis/MemoryAnalysis.h"
+
+#include "remat/Dialect/Remat/IR/RematOps.h"
+
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/MathExtras.h"
+
+using namespace mlir;
+using namespace remat;
+
+std::optional<int64_t> remat::getValueBytes(Type type) {
+  if (auto shaped = dyn_cast<ShapedType>(type)) {
+    if (!isa<RankedTensorType, MemRefType>(type) || !shaped.hasStaticShape())
+      return std::nullopt;
+    Type elt = shaped.getElementType();
+    if (!elt.isIntOrIndexOrFloat())
+      return std::nullopt;
+    int64_t width = elt.isIndex() ? 8 : (elt.getIntOrFloatBitWidth() + 7) / 8;
+    int64_t n = width;
+    for (int64_t d : shaped.getShape())
+      if (llvm::MulOverflow(n, d, n))
+        return std::nullopt;
+    return n;
+  }
+  if (type.isIntOrIndexOrFloat())
+    return type.isIndex() ? 8 : (type.getIntOrFloatBitWidth() + 7) / 8;
+  return std::nullopt;
+}
+
+void MemoryAnalysis::fail(Operation *where, const Twine &message) {
+  if (!error) {
+    error = message.str();
+    errorOp = where;
+  }
+}
+
+namespace {
+/// A buffer: the storage of one value and of the values that alias it.
+struct Buffer {
+  int64_t bytes = 0;
+  /// Step that defines it; -1 for function arguments.
+  int64_t def = -1;
+  /// Last step that uses it; the number of steps when returned.
+  int64_t lastUse = -1;
+};
+} // namespace
+
+MemoryAnalysis::MemoryAnalysis(Operation *op) {
+  auto func = dyn_cast<FunctionOpInterface>(op);
+  if (!func || func.isExternal()) {
+    fail(op, "memory analysis needs a function with a body");
+    return;
+  }
+  Region &body = func.getFunctionBody();
+  if (!body.hasOneBlock()) {
+    fail(op, "memory analysis needs a single-block function body");
+    return;
+  }
+
+  std::vector<Buffer> buffers;
+  DenseMap<Value, unsigned> bufferOf;
+  std::vector<Operation *> leafOps;
+
+  // Arguments: resident for the whole function, counted apart.
+  for (BlockArgument arg : body.getArguments()) {
+    std::optional<int64_t> bytes = getValueBytes(arg.getType());
+    if (!bytes) {
+      fail(op, "argument #" + Twine(arg.getArgNumber()) +
+                   " is not statically shaped or its size overflows 64 bits");
+      return;
+    }
+    if (llvm::AddOverflow(argumentBytes, *bytes, argumentBytes)) {
+      fail(op, "argument bytes overflow 64 bits");
+      return;
+    }
+    if (func.getArgAttr(arg.getArgNumber(), RematDialect::getParamAttrName()))
+      parameterBytes += *bytes;
+    bufferOf[arg] = buffers.size();
+    buffers.push_back({*bytes, -1, -1});
+  }
+
+  auto defineResults = [&](Operation *def, int64_t step) -> bool {
+    for (Value result : def->getResults()) {
+      std::optional<int64_t> bytes = getValueBytes(result.getType());
+      if (!bytes) {
+        fail(def, "result type " + llvm::formatv("{0}", result.getType()).str() +
+                      " is not statically shaped or its size overflows 64 bits");
+        return false;
+      }
+      if (llvm::AddOverflow(totalActivationBytes, *bytes,
+                            totalActivationBytes)) {
+        fail(def, "total activation bytes overflow 64 bits");
+        return false;
+      }
+      bufferOf[result] = buffers.size();
+      buffers.push_back({*bytes, step, step});
+    }
+    return true;
+  };
+  auto use = [&](Value v, int64_t step) {
+    auto it = bufferOf.find(v);
+    if (it == bufferOf.end())
+      return; // Defined outside the function (cannot happen in valid IR).
+    Buffer &b = buffers[it->second];
+    b.lastUse = std::max(b.lastUse, step);
+  };
+
+  Block &block = body.front();
+  int64_t numSteps = 0;
+  for (Operation &top : block) {
+    if (top.hasTrait<OpTrait::IsTerminator>()) {
+      for (Value v : top.getOperands())
+        use(v, std::numeric_limits<int64_t>::max());
+      continue;
+    }
+    if (isa<KeepOp>(top))
+      continue;
+    if (auto recompute = dyn_cast<RecomputeOp>(top)) {
+      Block &inner = recompute.getBody().front();
+      for (auto [arg, input] :
+           llvm::zip(inner.getArguments(), recompute.getInputs()))
+        bufferOf[arg] = bufferOf.lookup(input);
+      for (Operation &innerOp : inner) {
+        if (auto yield = dyn_cast<YieldOp>(innerOp)) {
+          for (auto [res, v] : llvm::zip(recompute.getResults(), yield.getValues()))
+            bufferOf[res] = bufferOf.lookup(v);
+          continue;
+        }
+        if (innerOp.getNumRegions() != 0) {
+          fail(&innerOp, "ops with regions inside remat.recompute are not "
+                         "supported by the memory analysis");
+          return;
+        }
+        for (Value v : innerOp.getOperands())
+          use(v, numSteps);
+        if (!defineResults(&innerOp, numSteps))
+          return;
+        leafOps.push_back(&innerOp);
+        ++numSteps;
+      }
+      continue;
+    }
+    if (top.getNumRegions() != 0) {
+      fail(&top, "ops with regions other than remat.recompute are not "
+                 "supported by the memory analysis");
+      return;
+    }
+    for (Value v : top.getOperands())
+      use(v, numSteps);
+    if (!defineResults(&top, numSteps))
+      return;
+    leafOps.push_back(&top);
+    ++numSteps;
+  }
+
+  // Sweep: +bytes at the defining step, -bytes after the last use.
+  std::vector<int64_t> delta(numSteps + 1, 0);
+  for (const Buffer &b : buffers) {
+    if (b.def < 0)
+      continue;
+    delta[b.def] += b.bytes;
+    int64_t end = std::min<int64_t>(b.lastUse, numSteps - 1) + 1;
+    delta[end] -= b.bytes;
+  }
+  int64_t live = 0;
+  steps.reserve(numSteps);
+  for (int64_t i = 0; i < numSteps; ++i) {
+    live += delta[i];
+    steps.push_back({leafOps[i], live});
+    if (live > peakBytes || !peakOp) {
+      peakBytes = live;
+      peakOp = leafOps[i];
+    }
+  }
+}
+
+void MemoryAnalysis::writeJSON(raw_ostream &os, StringRef functionName) const {
+  llvm::json::OStream j(os, 2);
+  j.object([&] {
+    j.attribute("function", functionName);
+    j.attribute("peak_activation_bytes", peakBytes);
+    j.attribute("peak_total_bytes", getPeakTotalBytes());
+    j.attribute("argument_bytes", argumentBytes);
+    j.attribute("parameter_bytes", parameterBytes);
+    j.attribute("total_activation_bytes", totalActivationBytes);
+    if (peakOp)
+      j.attribute("peak_op", peakOp->getName().getStringRef());
+    j.attributeArray("ops", [&] {
+      for (auto [i, step] : llvm::enumerate(steps)) {
+        j.object([&] {
+          j.attribute("index", static_cast<int64_t>(i));
+          j.attribute("op", step.op->getName().getStringRef());
+          j.attribute("live_bytes", step.liveBytes);
+        });
+      }
+    });
+  });
+  os << "\n";
+}

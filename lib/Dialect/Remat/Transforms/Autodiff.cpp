@@ -1,0 +1,166 @@
+//===- Autodiff.cpp - reverse-mode training step construction ---*- C++ -*-===//
+//
+// Part of the remat project.
+//
+//===----------------------------------------------------------------------===//
+
+#include "remat/Dialect/Remat/Transforms/Passes.h"
+
+#include "mlir/IR/Builders.h"
+#include "llvm/ADT/DenseSet.h"
+
+namespace remat {
+#define GEN_PASS_DEF_REMATAUTODIFF
+#include "remat/Dialect/Remat/Transforms/Passes.h.inc"
+} // namespace remat
+
+using namespace mlir;
+using namespace remat;
+
+/// Returns a constant tensor of `type` filled with `value`.
+static Value splat(OpBuilder &b, Location loc, RankedTensorType type,
+                   double value) {
+  auto attr = DenseElementsAttr::get(
+      type, FloatAttr::get(type.getElementType(), value));
+  return arith::ConstantOp::create(b, loc, attr);
+}
+
+/// Builds the backward of `func` in place. Returns failure after emitting a
+/// diagnostic.
+static LogicalResult differentiate(func::FuncOp func) {
+  Block &block = func.getBody().front();
+  auto ret = dyn_cast<func::ReturnOp>(block.getTerminator());
+  if (!ret || ret.getNumOperands() != 1)
+    return func.emitError("autodiff needs a function returning exactly one "
+                          "value, the scalar loss");
+  Value loss = ret.getOperand(0);
+  auto lossType = dyn_cast<RankedTensorType>(loss.getType());
+  if (!lossType || lossType.getRank() != 0 ||
+      !isa<FloatType>(lossType.getElementType()))
+    return ret.emitError("the returned loss must be a rank-0 float tensor, got ")
+           << loss.getType();
+
+  SmallVector<BlockArgument> params;
+  for (BlockArgument arg : func.getArguments())
+    if (func.getArgAttr(arg.getArgNumber(), RematDialect::getParamAttrName()))
+      params.push_back(arg);
+
+  // Values that depend on a parameter (forward reachability).
+  llvm::DenseSet<Value> active(params.begin(), params.end());
+  for (Operation &op : block.without_terminator()) {
+    if (op.getNumRegions() != 0)
+      return op.emitError("autodiff does not support ops with regions");
+    if (llvm::any_of(op.getOperands(),
+                     [&](Value v) { return active.contains(v); }))
+      active.insert(op.getResults().begin(), op.getResults().end());
+  }
+
+  if (Operation *lossOp = loss.getDefiningOp())
+    setPhase(lossOp, Phase::loss);
+
+  OpBuilder b(ret);
+  Operation *lastForward = ret->getPrevNode();
+  DenseMap<Value, Value> grads;
+  auto accumulate = [&](Value v, Value g) {
+    auto [it, inserted] = grads.try_emplace(v, g);
+    if (!inserted)
+      it->second = AddOp::create(b, g.getLoc(), v.getType(), it->second, g);
+  };
+  if (active.contains(loss))
+    grads[loss] = splat(b, ret.getLoc(), lossType, 1.0);
+
+  // Reverse sweep over the forward ops.
+  SmallVector<Operation *> forward;
+  for (Operation &op : block.without_terminator())
+    forward.push_back(&op);
+  for (Operation *op : llvm::reverse(forward)) {
+    if (op == ret || op->getBlock() != &block)
+      continue;
+    SmallVector<Value> resultGrads;
+    bool any = false;
+    for (Value r : op->getResults()) {
+      Value g = grads.lookup(r);
+      any |= static_cast<bool>(g);
+      resultGrads.push_back(g);
+    }
+    if (!any)
+      continue;
+    auto gradOp = dyn_cast<RematGradientOpInterface>(op);
+    if (!gradOp)
+      return op->emitError("'")
+             << op->getName()
+             << "' is on the path from a parameter to the loss but has no "
+                "gradient (RematGradientOpInterface)";
+    // Results that receive no gradient get a zero gradient.
+    for (auto [r, g] : llvm::zip(op->getResults(), resultGrads))
+      if (!g)
+        g = splat(b, op->getLoc(), cast<RankedTensorType>(r.getType()), 0.0);
+    SmallVector<Value> operandGrads;
+    if (failed(gradOp.buildGradient(b, resultGrads, operandGrads)))
+      return failure();
+    if (operandGrads.size() != op->getNumOperands())
+      return op->emitError("gradient rule returned ")
+             << operandGrads.size() << " gradients for "
+             << op->getNumOperands() << " operands";
+    for (auto [operand, g] : llvm::zip(op->getOperands(), operandGrads))
+      if (g && active.contains(operand))
+        accumulate(operand, g);
+  }
+
+  SmallVector<Value> results{loss};
+  for (BlockArgument p : params) {
+    Value g = grads.lookup(p);
+    if (!g)
+      g = splat(b, func.getLoc(), cast<RankedTensorType>(p.getType()), 0.0);
+    results.push_back(g);
+  }
+
+  // Everything created after the last forward op belongs to the backward.
+  for (Operation *op = lastForward ? lastForward->getNextNode() : &block.front();
+       op != ret.getOperation(); op = op->getNextNode())
+    setPhase(op, Phase::backward);
+
+  func::ReturnOp::create(b, ret.getLoc(), results);
+  ret.erase();
+
+  // Gradient rules build the gradients of every operand; drop the backward
+  // ops whose results nobody uses (gradients of inputs that are not
+  // parameters), last first so that chains of dead ops disappear.
+  SmallVector<Operation *> backward;
+  for (Operation &op : block.without_terminator())
+    if (getPhase(&op) == Phase::backward)
+      backward.push_back(&op);
+  for (Operation *op : llvm::reverse(backward))
+    if (op->use_empty())
+      op->erase();
+  func.setFunctionType(FunctionType::get(func.getContext(),
+                                         func.getArgumentTypes(),
+                                         ValueRange(results).getTypes()));
+  func->setAttr(RematDialect::getTrainingStepAttrName(),
+                UnitAttr::get(func.getContext()));
+  return success();
+}
+
+namespace {
+struct AutodiffPass : public remat::impl::RematAutodiffBase<AutodiffPass> {
+  void runOnOperation() override {
+    for (auto func : getOperation().getOps<func::FuncOp>()) {
+      if (func.isExternal() ||
+          func->hasAttr(RematDialect::getTrainingStepAttrName()))
+        continue;
+      bool hasParam = llvm::any_of(func.getArguments(), [&](BlockArgument a) {
+        return func.getArgAttr(a.getArgNumber(),
+                               RematDialect::getParamAttrName());
+      });
+      if (!hasParam)
+        continue;
+      if (!func.getBody().hasOneBlock()) {
+        func.emitError("autodiff needs a single-block function body");
+        return signalPassFailure();
+      }
+      if (failed(differentiate(func)))
+        return signalPassFailure();
+    }
+  }
+};
+} // namespace

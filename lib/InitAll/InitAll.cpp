@@ -1,0 +1,27 @@
+//===- InitAll.cpp - register remat and upstream pieces ---------*- C++ -*-===//
+//
+// Part of the remat project.
+//
+//===----------------------------------------------------------------------===//
+
+#include "remat/InitAll.h"
+
+#include "remat/Dialect/Remat/IR/RematDialect.h"
+#include "remat/Dialect/Remat/IR/RematInterfaces.h"
+#include "remat/Dialect/Remat/Transforms/Passes.h"
+
+#include "mlir/InitAllDialects.h"
+#include "mlir/InitAllExtensions.h"
+#include "mlir/InitAllPasses.h"
+
+void remat::registerAllDialects(mlir::DialectRegistry &registry) {
+  mlir::registerAllDialects(registry);
+  mlir::registerAllExtensions(registry);
+  registry.insert<remat::RematDialect>();
+  remat::registerCostExternalModels(registry);
+}
+
+void remat::registerAllPasses() {
+  mlir::registerAllPasses();
+  remat::registerRematPasses();
+}
