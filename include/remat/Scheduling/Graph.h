@@ -1,0 +1,125 @@
+//===- Graph.h - Training graph and schedule model for remat ----*- C++ -*-===//
+//
+// Part of the remat project.
+//
+//===----------------------------------------------------------------------===//
+///
+/// \file
+/// The scheduling model shared by every rematerialization strategy. It is
+/// independent of MLIR: the passes build a `Graph` from IR, strategies compute
+/// a `Schedule`, `simulate` gives its exact peak and cost, and one rewriter
+/// materialises the schedule back into IR.
+///
+/// Semantics of a schedule. The original op order is executed unchanged: every
+/// forward node runs once, every backward node runs once, in `Graph::nodes`
+/// order. In addition, immediately before backward node `k`, the forward nodes
+/// listed in `Schedule::recomputeBefore[k]` are executed again, in list order.
+/// Every operand reference resolves to the most recent instance of that node
+/// at the time of the use. An instance is live from its execution to its last
+/// use (or to the end if the node is a graph output); nothing else keeps memory
+/// alive. Graph inputs and parameters are not nodes: they are counted apart.
+///
+//===----------------------------------------------------------------------===//
+
+#ifndef REMAT_SCHEDULING_GRAPH_H
+#define REMAT_SCHEDULING_GRAPH_H
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace remat {
+namespace sched {
+
+/// One op of the training step producing one value.
+struct Node {
+  std::string name;
+  /// Compute cost in arbitrary but consistent units (FLOPs for dialect ops).
+  double cost = 0;
+  /// Bytes of the value the node produces.
+  int64_t bytes = 0;
+  /// True for backward (gradient) nodes; false for forward and loss nodes.
+  bool backward = false;
+  /// The value must stay resident (remat.keep hint).
+  bool keep = false;
+  /// The node must never be recomputed (hint, side effects, or randomness that
+  /// a recomputation would not reproduce).
+  bool noRecompute = false;
+  /// The value is a result of the training step: live until the end.
+  bool output = false;
+  /// Node indices of the operands (all smaller than this node's index).
+  std::vector<unsigned> operands;
+};
+
+/// A training step in op order. Nodes are topologically ordered.
+struct Graph {
+  std::vector<Node> nodes;
+  /// Bytes of inputs and parameters, resident for the whole step.
+  int64_t inputBytes = 0;
+
+  unsigned size() const { return nodes.size(); }
+  /// Adds a node and returns its index.
+  unsigned addNode(Node node);
+  /// Returns a diagnostic message if the graph is malformed (operand out of
+  /// order, negative size or cost, a forward node using a backward node).
+  std::optional<std::string> validate() const;
+  /// Sum of the compute cost of all forward nodes.
+  double forwardCost() const;
+};
+
+/// A rematerialization schedule: for every node index `k` (only backward nodes
+/// may have a non-empty list), the forward nodes recomputed right before it.
+/// An empty schedule (all lists empty) is store-all.
+struct Schedule {
+  std::vector<std::vector<unsigned>> recomputeBefore;
+
+  explicit Schedule(unsigned numNodes = 0) : recomputeBefore(numNodes) {}
+  /// Total number of recomputed op executions.
+  size_t numRecomputed() const;
+};
+
+/// The result of executing a schedule symbolically.
+struct SimResult {
+  /// Peak live bytes of nodes' values (activations and gradients), excluding
+  /// graph inputs and parameters.
+  int64_t peakBytes = 0;
+  /// `peakBytes + Graph::inputBytes`.
+  int64_t peakTotalBytes = 0;
+  /// Index of the node (original op order) during whose execution the peak is
+  /// reached; the peak is measured with the node's operands and its result
+  /// live at the same time.
+  unsigned peakAt = 0;
+  /// The step of the original op order in which the peak falls: equal to
+  /// `peakAt` unless the peak is reached by a recomputation, in which case it
+  /// is the backward node whose `recomputeBefore` list holds it.
+  unsigned peakStep = 0;
+  /// True if the peak is reached while executing a recomputation.
+  bool peakInRecompute = false;
+  /// Cost of all recomputed executions.
+  double recomputeCost = 0;
+  /// Number of recomputed executions.
+  size_t recomputeCount = 0;
+};
+
+/// Simulates `schedule` on `graph`. Returns an error message if the schedule
+/// is malformed: wrong length, a recomputation of a backward node or of a
+/// no-recompute node, an index out of range, a recomputed node whose operand
+/// has no instance yet, a non-empty list before a forward node; or if the
+/// graph is malformed (`Graph::validate`). Runs in O(nodes + recomputations +
+/// operand references of all executions).
+std::optional<std::string>
+simulate(const Graph &graph, const Schedule &schedule, SimResult &result);
+
+/// Like `simulate`, and also fills `stepPeakBytes[k]` with the largest live
+/// byte count (nodes' values only) measured during step `k` of the original
+/// op order, that is, during node `k` or a recomputation listed before it.
+std::optional<std::string> liveBytesTrace(const Graph &graph,
+                                          const Schedule &schedule,
+                                          SimResult &result,
+                                          std::vector<int64_t> &stepPeakBytes);
+
+} // namespace sched
+} // namespace remat
+
+#endif // REMAT_SCHEDULING_GRAPH_H

@@ -1,0 +1,46 @@
+//===- KeptSet.h - Lowering a kept set to a schedule ------------*- C++ -*-===//
+//
+// Part of the remat project.
+//
+//===----------------------------------------------------------------------===//
+///
+/// \file
+/// Single-level checkpointing in the style of Chen et al. 2016: a strategy
+/// picks which forward values stay resident (the kept set); every other
+/// forward value is dropped after its last forward use and recomputed once,
+/// on demand, right before the first backward node that needs it.
+///
+//===----------------------------------------------------------------------===//
+
+#ifndef REMAT_SCHEDULING_KEPTSET_H
+#define REMAT_SCHEDULING_KEPTSET_H
+
+#include "remat/Scheduling/Graph.h"
+
+#include <vector>
+
+namespace remat {
+namespace sched {
+
+/// True for forward nodes that every strategy must keep: `keep` and
+/// `noRecompute` hints, and step outputs (live to the end anyway, so a
+/// recomputation could only add memory and cost).
+bool isAlwaysKept(const Node &node);
+
+/// Lowers a kept set to a schedule. `kept` has one entry per node (entries of
+/// backward nodes are ignored); nodes for which `isAlwaysKept` holds count as
+/// kept whatever `kept` says.
+///
+/// Before each backward node, in op order, every forward operand that is
+/// neither kept nor already recomputed is recomputed, preceded by its own
+/// missing forward operands (transitively); the list is in topological order.
+/// A recomputed instance is reused by all later backward nodes, so the result
+/// recomputes every dropped value at most once, and only the dropped values
+/// some backward node needs (directly or through other dropped values).
+/// Runs in O(nodes + operand references).
+Schedule lowerKeptSet(const Graph &graph, const std::vector<bool> &kept);
+
+} // namespace sched
+} // namespace remat
+
+#endif // REMAT_SCHEDULING_KEPTSET_H

@@ -1,0 +1,45 @@
+//===- Plan.h - A strategy's schedule with its simulation -------*- C++ -*-===//
+//
+// Part of the remat project.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef REMAT_SCHEDULING_PLAN_H
+#define REMAT_SCHEDULING_PLAN_H
+
+#include "remat/Scheduling/Graph.h"
+
+#include <functional>
+#include <optional>
+#include <string>
+
+namespace remat {
+namespace sched {
+
+/// A candidate plan: which strategy built it, with which parameter, the
+/// schedule, its exact simulation and the time spent planning it.
+struct PlanResult {
+  /// Strategy name, e.g. "store-all", "sqrt", "greedy", "revolve".
+  std::string strategy;
+  /// Parameter of the strategy, e.g. "threshold=1048576" or "c=4".
+  std::string detail;
+  Schedule schedule;
+  SimResult sim;
+  /// Wall-clock seconds spent building the schedule (not simulating it).
+  double planSeconds = 0;
+};
+
+/// Builds a schedule of `graph`.
+using ScheduleBuilder = std::function<Schedule(const Graph &)>;
+
+/// Runs `builder` on `graph`, timing it, and simulates the schedule into
+/// `plan`. Returns simulate's message if the schedule is malformed (then
+/// `plan` is left unspecified).
+std::optional<std::string>
+evaluatePlan(const Graph &graph, std::string strategy, std::string detail,
+             const ScheduleBuilder &builder, PlanResult &plan);
+
+} // namespace sched
+} // namespace remat
+
+#endif // REMAT_SCHEDULING_PLAN_H

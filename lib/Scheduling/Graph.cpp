@@ -1,0 +1,57 @@
+//===- Graph.cpp - Training graph and schedule model ----------------------===//
+//
+// Part of the remat project.
+//
+//===----------------------------------------------------------------------===//
+
+#include "remat/Scheduling/Graph.h"
+
+#include <cmath>
+
+using namespace remat::sched;
+
+unsigned Graph::addNode(Node node) {
+  nodes.push_back(std::move(node));
+  return nodes.size() - 1;
+}
+
+/// Names a node in diagnostics: `'name' (#index)`.
+static std::string describe(const Graph &graph, unsigned index) {
+  return "'" + graph.nodes[index].name + "' (#" + std::to_string(index) + ")";
+}
+
+std::optional<std::string> Graph::validate() const {
+  if (inputBytes < 0)
+    return "graph input bytes are negative";
+  for (unsigned i = 0, e = nodes.size(); i != e; ++i) {
+    const Node &node = nodes[i];
+    if (node.bytes < 0)
+      return "node " + describe(*this, i) + " has negative size";
+    if (!(node.cost >= 0) || std::isinf(node.cost))
+      return "node " + describe(*this, i) + " has a negative or invalid cost";
+    for (unsigned op : node.operands) {
+      if (op >= i)
+        return "node " + describe(*this, i) + " uses operand #" +
+               std::to_string(op) + " which does not precede it";
+      if (!node.backward && nodes[op].backward)
+        return "forward node " + describe(*this, i) + " uses backward node " +
+               describe(*this, op);
+    }
+  }
+  return std::nullopt;
+}
+
+double Graph::forwardCost() const {
+  double total = 0;
+  for (const Node &node : nodes)
+    if (!node.backward)
+      total += node.cost;
+  return total;
+}
+
+size_t Schedule::numRecomputed() const {
+  size_t count = 0;
+  for (const std::vector<unsigned> &list : recomputeBefore)
+    count += list.size();
+  return count;
+}

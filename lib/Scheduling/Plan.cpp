@@ -1,0 +1,30 @@
+//===- Plan.cpp - A strategy's schedule with its simulation ---------------===//
+//
+// Part of the remat project.
+//
+//===----------------------------------------------------------------------===//
+
+#include "remat/Scheduling/Plan.h"
+
+#include <chrono>
+
+using namespace remat::sched;
+
+std::optional<std::string>
+remat::sched::evaluatePlan(const Graph &graph, std::string strategy,
+                           std::string detail, const ScheduleBuilder &builder,
+                           PlanResult &plan) {
+  auto start = std::chrono::steady_clock::now();
+  Schedule schedule = builder(graph);
+  auto end = std::chrono::steady_clock::now();
+  SimResult sim;
+  if (std::optional<std::string> error = simulate(graph, schedule, sim))
+    return strategy + (detail.empty() ? "" : " (" + detail + ")") + ": " +
+           *error;
+  plan.strategy = std::move(strategy);
+  plan.detail = std::move(detail);
+  plan.schedule = std::move(schedule);
+  plan.sim = sim;
+  plan.planSeconds = std::chrono::duration<double>(end - start).count();
+  return std::nullopt;
+}

@@ -1,0 +1,167 @@
+//===- Simulate.cpp - Symbolic execution of a schedule --------------------===//
+//
+// Part of the remat project.
+//
+//===----------------------------------------------------------------------===//
+///
+/// \file
+/// `simulate` flattens a schedule into its execution sequence (the original op
+/// order with every `recomputeBefore` list spliced in front of its backward
+/// node), resolves every operand reference to the most recent instance, and
+/// records the last use of every instance. A second sweep then accumulates the
+/// live bytes: an execution sees every live instance plus its own result, and
+/// afterwards the instances whose last use it was are freed. Both sweeps are
+/// linear in the number of executions plus operand references.
+///
+//===----------------------------------------------------------------------===//
+
+#include "remat/Scheduling/Graph.h"
+
+#include <algorithm>
+#include <limits>
+
+using namespace remat::sched;
+
+namespace {
+constexpr uint32_t kNoInstance = std::numeric_limits<uint32_t>::max();
+} // namespace
+
+static std::string describe(const Graph &graph, unsigned index) {
+  return "'" + graph.nodes[index].name + "' (#" + std::to_string(index) + ")";
+}
+
+/// Checks the shape of `schedule` and the legality of every recomputation.
+static std::optional<std::string> checkSchedule(const Graph &graph,
+                                                const Schedule &schedule) {
+  unsigned n = graph.size();
+  if (schedule.recomputeBefore.size() != n)
+    return "schedule has " + std::to_string(schedule.recomputeBefore.size()) +
+           " recompute lists for a graph of " + std::to_string(n) + " nodes";
+  for (unsigned k = 0; k != n; ++k) {
+    const std::vector<unsigned> &list = schedule.recomputeBefore[k];
+    if (list.empty())
+      continue;
+    if (!graph.nodes[k].backward)
+      return "recomputations are listed before forward node " +
+             describe(graph, k) + "; only backward nodes may have them";
+    for (unsigned u : list) {
+      if (u >= n)
+        return "recomputation before " + describe(graph, k) + " names node #" +
+               std::to_string(u) + " which is out of range";
+      if (graph.nodes[u].backward)
+        return "recomputation of backward node " + describe(graph, u) +
+               " before " + describe(graph, k);
+      if (graph.nodes[u].noRecompute)
+        return "recomputation of no-recompute node " + describe(graph, u) +
+               " before " + describe(graph, k);
+    }
+  }
+  return std::nullopt;
+}
+
+static std::optional<std::string> run(const Graph &graph,
+                                      const Schedule &schedule,
+                                      SimResult &result,
+                                      std::vector<int64_t> *stepPeakBytes) {
+  if (std::optional<std::string> error = graph.validate())
+    return "malformed graph: " + *error;
+  if (std::optional<std::string> error = checkSchedule(graph, schedule))
+    return "malformed schedule: " + *error;
+
+  const std::vector<Node> &nodes = graph.nodes;
+  unsigned n = graph.size();
+  size_t numExec = n + schedule.numRecomputed();
+  if (numExec >= kNoInstance)
+    return "schedule has too many executions";
+
+  // Execution sequence: node executed and the original step it belongs to.
+  std::vector<uint32_t> execNode(numExec), execStep(numExec);
+  // lastUse[p]: last execution that reads the instance produced at p.
+  std::vector<uint32_t> lastUse(numExec);
+  std::vector<uint32_t> latest(n, kNoInstance);
+
+  SimResult res;
+  uint32_t pos = 0;
+  auto execute = [&](unsigned v, unsigned step) -> std::optional<std::string> {
+    for (unsigned op : nodes[v].operands) {
+      uint32_t inst = latest[op];
+      if (inst == kNoInstance)
+        return "malformed schedule: recomputation of " + describe(graph, v) +
+               " before " + describe(graph, step) + " uses " +
+               describe(graph, op) + " which has no instance yet";
+      lastUse[inst] = pos;
+    }
+    execNode[pos] = v;
+    execStep[pos] = step;
+    lastUse[pos] = pos;
+    latest[v] = pos;
+    ++pos;
+    return std::nullopt;
+  };
+  for (unsigned k = 0; k != n; ++k) {
+    for (unsigned u : schedule.recomputeBefore[k]) {
+      if (std::optional<std::string> error = execute(u, k))
+        return error;
+      res.recomputeCost += nodes[u].cost;
+      ++res.recomputeCount;
+    }
+    if (std::optional<std::string> error = execute(k, k))
+      return error;
+  }
+
+  // The final instance of an output lives to the end: never freed.
+  for (unsigned v = 0; v != n; ++v)
+    if (nodes[v].output && latest[v] != kNoInstance)
+      lastUse[latest[v]] = kNoInstance;
+
+  // Bucket the instances by the execution after which they are freed (CSR).
+  std::vector<uint32_t> freeStart(numExec + 1, 0);
+  for (size_t p = 0; p != numExec; ++p)
+    if (lastUse[p] != kNoInstance)
+      ++freeStart[lastUse[p] + 1];
+  for (size_t p = 0; p != numExec; ++p)
+    freeStart[p + 1] += freeStart[p];
+  std::vector<uint32_t> freeList(freeStart[numExec]);
+  {
+    std::vector<uint32_t> fill(freeStart.begin(), freeStart.end() - 1);
+    for (size_t p = 0; p != numExec; ++p)
+      if (lastUse[p] != kNoInstance)
+        freeList[fill[lastUse[p]]++] = p;
+  }
+
+  if (stepPeakBytes)
+    stepPeakBytes->assign(n, 0);
+  int64_t live = 0;
+  for (size_t p = 0; p != numExec; ++p) {
+    int64_t bytes = nodes[execNode[p]].bytes;
+    int64_t during = live + bytes;
+    if (during > res.peakBytes) {
+      res.peakBytes = during;
+      res.peakAt = execNode[p];
+      res.peakStep = execStep[p];
+      res.peakInRecompute = execNode[p] != execStep[p];
+    }
+    if (stepPeakBytes)
+      (*stepPeakBytes)[execStep[p]] =
+          std::max((*stepPeakBytes)[execStep[p]], during);
+    live += bytes;
+    for (uint32_t i = freeStart[p], e = freeStart[p + 1]; i != e; ++i)
+      live -= nodes[execNode[freeList[i]]].bytes;
+  }
+  res.peakTotalBytes = res.peakBytes + graph.inputBytes;
+  result = res;
+  return std::nullopt;
+}
+
+std::optional<std::string> remat::sched::simulate(const Graph &graph,
+                                                  const Schedule &schedule,
+                                                  SimResult &result) {
+  return run(graph, schedule, result, nullptr);
+}
+
+std::optional<std::string>
+remat::sched::liveBytesTrace(const Graph &graph, const Schedule &schedule,
+                             SimResult &result,
+                             std::vector<int64_t> &stepPeakBytes) {
+  return run(graph, schedule, result, &stepPeakBytes);
+}

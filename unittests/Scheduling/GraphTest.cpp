@@ -1,0 +1,343 @@
+//===- GraphTest.cpp - Tests of the graph model and simulate --------------===//
+//
+// Part of the remat project.
+//
+//===----------------------------------------------------------------------===//
+
+#include "TestGraphs.h"
+
+#include "remat/Scheduling/Graph.h"
+
+#include "gtest/gtest.h"
+
+#include <algorithm>
+#include <chrono>
+#include <limits>
+#include <map>
+
+using namespace remat::sched;
+
+namespace {
+
+Node makeNode(std::string name, int64_t bytes, std::vector<unsigned> operands,
+              bool backward = false, double cost = 1) {
+  Node node;
+  node.name = std::move(name);
+  node.bytes = bytes;
+  node.operands = std::move(operands);
+  node.backward = backward;
+  node.cost = cost;
+  return node;
+}
+
+/// 0 a(100) <- 1 b(50) <- 2 c(10, loss); 3 gb(10) uses c, b; 4 ga(10) uses
+/// gb, a and is the output.
+Graph smallChain() {
+  Graph g;
+  g.addNode(makeNode("a", 100, {}, false, 1));
+  g.addNode(makeNode("b", 50, {0}, false, 2));
+  g.addNode(makeNode("c", 10, {1}, false, 4));
+  g.addNode(makeNode("gb", 10, {2, 1}, true));
+  g.addNode(makeNode("ga", 10, {3, 0}, true));
+  g.nodes[4].output = true;
+  g.inputBytes = 7;
+  return g;
+}
+
+/// An independent quadratic reference of the simulate semantics: an instance
+/// counts during execution p if it is p's result, or was produced before p
+/// and is read at p or later (or is the final instance of an output).
+int64_t referencePeak(const Graph &g, const Schedule &s, unsigned &peakAt) {
+  std::vector<unsigned> seq;
+  for (unsigned k = 0; k < g.size(); ++k) {
+    for (unsigned u : s.recomputeBefore[k])
+      seq.push_back(u);
+    seq.push_back(k);
+  }
+  size_t e = seq.size();
+  const size_t kForever = std::numeric_limits<size_t>::max();
+  std::vector<size_t> lastUse(e);
+  std::map<unsigned, size_t> latest;
+  for (size_t p = 0; p < e; ++p) {
+    lastUse[p] = p;
+    for (unsigned op : g.nodes[seq[p]].operands)
+      lastUse[latest.at(op)] = p;
+    latest[seq[p]] = p;
+  }
+  for (auto [node, inst] : latest)
+    if (g.nodes[node].output)
+      lastUse[inst] = kForever;
+  int64_t peak = 0;
+  for (size_t p = 0; p < e; ++p) {
+    int64_t during = 0;
+    for (size_t q = 0; q <= p; ++q)
+      if (q == p || lastUse[q] >= p)
+        during += g.nodes[seq[q]].bytes;
+    if (during > peak) {
+      peak = during;
+      peakAt = seq[p];
+    }
+  }
+  return peak;
+}
+
+} // namespace
+
+TEST(GraphTest, AddNodeValidateForwardCost) {
+  Graph g = smallChain();
+  EXPECT_EQ(g.size(), 5u);
+  EXPECT_FALSE(g.validate());
+  EXPECT_DOUBLE_EQ(g.forwardCost(), 7.0);
+
+  Graph bad = smallChain();
+  bad.nodes[1].operands = {1};
+  ASSERT_TRUE(bad.validate());
+  EXPECT_NE(bad.validate()->find("does not precede"), std::string::npos);
+
+  bad = smallChain();
+  bad.nodes[2].bytes = -1;
+  ASSERT_TRUE(bad.validate());
+  EXPECT_NE(bad.validate()->find("negative size"), std::string::npos);
+
+  bad = smallChain();
+  bad.nodes[2].cost = -3;
+  ASSERT_TRUE(bad.validate());
+  EXPECT_NE(bad.validate()->find("cost"), std::string::npos);
+
+  bad = smallChain();
+  bad.addNode(makeNode("fwdAfterBwd", 1, {3}));
+  ASSERT_TRUE(bad.validate());
+  EXPECT_NE(bad.validate()->find("uses backward node 'gb'"), std::string::npos);
+}
+
+TEST(GraphTest, NumRecomputed) {
+  Schedule s(5);
+  EXPECT_EQ(s.numRecomputed(), 0u);
+  s.recomputeBefore[3] = {0, 1};
+  s.recomputeBefore[4] = {2};
+  EXPECT_EQ(s.numRecomputed(), 3u);
+}
+
+TEST(GraphTest, SimulateStoreAllByHand) {
+  // p0 a: 100 | p1 b: 150 | p2 c: 160 | p3 gb: 170, frees b, c -> 110
+  // p4 ga: 120, frees gb, a -> 10 (ga is an output).
+  Graph g = smallChain();
+  SimResult r;
+  ASSERT_FALSE(simulate(g, Schedule(5), r));
+  EXPECT_EQ(r.peakBytes, 170);
+  EXPECT_EQ(r.peakTotalBytes, 177);
+  EXPECT_EQ(r.peakAt, 3u);
+  EXPECT_EQ(r.peakStep, 3u);
+  EXPECT_FALSE(r.peakInRecompute);
+  EXPECT_EQ(r.recomputeCount, 0u);
+  EXPECT_DOUBLE_EQ(r.recomputeCost, 0.0);
+
+  std::vector<int64_t> trace;
+  ASSERT_FALSE(liveBytesTrace(g, Schedule(5), r, trace));
+  EXPECT_EQ(trace, (std::vector<int64_t>{100, 150, 160, 170, 120}));
+}
+
+TEST(GraphTest, SimulateRecomputeByHand) {
+  // Recomputing a before ga frees the original a after b:
+  // p0 a: 100 | p1 b: 150, frees a -> 50 | p2 c: 60 | p3 gb: 70 -> 10
+  // p4 a': 110 | p5 ga: 120 -> 10.
+  Graph g = smallChain();
+  Schedule s(5);
+  s.recomputeBefore[4] = {0};
+  SimResult r;
+  ASSERT_FALSE(simulate(g, s, r));
+  EXPECT_EQ(r.peakBytes, 150);
+  EXPECT_EQ(r.peakAt, 1u);
+  EXPECT_EQ(r.recomputeCount, 1u);
+  EXPECT_DOUBLE_EQ(r.recomputeCost, 1.0);
+  std::vector<int64_t> trace;
+  ASSERT_FALSE(liveBytesTrace(g, s, r, trace));
+  EXPECT_EQ(trace, (std::vector<int64_t>{100, 150, 60, 70, 120}));
+
+  // Recomputing a and b before gb: the originals die in the forward pass.
+  s = Schedule(5);
+  s.recomputeBefore[3] = {0, 1};
+  ASSERT_FALSE(simulate(g, s, r));
+  EXPECT_EQ(r.peakBytes, 170);
+  EXPECT_EQ(r.recomputeCount, 2u);
+  EXPECT_DOUBLE_EQ(r.recomputeCost, 3.0);
+  ASSERT_FALSE(liveBytesTrace(g, s, r, trace));
+  // Step 3 covers a' (110), b' (160) and gb (170).
+  EXPECT_EQ(trace, (std::vector<int64_t>{100, 150, 60, 170, 120}));
+}
+
+TEST(GraphTest, PeakDuringRecomputation) {
+  // 0 a(20) <- 1 big(100) <- 2 x(1) <- 3 loss(5); 4 g uses loss, big.
+  // Recompute big before g; a's last use becomes big':
+  // p0 a: 20 | p1 big: 120 | p2 x: 121, frees big -> 21
+  // p3 loss: 26, frees x -> 25 | p4 big': 125, frees a -> 105
+  // p5 g: 106.
+  Graph g;
+  g.addNode(makeNode("a", 20, {}));
+  g.addNode(makeNode("big", 100, {0}, false, 8));
+  g.addNode(makeNode("x", 1, {1}));
+  g.addNode(makeNode("loss", 5, {2}));
+  g.addNode(makeNode("g", 1, {3, 1}, true));
+  g.nodes[4].output = true;
+  Schedule s(5);
+  s.recomputeBefore[4] = {1};
+  SimResult r;
+  ASSERT_FALSE(simulate(g, s, r));
+  EXPECT_EQ(r.peakBytes, 125);
+  EXPECT_EQ(r.peakAt, 1u);
+  EXPECT_EQ(r.peakStep, 4u);
+  EXPECT_TRUE(r.peakInRecompute);
+  EXPECT_DOUBLE_EQ(r.recomputeCost, 8.0);
+
+  // Store-all: a dies after big; p3 loss: 106, frees x -> 105; p4 g: 106.
+  ASSERT_FALSE(simulate(g, Schedule(5), r));
+  EXPECT_EQ(r.peakBytes, 120);
+  EXPECT_EQ(r.peakAt, 1u);
+  EXPECT_FALSE(r.peakInRecompute);
+}
+
+TEST(GraphTest, UnusedValuesAndOutputs) {
+  // An unused value is freed right after it is produced; an unused output is
+  // not. 0 a(10); 1 dead(1000, uses a); 2 out(5, uses a, output); 3 g(1).
+  Graph g;
+  g.addNode(makeNode("a", 10, {}));
+  g.addNode(makeNode("dead", 1000, {0}));
+  g.addNode(makeNode("out", 5, {0}));
+  g.addNode(makeNode("g", 1, {0}, true));
+  g.nodes[2].output = true;
+  std::vector<int64_t> trace;
+  SimResult r;
+  ASSERT_FALSE(liveBytesTrace(g, Schedule(4), r, trace));
+  // p0 10 | p1 1010 -> 10 | p2 15 | p3 16, frees a -> 6.
+  EXPECT_EQ(trace, (std::vector<int64_t>{10, 1010, 15, 16}));
+  EXPECT_EQ(r.peakBytes, 1010);
+  EXPECT_EQ(r.peakAt, 1u);
+
+  // A duplicated operand is one instance, freed once.
+  Graph d;
+  d.addNode(makeNode("a", 10, {}));
+  d.addNode(makeNode("sq", 3, {0, 0}));
+  d.addNode(makeNode("g", 2, {1, 1}, true));
+  ASSERT_FALSE(liveBytesTrace(d, Schedule(3), r, trace));
+  EXPECT_EQ(trace, (std::vector<int64_t>{10, 13, 5}));
+}
+
+TEST(GraphTest, OutputOnlyFinalInstanceStaysLive) {
+  // An output recomputed before g: the original dies at its last use, the
+  // recomputed (final) instance lives to the end.
+  Graph g;
+  g.addNode(makeNode("a", 10, {}));
+  g.addNode(makeNode("o", 50, {0}));
+  g.addNode(makeNode("h", 1, {1}));
+  g.addNode(makeNode("g", 2, {2, 1}, true));
+  g.nodes[1].output = true;
+  Schedule s(4);
+  s.recomputeBefore[3] = {1};
+  std::vector<int64_t> trace;
+  SimResult r;
+  ASSERT_FALSE(liveBytesTrace(g, s, r, trace));
+  // p0 a 10 | p1 o 60 | p2 h 61, frees o -> 11 | p3 o' 61, frees a -> 51
+  // | p4 g 53, frees h -> 52 (o' stays).
+  EXPECT_EQ(trace, (std::vector<int64_t>{10, 60, 61, 61}));
+  EXPECT_EQ(r.peakBytes, 61);
+  EXPECT_EQ(r.peakAt, 2u);
+}
+
+TEST(GraphTest, MalformedSchedulesRejected) {
+  Graph g = smallChain();
+  SimResult r;
+  auto expectError = [&](const Schedule &s, const std::string &needle) {
+    std::optional<std::string> error = simulate(g, s, r);
+    ASSERT_TRUE(error) << "expected an error mentioning " << needle;
+    EXPECT_NE(error->find(needle), std::string::npos) << *error;
+  };
+  expectError(Schedule(4), "4 recompute lists for a graph of 5 nodes");
+
+  Schedule s(5);
+  s.recomputeBefore[4] = {3};
+  expectError(s, "recomputation of backward node 'gb'");
+
+  s = Schedule(5);
+  s.recomputeBefore[4] = {9};
+  expectError(s, "out of range");
+
+  s = Schedule(5);
+  s.recomputeBefore[2] = {0};
+  expectError(s, "only backward nodes");
+
+  g.nodes[1].noRecompute = true;
+  s = Schedule(5);
+  s.recomputeBefore[3] = {1};
+  expectError(s, "no-recompute node 'b'");
+  g.nodes[1].noRecompute = false;
+
+  g.nodes[0].bytes = -5;
+  expectError(Schedule(5), "malformed graph");
+  g.nodes[0].bytes = 100;
+
+  // A recomputation whose operand was never executed: f2 uses f, which only
+  // runs after g.
+  Graph late;
+  late.addNode(makeNode("a", 1, {}));
+  late.addNode(makeNode("g", 1, {0}, true));
+  late.addNode(makeNode("f", 1, {0}));
+  late.addNode(makeNode("f2", 1, {2}));
+  Schedule ls(4);
+  ls.recomputeBefore[1] = {3};
+  std::optional<std::string> error = simulate(late, ls, r);
+  ASSERT_TRUE(error);
+  EXPECT_NE(error->find("'f' (#2) which has no instance yet"),
+            std::string::npos)
+      << *error;
+}
+
+TEST(GraphTest, MatchesQuadraticReferenceOnRandomSchedules) {
+  std::mt19937 rng(1234);
+  for (int iter = 0; iter < 200; ++iter) {
+    Graph g = test::makeRandomGraph(rng, 5 + iter % 20, 3 + iter % 15);
+    ASSERT_FALSE(g.validate());
+    Schedule s(g.size());
+    double expectedCost = 0;
+    size_t expectedCount = 0;
+    for (unsigned k = 0; k < g.size(); ++k) {
+      if (!g.nodes[k].backward)
+        continue;
+      unsigned count = rng() % 4;
+      for (unsigned i = 0; i < count; ++i) {
+        unsigned u = rng() % k;
+        if (g.nodes[u].backward || g.nodes[u].noRecompute)
+          continue;
+        s.recomputeBefore[k].push_back(u);
+        expectedCost += g.nodes[u].cost;
+        ++expectedCount;
+      }
+    }
+    SimResult r;
+    ASSERT_FALSE(simulate(g, s, r));
+    unsigned refAt = 0;
+    EXPECT_EQ(r.peakBytes, referencePeak(g, s, refAt)) << "iteration " << iter;
+    EXPECT_EQ(r.peakAt, refAt) << "iteration " << iter;
+    EXPECT_DOUBLE_EQ(r.recomputeCost, expectedCost);
+    EXPECT_EQ(r.recomputeCount, expectedCount);
+  }
+}
+
+TEST(GraphTest, SimulateIsFastOnLongChains) {
+  // 10000 layers: 20001 nodes, every forward value recomputed once.
+  test::GradChain c = test::makeGradChain(10000, 1 << 20);
+  Schedule s(c.graph.size());
+  for (unsigned i = 0; i < 10000; ++i)
+    if (i % 100 == 99)
+      for (unsigned j = i - 99; j <= i; ++j)
+        s.recomputeBefore[c.b[i]].push_back(c.f[j]);
+  SimResult r;
+  auto start = std::chrono::steady_clock::now();
+  for (int i = 0; i < 100; ++i)
+    ASSERT_FALSE(simulate(c.graph, s, r));
+  double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+          .count();
+  EXPECT_EQ(r.recomputeCount, 10000u);
+  // About 1 ms per call on one core; allow a loaded, shared machine.
+  EXPECT_LT(seconds, 3.0);
+}

@@ -1,0 +1,136 @@
+//===- KeptSetTest.cpp - Tests of lowerKeptSet ----------------------------===//
+//
+// Part of the remat project.
+//
+//===----------------------------------------------------------------------===//
+
+#include "TestGraphs.h"
+
+#include "remat/Scheduling/KeptSet.h"
+
+#include "gtest/gtest.h"
+
+#include <chrono>
+
+using namespace remat::sched;
+using test::GradChain;
+using test::makeGradChain;
+
+namespace {
+using List = std::vector<unsigned>;
+} // namespace
+
+TEST(KeptSetTest, FiveLayerChainByHand) {
+  // Node indices: f0..f4 = 0..4, loss = 5, b4 = 6, b3 = 7, b2 = 8, b1 = 9,
+  // b0 = 10. b_i uses (b_{i+1} or loss), f_i, f_{i-1}.
+  GradChain c = makeGradChain(5, 1000);
+  ASSERT_EQ(c.b[4], 6u);
+  std::vector<bool> kept(c.graph.size(), false);
+  kept[c.f[2]] = true;
+  Schedule s = lowerKeptSet(c.graph, kept);
+  // b4 needs loss, f4, f3: recompute f3 (from kept f2), f4, then the loss.
+  EXPECT_EQ(s.recomputeBefore[6], (List{3, 4, 5}));
+  // b3 needs f3 (recomputed already) and f2 (kept).
+  EXPECT_EQ(s.recomputeBefore[7], List{});
+  // b2 needs f2 and f1; f1 needs f0.
+  EXPECT_EQ(s.recomputeBefore[8], (List{0, 1}));
+  EXPECT_EQ(s.recomputeBefore[9], List{});
+  EXPECT_EQ(s.recomputeBefore[10], List{});
+  for (unsigned k = 0; k < 6; ++k)
+    EXPECT_TRUE(s.recomputeBefore[k].empty());
+  SimResult r;
+  ASSERT_FALSE(simulate(c.graph, s, r));
+  EXPECT_EQ(r.recomputeCount, 5u);
+  // Store-all peak: 5 layers + loss + two gradients (b4 live with b3).
+  SimResult all;
+  ASSERT_FALSE(simulate(c.graph, Schedule(c.graph.size()), all));
+  EXPECT_LT(r.peakBytes, all.peakBytes);
+
+  // Hints force keeping: a kept loss is not recomputed...
+  c.graph.nodes[c.loss].keep = true;
+  s = lowerKeptSet(c.graph, kept);
+  EXPECT_EQ(s.recomputeBefore[6], (List{3, 4}));
+  // ...and neither is a no-recompute f1, so b2 needs nothing and b1 only f0.
+  c.graph.nodes[c.f[1]].noRecompute = true;
+  s = lowerKeptSet(c.graph, kept);
+  EXPECT_EQ(s.recomputeBefore[8], List{});
+  EXPECT_EQ(s.recomputeBefore[9], (List{0}));
+  // An output is never recomputed either.
+  c.graph.nodes[c.f[1]].noRecompute = false;
+  c.graph.nodes[c.f[4]].output = true;
+  s = lowerKeptSet(c.graph, kept);
+  EXPECT_EQ(s.recomputeBefore[6], (List{3}));
+}
+
+TEST(KeptSetTest, AllKeptIsStoreAll) {
+  GradChain c = makeGradChain(7, 10);
+  Schedule s = lowerKeptSet(c.graph, std::vector<bool>(c.graph.size(), true));
+  EXPECT_EQ(s.numRecomputed(), 0u);
+}
+
+TEST(KeptSetTest, NothingKeptRecomputesEachForwardValueOnce) {
+  GradChain c = makeGradChain(50, 10);
+  Schedule s = lowerKeptSet(c.graph, std::vector<bool>(c.graph.size(), false));
+  // Everything is recomputed before the first backward node, in order.
+  List expected;
+  for (unsigned i = 0; i <= c.loss; ++i)
+    expected.push_back(i);
+  EXPECT_EQ(s.recomputeBefore[c.b[49]], expected);
+  EXPECT_EQ(s.numRecomputed(), expected.size());
+}
+
+TEST(KeptSetTest, RandomGraphsRecomputeOnceInTopologicalOrder) {
+  std::mt19937 rng(77);
+  for (int iter = 0; iter < 300; ++iter) {
+    Graph g = test::makeRandomGraph(rng, 3 + iter % 30, 2 + iter % 20);
+    std::vector<bool> kept(g.size());
+    for (unsigned v = 0; v < g.size(); ++v)
+      kept[v] = rng() % 3 == 0;
+    Schedule s = lowerKeptSet(g, kept);
+    auto isKept = [&](unsigned v) {
+      return kept[v] || isAlwaysKept(g.nodes[v]);
+    };
+    // Before every backward node, each forward operand is kept or has been
+    // recomputed; each recomputation's operands precede it; nothing kept,
+    // backward or recomputed twice shows up.
+    std::vector<bool> recomputed(g.size(), false);
+    for (unsigned k = 0; k < g.size(); ++k) {
+      if (!g.nodes[k].backward) {
+        EXPECT_TRUE(s.recomputeBefore[k].empty());
+        continue;
+      }
+      for (unsigned u : s.recomputeBefore[k]) {
+        ASSERT_FALSE(g.nodes[u].backward);
+        EXPECT_FALSE(isKept(u));
+        EXPECT_FALSE(recomputed[u]) << "node " << u << " recomputed twice";
+        for (unsigned op : g.nodes[u].operands)
+          EXPECT_TRUE(isKept(op) || recomputed[op]);
+        recomputed[u] = true;
+      }
+      for (unsigned op : g.nodes[k].operands) {
+        if (!g.nodes[op].backward) {
+          EXPECT_TRUE(isKept(op) || recomputed[op]);
+        }
+      }
+    }
+    SimResult r;
+    ASSERT_FALSE(simulate(g, s, r));
+  }
+}
+
+TEST(KeptSetTest, FastOnLongChains) {
+  GradChain c = makeGradChain(10000, 1 << 20);
+  std::vector<bool> kept(c.graph.size(), false);
+  for (unsigned i = 0; i < 10000; i += 100)
+    kept[c.f[i]] = true;
+  auto start = std::chrono::steady_clock::now();
+  Schedule s;
+  for (int i = 0; i < 100; ++i)
+    s = lowerKeptSet(c.graph, kept);
+  double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+          .count();
+  // All 9900 dropped values plus the loss, each once.
+  EXPECT_EQ(s.numRecomputed(), 9901u);
+  EXPECT_LT(seconds, 3.0);
+}

@@ -1,0 +1,99 @@
+//===- TestGraphs.h - Graphs shared by the scheduling tests -----*- C++ -*-===//
+//
+// Part of the remat project.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef REMAT_UNITTESTS_SCHEDULING_TESTGRAPHS_H
+#define REMAT_UNITTESTS_SCHEDULING_TESTGRAPHS_H
+
+#include "remat/Scheduling/Graph.h"
+
+#include <cstdint>
+#include <random>
+#include <string>
+#include <vector>
+
+namespace remat {
+namespace sched {
+namespace test {
+
+/// A training chain: forward f_0..f_{n-1} (f_i uses f_{i-1}), a forward loss
+/// using f_{n-1}, then backward b_{n-1}..b_0 where b_i uses the incoming
+/// gradient (b_{i+1}, or the loss for i = n-1), f_i and f_{i-1} (if i > 0).
+/// b_0 is the step's output.
+struct GradChain {
+  Graph graph;
+  std::vector<unsigned> f, b;
+  unsigned loss = 0;
+};
+
+inline GradChain makeGradChain(unsigned n, int64_t layerBytes,
+                               double layerCost = 1.0, int64_t lossBytes = 4) {
+  GradChain c;
+  c.f.resize(n);
+  c.b.resize(n);
+  for (unsigned i = 0; i < n; ++i) {
+    Node node;
+    node.name = "f" + std::to_string(i);
+    node.bytes = layerBytes;
+    node.cost = layerCost;
+    if (i > 0)
+      node.operands = {c.f[i - 1]};
+    c.f[i] = c.graph.addNode(node);
+  }
+  Node loss;
+  loss.name = "loss";
+  loss.bytes = lossBytes;
+  loss.cost = layerCost;
+  loss.operands = {c.f[n - 1]};
+  c.loss = c.graph.addNode(loss);
+  for (unsigned i = n; i-- > 0;) {
+    Node node;
+    node.name = "b" + std::to_string(i);
+    node.backward = true;
+    node.bytes = layerBytes;
+    node.cost = 2 * layerCost;
+    node.operands = {i + 1 == n ? c.loss : c.b[i + 1], c.f[i]};
+    if (i > 0)
+      node.operands.push_back(c.f[i - 1]);
+    node.output = i == 0;
+    c.b[i] = c.graph.addNode(node);
+  }
+  return c;
+}
+
+/// A random valid graph: `numForward` forward nodes then `numBackward`
+/// backward nodes, each with up to 3 operands among earlier nodes (forward
+/// nodes only among forward ones), random sizes, costs, hints and outputs.
+inline Graph makeRandomGraph(std::mt19937 &rng, unsigned numForward,
+                             unsigned numBackward) {
+  Graph g;
+  auto pick = [&](unsigned bound) {
+    return std::uniform_int_distribution<unsigned>(0, bound - 1)(rng);
+  };
+  for (unsigned i = 0, e = numForward + numBackward; i < e; ++i) {
+    Node node;
+    node.name = "n" + std::to_string(i);
+    node.backward = i >= numForward;
+    node.bytes = 1 + pick(100);
+    node.cost = 1 + pick(10);
+    node.noRecompute = !node.backward && pick(10) == 0;
+    node.keep = !node.backward && pick(15) == 0;
+    node.output = pick(12) == 0;
+    // Forward nodes come first, so a forward node's operands are forward.
+    if (i > 0) {
+      unsigned numOps = 1 + pick(3);
+      for (unsigned k = 0; k < numOps; ++k)
+        node.operands.push_back(pick(i));
+    }
+    g.addNode(node);
+  }
+  return g;
+}
+
+} // namespace test
+} // namespace sched
+} // namespace remat
+
+#endif // REMAT_UNITTESTS_SCHEDULING_TESTGRAPHS_H
