@@ -540,11 +540,19 @@ static LogicalResult verifyLabels(Operation *op, ArrayRef<int64_t> logits,
   return success();
 }
 
+/// Losses may be accumulated in a wider type than their inputs (f32 loss of
+/// f16 logits), so only the float operands must agree with each other.
+static LogicalResult verifyLossOperands(Operation *op, Value ref) {
+  return verifySameElementType(op, tensorType(ref).getElementType(),
+                               op->getOperands().drop_back(
+                                   op->getNumOperands() == 3 ? 1 : 0));
+}
+
 LogicalResult SoftmaxCrossEntropyOp::verify() {
   if (failed(verifyLabels(*this, getLogits().getType().getShape(),
                           getLabels().getType().getShape())))
     return failure();
-  return verifySameElementType(*this);
+  return verifyLossOperands(*this, getLogits());
 }
 
 LogicalResult SoftmaxCrossEntropyGradOp::verify() {
@@ -553,13 +561,13 @@ LogicalResult SoftmaxCrossEntropyGradOp::verify() {
     return failure();
   if (failed(verifyResultShape(*this, getLogits().getType().getShape())))
     return failure();
-  return verifySameElementType(*this);
+  return verifyLossOperands(*this, getResult());
 }
 
 LogicalResult MseOp::verify() {
   if (getPrediction().getType().getShape() != getTarget().getType().getShape())
     return emitOpError("prediction and target shapes differ");
-  return verifySameElementType(*this);
+  return verifyLossOperands(*this, getPrediction());
 }
 
 LogicalResult MseGradOp::verify() {
@@ -567,7 +575,7 @@ LogicalResult MseGradOp::verify() {
     return emitOpError("prediction and target shapes differ");
   if (failed(verifyResultShape(*this, getPrediction().getType().getShape())))
     return failure();
-  return verifySameElementType(*this);
+  return verifyLossOperands(*this, getResult());
 }
 
 //===----------------------------------------------------------------------===//
