@@ -65,20 +65,29 @@ LogicalResult MatmulOp::buildGradient(OpBuilder &b, ValueRange resultGrads,
   } else {
     // rhs is 2-D and shared by every batch of lhs: dA is a batched product,
     // dB sums over the batch, computed by folding the batch into rows.
-    matmulGrads(b, loc, getLhs(), getRhs(), dc, ta, tb, aType, bType, &da,
-                nullptr);
-    Value a = getLhs();
     int64_t rank = aType.getRank();
-    if (ta) {
-      SmallVector<int64_t> perm, shape;
-      for (int64_t i = 0; i < rank; ++i)
-        perm.push_back(i < rank - 2 ? i : (i == rank - 2 ? rank - 1 : rank - 2));
-      for (int64_t p : perm)
-        shape.push_back(aType.getDimSize(p));
-      a = TransposeOp::create(
-          b, loc, RankedTensorType::get(shape, aType.getElementType()), a,
-          b.getDenseI64ArrayAttr(perm));
+    // Swaps the last two dimensions (its own inverse).
+    SmallVector<int64_t> perm, shape;
+    for (int64_t i = 0; i < rank; ++i)
+      perm.push_back(i < rank - 2 ? i : (i == rank - 2 ? rank - 1 : rank - 2));
+    for (int64_t p : perm)
+      shape.push_back(aType.getDimSize(p));
+    auto swappedType = RankedTensorType::get(shape, aType.getElementType());
+    if (!ta) {
+      matmulGrads(b, loc, getLhs(), getRhs(), dc, ta, tb, aType, bType, &da,
+                  nullptr);
+    } else {
+      // dA = (dC op(B)^T)^T. The 2-D rhs must stay on the right of a batched
+      // product, so the product is formed untransposed and then transposed.
+      Value daT = MatmulOp::create(b, loc, swappedType, dc, getRhs(),
+                                   UnitAttr(), unit(b, !tb));
+      da = TransposeOp::create(b, loc, aType, daT,
+                               b.getDenseI64ArrayAttr(perm));
     }
+    Value a = getLhs();
+    if (ta)
+      a = TransposeOp::create(b, loc, swappedType, a,
+                              b.getDenseI64ArrayAttr(perm));
     auto aT = cast<RankedTensorType>(a.getType());
     auto dcT = cast<RankedTensorType>(dc.getType());
     int64_t rows = aT.getNumElements() / aT.getShape().back();
@@ -304,7 +313,11 @@ LogicalResult ConcatOp::buildGradient(OpBuilder &b, ValueRange g,
                                       SmallVectorImpl<Value> &out) {
   Value dy = singleGrad(g);
   int64_t rank = getResult().getType().getRank();
-  int64_t axis = getAxis() < 0 ? getAxis() + rank : getAxis();
+  // The accessor of an I64Attr returns uint64_t: convert before the sign test
+  // so that a negative axis counts from the last dimension.
+  int64_t axis = static_cast<int64_t>(getAxis());
+  if (axis < 0)
+    axis += rank;
   int64_t offset = 0;
   out.clear();
   for (Value input : getInputs()) {
