@@ -6,9 +6,11 @@
 
 #include "remat/InitAll.h"
 
+#include "remat/Conversion/Passes.h"
 #include "remat/Dialect/Remat/IR/RematDialect.h"
 #include "remat/Dialect/Remat/IR/RematInterfaces.h"
 #include "remat/Dialect/Remat/Transforms/Passes.h"
+#include "remat/Transforms/Passes.h"
 
 #include "mlir/InitAllDialects.h"
 #include "mlir/InitAllExtensions.h"
@@ -24,4 +26,6 @@ void remat::registerAllDialects(mlir::DialectRegistry &registry) {
 void remat::registerAllPasses() {
   mlir::registerAllPasses();
   remat::registerRematPasses();
+  remat::registerRematConversionPasses();
+  remat::registerRematBufferPasses();
 }

@@ -1,0 +1,73 @@
+//===- Passes.td - remat buffer-level passes ---------------*- tablegen -*-===//
+//
+// Part of the remat project.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef REMAT_TRANSFORMS_PASSES_TD
+#define REMAT_TRANSFORMS_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+def RematPlanArena : Pass<"remat-plan-arena", "mlir::ModuleOp"> {
+  let summary = "Places every static memref.alloc of a function in one arena";
+  let description = [{
+    Runs on memref IR (after one-shot-bufferize, and after
+    buffer-results-to-out-params when that is used). In every `func.func`
+    with a single-block body, every `memref.alloc` with a static shape, an
+    identity layout and the default memory space is replaced by a
+    `memref.view` into one arena, a
+    `memref.alloc() {alignment = 64} : memref<Nxi8>` created at the start of
+    the function and deallocated before every `func.return` (unless a
+    returned value aliases it). Matching `memref.dealloc`s are erased.
+
+    Lifetimes are measured in the order of the top-level ops of the body: a
+    buffer lives from its alloc to the last use of it or of any alias
+    (view-like ops such as subview, collapse/expand_shape, cast,
+    reinterpret_cast and view; results of unknown ops taking it; values
+    yielded from regions). A use nested inside an op counts at that op.
+    Buffers that are returned, or copied with `memref.copy` into a function
+    argument (an out-parameter), live to the end.
+
+    Offsets come from first-fit-decreasing interval packing: buffers are
+    placed by decreasing size at the lowest 64-byte-aligned offset that does
+    not overlap an already placed buffer whose lifetime intersects theirs.
+    In place (Chen et al. 2016, section 3): when an elementwise
+    `linalg.generic` (identity indexing maps, parallel iterators only, the
+    output's block argument unused) reads a buffer A whose lifetime ends at
+    that op and writes a freshly allocated buffer B of the same type not
+    used before, B shares A's slot.
+
+    The report (a remark on each function; with `json-file`, JSON) gives the
+    arena bytes, the liveness lower bound (the maximum over op positions of
+    the bytes of the buffers live there, a buffer written in place over its
+    input counted once), their ratio and the number of in-place reuses. The
+    function also gets the attributes `remat.arena_bytes` and
+    `remat.arena_lower_bound` (i64).
+
+    Before:
+    ```mlir
+    %a = memref.alloc() : memref<16xf32>
+    ...
+    %b = memref.alloc() : memref<16xf32>
+    ```
+    After:
+    ```mlir
+    %arena = memref.alloc() {alignment = 64 : i64} : memref<64xi8>
+    %c0 = arith.constant 0 : index
+    %a = memref.view %arena[%c0][] : memref<64xi8> to memref<16xf32>
+    ```
+  }];
+  let options = [
+    Option<"jsonFile", "json-file", "std::string", /*default=*/"\"\"",
+           "Write the report as JSON to this file ('-' for stdout)">,
+    Option<"alignment", "alignment", "int64_t", /*default=*/"64",
+           "Alignment in bytes of the arena and of every offset">,
+    Option<"inPlace", "in-place", "bool", /*default=*/"true",
+           "Let elementwise ops write in place over a dying input">,
+  ];
+  let dependentDialects = ["::mlir::memref::MemRefDialect",
+                           "::mlir::arith::ArithDialect"];
+}
+
+#endif // REMAT_TRANSFORMS_PASSES_TD
