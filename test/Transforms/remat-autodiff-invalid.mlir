@@ -1,0 +1,101 @@
+// Errors of --remat-autodiff, reported at the offending op or function.
+//
+// RUN: remat-opt %s --remat-autodiff -split-input-file -verify-diagnostics
+
+func.func @non_scalar_loss(%w: tensor<4xf32> {remat.param}) -> tensor<4xf32> {
+  %0 = remat.relu %w : (tensor<4xf32>) -> tensor<4xf32>
+  // expected-error @+1 {{the returned loss must be a rank-0 float tensor, got 'tensor<4xf32>'}}
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+func.func @integer_loss(%w: tensor<4xf32> {remat.param}, %i: tensor<i64>) -> tensor<i64> {
+  // expected-error @+1 {{the returned loss must be a rank-0 float tensor, got 'tensor<i64>'}}
+  return %i : tensor<i64>
+}
+
+// -----
+
+func.func @scalar_not_tensor(%w: tensor<4xf32> {remat.param}, %s: f32) -> f32 {
+  // expected-error @+1 {{the returned loss must be a rank-0 float tensor, got 'f32'}}
+  return %s : f32
+}
+
+// -----
+
+// expected-error @+1 {{autodiff needs a function returning exactly one value, the scalar loss}}
+func.func @two_results(%p: tensor<4xf32> {remat.param}, %t: tensor<4xf32>) -> (tensor<f32>, tensor<f32>) {
+  %0 = remat.mse %p, %t : (tensor<4xf32>, tensor<4xf32>) -> tensor<f32>
+  return %0, %0 : tensor<f32>, tensor<f32>
+}
+
+// -----
+
+// expected-error @+1 {{autodiff needs a function returning exactly one value, the scalar loss}}
+func.func @no_result(%p: tensor<4xf32> {remat.param}) {
+  return
+}
+
+// -----
+
+func.func @arith_on_path(%w: tensor<4xf32> {remat.param}, %t: tensor<4xf32>) -> tensor<f32> {
+  // expected-error @+1 {{'arith.addf' is on the path from a parameter to the loss but has no gradient (RematGradientOpInterface)}}
+  %0 = arith.addf %w, %w : tensor<4xf32>
+  %1 = remat.mse %0, %t : (tensor<4xf32>, tensor<4xf32>) -> tensor<f32>
+  return %1 : tensor<f32>
+}
+
+// -----
+
+func.func @opaque_on_path(%w: tensor<16xf32> {remat.param}, %t: tensor<16xf32>) -> tensor<f32> {
+  // expected-error @+1 {{'remat.opaque' is on the path from a parameter to the loss but has no gradient}}
+  %0 = remat.opaque "block"(%w) {cost = 1.000000e+00 : f64} : (tensor<16xf32>) -> tensor<16xf32>
+  %1 = remat.mse %0, %t : (tensor<16xf32>, tensor<16xf32>) -> tensor<f32>
+  return %1 : tensor<f32>
+}
+
+// -----
+
+// The gradient op of a gradient (second derivatives) is not differentiable.
+func.func @grad_op_on_path(%w: tensor<4xf32> {remat.param}, %g: tensor<4xf32>, %t: tensor<4xf32>) -> tensor<f32> {
+  // expected-error @+1 {{'remat.relu_grad' is on the path from a parameter to the loss but has no gradient}}
+  %0 = remat.relu_grad %g, %w : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  %1 = remat.mse %0, %t : (tensor<4xf32>, tensor<4xf32>) -> tensor<f32>
+  return %1 : tensor<f32>
+}
+
+// -----
+
+func.func @recompute_region(%w: tensor<4xf32> {remat.param}, %t: tensor<4xf32>) -> tensor<f32> {
+  // expected-error @+1 {{autodiff does not support ops with regions}}
+  %0 = remat.recompute(%w) : (tensor<4xf32>) -> tensor<4xf32> {
+  ^bb0(%a: tensor<4xf32>):
+    %1 = remat.relu %a : (tensor<4xf32>) -> tensor<4xf32>
+    remat.yield %1 : tensor<4xf32>
+  }
+  %2 = remat.mse %0, %t : (tensor<4xf32>, tensor<4xf32>) -> tensor<f32>
+  return %2 : tensor<f32>
+}
+
+// -----
+
+// Region ops are rejected even off the path from the parameters.
+func.func @region_off_path(%w: tensor<4xf32> {remat.param}, %x: tensor<4xf32>, %t: tensor<4xf32>) -> tensor<f32> {
+  // expected-error @+1 {{autodiff does not support ops with regions}}
+  %0 = scf.execute_region -> tensor<4xf32> {
+    scf.yield %x : tensor<4xf32>
+  }
+  %1 = remat.mse %w, %t : (tensor<4xf32>, tensor<4xf32>) -> tensor<f32>
+  return %1 : tensor<f32>
+}
+
+// -----
+
+// expected-error @+1 {{autodiff needs a single-block function body}}
+func.func @multi_block(%w: tensor<4xf32> {remat.param}, %t: tensor<4xf32>) -> tensor<f32> {
+  cf.br ^bb1
+^bb1:
+  %0 = remat.mse %w, %t : (tensor<4xf32>, tensor<4xf32>) -> tensor<f32>
+  return %0 : tensor<f32>
+}
