@@ -1,0 +1,86 @@
+//===- Passes.td - remat conversion passes -----------------*- tablegen -*-===//
+//
+// Part of the remat project.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef REMAT_CONVERSION_PASSES_TD
+#define REMAT_CONVERSION_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+def RematLowerToLinalg : Pass<"remat-lower-to-linalg", "mlir::ModuleOp"> {
+  let summary = "Lowers remat compute ops to linalg, tensor, arith, math and scf on tensors";
+  let description = [{
+    Rewrites every remat compute op, including the ops inside
+    `remat.recompute` regions, into ops of the linalg, tensor, arith, math
+    and scf dialects on tensors. `remat.recompute` and `remat.yield` stay:
+    the region remains closed so that no later pass merges a recomputation
+    with the original computation. `remat.keep` hints are erased and
+    `remat.phase` attributes are dropped (also from the `arith.constant` ops
+    that the autodiff pass creates).
+
+    Floating-point work is done in f32: for f16 and bf16 tensors every
+    operand element is extended to f32 (`arith.extf`), reductions and matmul
+    accumulate in f32 tensors, and results are truncated back
+    (`arith.truncf`). Softmax, log-softmax and the losses subtract the row
+    maximum before exponentiating; gelu uses the tanh approximation; the
+    dropout mask is the 64-bit hash of the seed and the row-major element
+    index (see docs/HelperContext.md), so every recomputation reproduces it.
+
+    `remat.opaque` has no semantics: the pass fails with an error at the op.
+
+    Before:
+    ```mlir
+    %0 = remat.matmul %x, %w : (tensor<4x8xf32>, tensor<8x6xf32>) -> tensor<4x6xf32>
+    %1 = remat.relu %0 : (tensor<4x6xf32>) -> tensor<4x6xf32>
+    ```
+    After:
+    ```mlir
+    %e = tensor.empty() : tensor<4x6xf32>
+    %z = linalg.fill ins(%cst : f32) outs(%e : tensor<4x6xf32>) -> tensor<4x6xf32>
+    %0 = linalg.matmul indexing_maps = [...] ins(%x, %w : ...) outs(%z : ...) -> tensor<4x6xf32>
+    %1 = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+           ins(%0 : tensor<4x6xf32>) outs(%e1 : tensor<4x6xf32>) {
+         ^bb0(%in: f32, %out: f32):
+           %m = arith.maximumf %in, %cst : f32
+           linalg.yield %m : f32
+         } -> tensor<4x6xf32>
+    ```
+  }];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect", "::mlir::linalg::LinalgDialect",
+    "::mlir::math::MathDialect", "::mlir::scf::SCFDialect",
+    "::mlir::tensor::TensorDialect"
+  ];
+}
+
+def RematOpenRecompute : Pass<"remat-open-recompute", "mlir::ModuleOp"> {
+  let summary = "Inlines the bodies of remat.recompute ops in place";
+  let description = [{
+    Replaces every `remat.recompute` by the ops of its body, in place: the
+    block arguments are replaced by the op's inputs and the op's results by
+    the values of `remat.yield`. Nested recompute ops are opened as well. The
+    schedule is fixed at this point: run it after `--remat-lower-to-linalg`
+    and do not run CSE or canonicalization between this pass and
+    bufferization, which could merge a recomputation back into the original
+    computation.
+
+    Before:
+    ```mlir
+    %r = remat.recompute(%x) : (tensor<4xf32>) -> tensor<4xf32> {
+    ^bb0(%a: tensor<4xf32>):
+      %0 = linalg.generic ... ins(%a : tensor<4xf32>) ...
+      remat.yield %0 : tensor<4xf32>
+    }
+    %s = linalg.generic ... ins(%r : tensor<4xf32>) ...
+    ```
+    After:
+    ```mlir
+    %0 = linalg.generic ... ins(%x : tensor<4xf32>) ...
+    %s = linalg.generic ... ins(%0 : tensor<4xf32>) ...
+    ```
+  }];
+}
+
+#endif // REMAT_CONVERSION_PASSES_TD
