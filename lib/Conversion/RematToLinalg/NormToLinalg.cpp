@@ -1,0 +1,414 @@
+//===- NormToLinalg.cpp - remat layer/batch norm and gradients to linalg -===//
+//
+// Part of the remat project.
+//
+//===----------------------------------------------------------------------===//
+//
+// layer_norm, batch_norm (training mode) and their gradients to linalg on
+// tensors. Statistics are computed in f32 with two passes (mean, then the
+// biased variance of the centered values); rstd = 1 / sqrt(var + epsilon).
+//
+// Both ops are brought to a canonical shape first, so one statistics helper
+// serves both:
+//   layer_norm: [..., D] -> [M, D], loops (m | d), statistics per m;
+//   batch_norm: [N, C] or [N, C, H, W] -> [N, C, S], loops (c | n, s),
+//               statistics per c.
+//
+// Gradients (xhat = (x - mean) * rstd, g = dy * scale, K elements per
+// statistic):
+//   dbias  = sum dy,  dscale = sum dy * xhat   (over what scale broadcasts)
+//   layer_norm: dx = rstd * (g - mean_d(g) - xhat * mean_d(g * xhat))
+//   batch_norm: dx = scale * rstd * (dy - dbias / K - xhat * dscale / K)
+//
+//===----------------------------------------------------------------------===//
+
+#include "ConvPoolNormCommon.h"
+
+#include "remat/Dialect/Remat/IR/RematOps.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/BuiltinTypes.h"
+
+using namespace mlir;
+
+namespace remat::cpn {
+namespace {
+
+/// A normalization problem in canonical form: `x` is the reshaped input,
+/// the loops of every generic are [stat dim | reduced dims] (`numLoops` in
+/// all), `xMap` maps loops to `x`, `statMap` to the [K]-shaped statistics.
+struct NormLayout {
+  Value x;
+  unsigned numLoops;
+  AffineMap xMap;
+  AffineMap statMap;
+  int64_t statSize; ///< number of statistics (M rows or C channels)
+  int64_t count;    ///< elements per statistic
+};
+
+/// Mean and rstd (f32, [statSize]) of `layout`.
+std::pair<Value, Value> computeStats(OpBuilder &b, Location loc,
+                                     const NormLayout &layout, double epsilon) {
+  unsigned nRed = layout.numLoops - 1;
+  Value sumInit = zeroAccumulator(b, loc, {layout.statSize});
+  Value sum = linalg::GenericOp::create(
+                  b, loc, TypeRange{sumInit.getType()}, ValueRange{layout.x},
+                  ValueRange{sumInit},
+                  ArrayRef<AffineMap>{layout.xMap, layout.statMap},
+                  iterators(1, nRed),
+                  [&](OpBuilder &nb, Location l, ValueRange args) {
+                    linalg::YieldOp::create(
+                        nb, l,
+                        arith::AddFOp::create(nb, l, args[1],
+                                              toCompute(nb, l, args[0]))
+                            .getResult());
+                  })
+                  .getResult(0);
+  double count = double(layout.count);
+  Value meanInit = tensor::EmptyOp::create(b, loc, ArrayRef<int64_t>{layout.statSize},
+                                           computeType(b.getContext()));
+  AffineMap id1 = b.getMultiDimIdentityMap(1);
+  Value mean =
+      linalg::GenericOp::create(
+          b, loc, TypeRange{meanInit.getType()}, ValueRange{sum},
+          ValueRange{meanInit}, ArrayRef<AffineMap>{id1, id1}, iterators(1, 0),
+          [&](OpBuilder &nb, Location l, ValueRange args) {
+            Value n = floatConst(nb, l, args[0].getType(), count);
+            linalg::YieldOp::create(
+                nb, l, arith::DivFOp::create(nb, l, args[0], n).getResult());
+          })
+          .getResult(0);
+  Value varInit = zeroAccumulator(b, loc, {layout.statSize});
+  Value sq = linalg::GenericOp::create(
+                 b, loc, TypeRange{varInit.getType()},
+                 ValueRange{layout.x, mean}, ValueRange{varInit},
+                 ArrayRef<AffineMap>{layout.xMap, layout.statMap,
+                                     layout.statMap},
+                 iterators(1, nRed),
+                 [&](OpBuilder &nb, Location l, ValueRange args) {
+                   Value c = arith::SubFOp::create(
+                       nb, l, toCompute(nb, l, args[0]), args[1]);
+                   Value c2 = arith::MulFOp::create(nb, l, c, c);
+                   linalg::YieldOp::create(
+                       nb, l,
+                       arith::AddFOp::create(nb, l, args[2], c2).getResult());
+                 })
+                 .getResult(0);
+  Value rstdInit = tensor::EmptyOp::create(b, loc, ArrayRef<int64_t>{layout.statSize},
+                                           computeType(b.getContext()));
+  Value rstd =
+      linalg::GenericOp::create(
+          b, loc, TypeRange{rstdInit.getType()}, ValueRange{sq},
+          ValueRange{rstdInit}, ArrayRef<AffineMap>{id1, id1}, iterators(1, 0),
+          [&](OpBuilder &nb, Location l, ValueRange args) {
+            Type f = args[0].getType();
+            Value var = arith::DivFOp::create(nb, l, args[0],
+                                              floatConst(nb, l, f, count));
+            Value shifted = arith::AddFOp::create(
+                nb, l, var, floatConst(nb, l, f, epsilon));
+            Value root = math::SqrtOp::create(nb, l, shifted);
+            linalg::YieldOp::create(
+                nb, l,
+                arith::DivFOp::create(nb, l, floatConst(nb, l, f, 1.0), root)
+                    .getResult());
+          })
+          .getResult(0);
+  return {mean, rstd};
+}
+
+/// (x - mean) * rstd for compute-type scalars.
+Value normalize(OpBuilder &b, Location l, Value x, Value mean, Value rstd) {
+  return arith::MulFOp::create(b, l, arith::SubFOp::create(b, l, x, mean),
+                               rstd);
+}
+
+/// Layer norm layout: [..., D] viewed as [M, D].
+NormLayout layerNormLayout(OpBuilder &b, Location loc, Value input) {
+  MLIRContext *ctx = b.getContext();
+  auto type = cast<RankedTensorType>(input.getType());
+  ArrayRef<int64_t> shape = type.getShape();
+  int64_t d = shape.back();
+  int64_t m = 1;
+  for (int64_t i = 0, e = type.getRank() - 1; i < e; ++i)
+    m *= shape[i];
+  Value x = input;
+  if (type.getRank() == 1) {
+    x = expand(b, loc, input, {1, d}, {{0, 1}});
+  } else if (type.getRank() > 2) {
+    ReassociationIndices lead;
+    for (int64_t i = 0, e = type.getRank() - 1; i < e; ++i)
+      lead.push_back(i);
+    x = collapse(b, loc, input, {lead, {type.getRank() - 1}});
+  }
+  return {x, 2, b.getMultiDimIdentityMap(2), dimsMap(ctx, 2, {0}), m, d};
+}
+
+/// Restores the layer norm result [M, D] to `type`.
+Value layerNormRestore(OpBuilder &b, Location loc, Value t,
+                       RankedTensorType type) {
+  if (type.getRank() == 1)
+    return collapse(b, loc, t, {{0, 1}});
+  if (type.getRank() == 2)
+    return t;
+  ReassociationIndices lead;
+  for (int64_t i = 0, e = type.getRank() - 1; i < e; ++i)
+    lead.push_back(i);
+  return expand(b, loc, t, type.getShape(), {lead, {type.getRank() - 1}});
+}
+
+/// Batch norm layout: [N, C] or [N, C, H, W] viewed as [N, C, S]; loops
+/// (c | n, s).
+NormLayout batchNormLayout(OpBuilder &b, Location loc, Value input) {
+  MLIRContext *ctx = b.getContext();
+  auto type = cast<RankedTensorType>(input.getType());
+  ArrayRef<int64_t> s = type.getShape();
+  Value x = type.getRank() == 2
+                ? expand(b, loc, input, {s[0], s[1], 1}, {{0}, {1, 2}})
+                : collapse(b, loc, input, {{0}, {1}, {2, 3}});
+  int64_t spatial = type.getRank() == 2 ? 1 : s[2] * s[3];
+  return {x,
+          3,
+          dimsMap(ctx, 3, {1, 0, 2}),
+          dimsMap(ctx, 3, {0}),
+          s[1],
+          s[0] * spatial};
+}
+
+/// Restores the batch norm result [N, C, S] to `type`.
+Value batchNormRestore(OpBuilder &b, Location loc, Value t,
+                       RankedTensorType type) {
+  if (type.getRank() == 2)
+    return collapse(b, loc, t, {{0}, {1, 2}});
+  return expand(b, loc, t, type.getShape(), {{0}, {1}, {2, 3}});
+}
+
+/// Shared forward: y = (x - mean) * rstd * scale + bias. `paramMap` maps
+/// the loops to the [D] or [C] parameters.
+Value normForward(OpBuilder &b, Location loc, const NormLayout &layout,
+                  AffineMap paramMap, Value scale, Value bias, double epsilon,
+                  Type elemType) {
+  auto [mean, rstd] = computeStats(b, loc, layout, epsilon);
+  auto xType = cast<RankedTensorType>(layout.x.getType());
+  // The result is produced in the loop order of xMap's inverse, i.e. with
+  // x's own layout, so write it through the same map.
+  Value init = tensor::EmptyOp::create(b, loc, xType.getShape(), elemType);
+  return linalg::GenericOp::create(
+             b, loc, TypeRange{init.getType()},
+             ValueRange{layout.x, mean, rstd, scale, bias}, ValueRange{init},
+             ArrayRef<AffineMap>{layout.xMap, layout.statMap, layout.statMap,
+                                 paramMap, paramMap, layout.xMap},
+             iterators(layout.numLoops, 0),
+             [&](OpBuilder &nb, Location l, ValueRange args) {
+               Value xh = normalize(nb, l, toCompute(nb, l, args[0]), args[1],
+                                    args[2]);
+               Value y = arith::AddFOp::create(
+                   nb, l,
+                   arith::MulFOp::create(nb, l, xh, toCompute(nb, l, args[3])),
+                   toCompute(nb, l, args[4]));
+               linalg::YieldOp::create(nb, l, castScalar(nb, l, y, elemType));
+             })
+      .getResult(0);
+}
+
+struct LayerNormLowering : OpRewritePattern<LayerNormOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(LayerNormOp op,
+                                PatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    RankedTensorType type = op.getType();
+    NormLayout layout = layerNormLayout(rewriter, loc, op.getInput());
+    Value y = normForward(rewriter, loc, layout,
+                         dimsMap(rewriter.getContext(), 2, {1}), op.getScale(),
+                         op.getBias(), op.getEpsilon().convertToDouble(),
+                         type.getElementType());
+    rewriter.replaceOp(op, layerNormRestore(rewriter, loc, y, type));
+    return success();
+  }
+};
+
+struct BatchNormLowering : OpRewritePattern<BatchNormOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(BatchNormOp op,
+                                PatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    RankedTensorType type = op.getType();
+    NormLayout layout = batchNormLayout(rewriter, loc, op.getInput());
+    Value y = normForward(rewriter, loc, layout, layout.statMap, op.getScale(),
+                         op.getBias(), op.getEpsilon().convertToDouble(),
+                         type.getElementType());
+    rewriter.replaceOp(op, batchNormRestore(rewriter, loc, y, type));
+    return success();
+  }
+};
+
+/// Sums of dy and dy * xhat over the loops of `loops` (the parameter grads
+/// of both norms: reduced over everything but the parameter dimension).
+/// `xMap`, `statMap` and `paramMap` map `numLoops` loops, the first of which
+/// is the parameter dimension, to x/dy, to mean/rstd and to the output.
+std::pair<Value, Value> paramGrads(OpBuilder &b, Location loc, Value x,
+                                   Value dy, Value mean, Value rstd,
+                                   unsigned numLoops, AffineMap xMap,
+                                   AffineMap statMap, AffineMap outMap,
+                                   int64_t size) {
+  Value initA = zeroAccumulator(b, loc, {size});
+  Value initB = zeroAccumulator(b, loc, {size});
+  auto generic = linalg::GenericOp::create(
+      b, loc, TypeRange{initA.getType(), initB.getType()},
+      ValueRange{x, dy, mean, rstd}, ValueRange{initA, initB},
+      ArrayRef<AffineMap>{xMap, xMap, statMap, statMap, outMap, outMap},
+      iterators(1, numLoops - 1),
+      [&](OpBuilder &nb, Location l, ValueRange args) {
+        Value g = toCompute(nb, l, args[1]);
+        Value xh = normalize(nb, l, toCompute(nb, l, args[0]), args[2], args[3]);
+        Value sumG = arith::AddFOp::create(nb, l, args[4], g);
+        Value sumGX = arith::AddFOp::create(
+            nb, l, args[5], arith::MulFOp::create(nb, l, g, xh));
+        linalg::YieldOp::create(nb, l, ValueRange{sumG, sumGX});
+      });
+  return {generic.getResult(0), generic.getResult(1)};
+}
+
+struct LayerNormGradLowering : OpRewritePattern<LayerNormGradOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(LayerNormGradOp op,
+                                PatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    MLIRContext *ctx = rewriter.getContext();
+    RankedTensorType type = op.getInput().getType();
+    Type elemType = type.getElementType();
+    NormLayout layout = layerNormLayout(rewriter, loc, op.getInput());
+    Value dy = layerNormLayout(rewriter, loc, op.getGrad()).x;
+    auto [mean, rstd] = computeStats(rewriter, loc, layout,
+                                     op.getEpsilon().convertToDouble());
+    int64_t m = layout.statSize, d = layout.count;
+    double count = double(d);
+
+    // Row sums of g = dy * scale and g * xhat over d.
+    AffineMap id2 = rewriter.getMultiDimIdentityMap(2);
+    AffineMap rowMap = dimsMap(ctx, 2, {0}), colMap = dimsMap(ctx, 2, {1});
+    Value initA = zeroAccumulator(rewriter, loc, {m});
+    Value initB = zeroAccumulator(rewriter, loc, {m});
+    auto rowSums = linalg::GenericOp::create(
+        rewriter, loc, TypeRange{initA.getType(), initB.getType()},
+        ValueRange{layout.x, dy, op.getScale(), mean, rstd},
+        ValueRange{initA, initB},
+        ArrayRef<AffineMap>{id2, id2, colMap, rowMap, rowMap, rowMap, rowMap},
+        iterators(1, 1), [&](OpBuilder &b, Location l, ValueRange args) {
+          Value g = arith::MulFOp::create(b, l, toCompute(b, l, args[1]),
+                                          toCompute(b, l, args[2]));
+          Value xh = normalize(b, l, toCompute(b, l, args[0]), args[3], args[4]);
+          Value sumG = arith::AddFOp::create(b, l, args[5], g);
+          Value sumGX = arith::AddFOp::create(
+              b, l, args[6], arith::MulFOp::create(b, l, g, xh));
+          linalg::YieldOp::create(b, l, ValueRange{sumG, sumGX});
+        });
+
+    Value dxInit = tensor::EmptyOp::create(rewriter, loc, ArrayRef<int64_t>{m, d},
+                                           elemType);
+    Value dx =
+        linalg::GenericOp::create(
+            rewriter, loc, TypeRange{dxInit.getType()},
+            ValueRange{layout.x, dy, op.getScale(), mean, rstd,
+                       rowSums.getResult(0), rowSums.getResult(1)},
+            ValueRange{dxInit},
+            ArrayRef<AffineMap>{id2, id2, colMap, rowMap, rowMap, rowMap,
+                                rowMap, id2},
+            iterators(2, 0),
+            [&](OpBuilder &b, Location l, ValueRange args) {
+              Type f = computeType(b.getContext());
+              Value n = floatConst(b, l, f, count);
+              Value g = arith::MulFOp::create(b, l, toCompute(b, l, args[1]),
+                                              toCompute(b, l, args[2]));
+              Value xh =
+                  normalize(b, l, toCompute(b, l, args[0]), args[3], args[4]);
+              Value meanG = arith::DivFOp::create(b, l, args[5], n);
+              Value meanGX = arith::DivFOp::create(b, l, args[6], n);
+              Value inner = arith::SubFOp::create(
+                  b, l, arith::SubFOp::create(b, l, g, meanG),
+                  arith::MulFOp::create(b, l, xh, meanGX));
+              Value r = arith::MulFOp::create(b, l, args[4], inner);
+              linalg::YieldOp::create(b, l, castScalar(b, l, r, elemType));
+            })
+            .getResult(0);
+
+    // Parameter gradients: loops (d | m).
+    auto [dBias, dScale] =
+        paramGrads(rewriter, loc, layout.x, dy, mean, rstd, 2,
+                   dimsMap(ctx, 2, {1, 0}), dimsMap(ctx, 2, {1}),
+                   dimsMap(ctx, 2, {0}), d);
+    rewriter.replaceOp(op,
+                       {layerNormRestore(rewriter, loc, dx, type),
+                        convertTensor(rewriter, loc, dScale, elemType),
+                        convertTensor(rewriter, loc, dBias, elemType)});
+    return success();
+  }
+};
+
+struct BatchNormGradLowering : OpRewritePattern<BatchNormGradOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(BatchNormGradOp op,
+                                PatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    RankedTensorType type = op.getInput().getType();
+    Type elemType = type.getElementType();
+    NormLayout layout = batchNormLayout(rewriter, loc, op.getInput());
+    Value dy = batchNormLayout(rewriter, loc, op.getGrad()).x;
+    auto [mean, rstd] = computeStats(rewriter, loc, layout,
+                                     op.getEpsilon().convertToDouble());
+    auto [dBias, dScale] =
+        paramGrads(rewriter, loc, layout.x, dy, mean, rstd, 3, layout.xMap,
+                   layout.statMap, layout.statMap, layout.statSize);
+    double count = double(layout.count);
+
+    auto xType = cast<RankedTensorType>(layout.x.getType());
+    Value dxInit =
+        tensor::EmptyOp::create(rewriter, loc, xType.getShape(), elemType);
+    AffineMap s = layout.statMap;
+    Value dx =
+        linalg::GenericOp::create(
+            rewriter, loc, TypeRange{dxInit.getType()},
+            ValueRange{layout.x, dy, op.getScale(), mean, rstd, dBias, dScale},
+            ValueRange{dxInit},
+            ArrayRef<AffineMap>{layout.xMap, layout.xMap, s, s, s, s, s,
+                                layout.xMap},
+            iterators(3, 0),
+            [&](OpBuilder &b, Location l, ValueRange args) {
+              Type f = computeType(b.getContext());
+              Value n = floatConst(b, l, f, count);
+              Value g = toCompute(b, l, args[1]);
+              Value xh =
+                  normalize(b, l, toCompute(b, l, args[0]), args[3], args[4]);
+              Value meanDb = arith::DivFOp::create(b, l, args[5], n);
+              Value meanDs = arith::DivFOp::create(b, l, args[6], n);
+              Value inner = arith::SubFOp::create(
+                  b, l, arith::SubFOp::create(b, l, g, meanDb),
+                  arith::MulFOp::create(b, l, xh, meanDs));
+              Value coef = arith::MulFOp::create(b, l, toCompute(b, l, args[2]),
+                                                 args[4]);
+              Value r = arith::MulFOp::create(b, l, coef, inner);
+              linalg::YieldOp::create(b, l, castScalar(b, l, r, elemType));
+            })
+            .getResult(0);
+    rewriter.replaceOp(op,
+                       {batchNormRestore(rewriter, loc, dx, type),
+                        convertTensor(rewriter, loc, dScale, elemType),
+                        convertTensor(rewriter, loc, dBias, elemType)});
+    return success();
+  }
+};
+
+} // namespace
+
+void populateNormPatterns(RewritePatternSet &patterns) {
+  patterns.add<LayerNormLowering, BatchNormLowering, LayerNormGradLowering,
+               BatchNormGradLowering>(patterns.getContext());
+}
+
+} // namespace remat::cpn
