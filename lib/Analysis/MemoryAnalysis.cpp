@@ -48,8 +48,10 @@ struct Buffer {
   int64_t bytes = 0;
   /// Step that defines it; -1 for function arguments.
   int64_t def = -1;
-  /// Last step that uses it; the number of steps when returned.
+  /// Last step that uses it.
   int64_t lastUse = -1;
+  /// Returned by the function: counted apart from activations.
+  bool output = false;
 };
 } // namespace
 
@@ -117,8 +119,11 @@ MemoryAnalysis::MemoryAnalysis(Operation *op) {
   int64_t numSteps = 0;
   for (Operation &top : block) {
     if (top.hasTrait<OpTrait::IsTerminator>()) {
-      for (Value v : top.getOperands())
-        use(v, std::numeric_limits<int64_t>::max());
+      for (Value v : top.getOperands()) {
+        auto it = bufferOf.find(v);
+        if (it != bufferOf.end())
+          buffers[it->second].output = true;
+      }
       continue;
     }
     if (isa<KeepOp>(top))
@@ -166,6 +171,10 @@ MemoryAnalysis::MemoryAnalysis(Operation *op) {
   for (const Buffer &b : buffers) {
     if (b.def < 0)
       continue;
+    if (b.output) {
+      outputBytes += b.bytes;
+      continue;
+    }
     delta[b.def] += b.bytes;
     int64_t end = std::min<int64_t>(b.lastUse, numSteps - 1) + 1;
     delta[end] -= b.bytes;
@@ -189,6 +198,7 @@ void MemoryAnalysis::writeJSON(raw_ostream &os, StringRef functionName) const {
     j.attribute("peak_activation_bytes", peakBytes);
     j.attribute("peak_total_bytes", getPeakTotalBytes());
     j.attribute("argument_bytes", argumentBytes);
+    j.attribute("output_bytes", outputBytes);
     j.attribute("parameter_bytes", parameterBytes);
     j.attribute("total_activation_bytes", totalActivationBytes);
     if (peakOp)

@@ -109,10 +109,23 @@ static std::optional<std::string> run(const Graph &graph,
       return error;
   }
 
-  // The final instance of an output lives to the end: never freed.
+  // The final instance of an output lives to the end: never freed, and
+  // counted apart from activations (like a preallocated gradient buffer).
+  // Only the returned part of a multi-result node is counted apart; its
+  // other results are activations freed after their last use.
+  std::vector<int64_t> counted(numExec);
+  for (size_t p = 0; p != numExec; ++p)
+    counted[p] = nodes[execNode[p]].bytes;
   for (unsigned v = 0; v != n; ++v)
-    if (nodes[v].output && latest[v] != kNoInstance)
-      lastUse[latest[v]] = kNoInstance;
+    if (nodes[v].output && latest[v] != kNoInstance) {
+      int64_t returned = nodes[v].outputBytes >= 0
+                             ? std::min(nodes[v].outputBytes, nodes[v].bytes)
+                             : nodes[v].bytes;
+      res.outputBytes += returned;
+      counted[latest[v]] -= returned;
+      if (counted[latest[v]] == 0)
+        lastUse[latest[v]] = kNoInstance;
+    }
 
   // Bucket the instances by the execution after which they are freed (CSR).
   std::vector<uint32_t> freeStart(numExec + 1, 0);
@@ -133,7 +146,7 @@ static std::optional<std::string> run(const Graph &graph,
     stepPeakBytes->assign(n, 0);
   int64_t live = 0;
   for (size_t p = 0; p != numExec; ++p) {
-    int64_t bytes = nodes[execNode[p]].bytes;
+    int64_t bytes = counted[p];
     int64_t during = live + bytes;
     if (during > res.peakBytes) {
       res.peakBytes = during;
@@ -146,9 +159,9 @@ static std::optional<std::string> run(const Graph &graph,
           std::max((*stepPeakBytes)[execStep[p]], during);
     live += bytes;
     for (uint32_t i = freeStart[p], e = freeStart[p + 1]; i != e; ++i)
-      live -= nodes[execNode[freeList[i]]].bytes;
+      live -= counted[freeList[i]];
   }
-  res.peakTotalBytes = res.peakBytes + graph.inputBytes;
+  res.peakTotalBytes = res.peakBytes + graph.inputBytes + res.outputBytes;
   result = res;
   return std::nullopt;
 }

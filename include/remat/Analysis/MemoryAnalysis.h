@@ -13,7 +13,9 @@
 /// is live from the op that defines it to its last use; `remat.keep` is not a
 /// use; returned values live to the end. While an op runs, its operands and
 /// its results are live together. Function arguments (inputs and parameters)
-/// are resident for the whole function and are counted apart.
+/// are resident for the whole function and are counted apart, and so are the
+/// values the function returns (the loss and the parameter gradients, like
+/// preallocated gradient buffers): the peak is a peak of activations.
 ///
 //===----------------------------------------------------------------------===//
 
@@ -56,8 +58,12 @@ public:
 
   llvm::ArrayRef<Step> getSteps() const { return steps; }
   int64_t getPeakBytes() const { return peakBytes; }
-  /// Peak including the arguments.
-  int64_t getPeakTotalBytes() const { return peakBytes + argumentBytes; }
+  /// Peak including the arguments and the returned values.
+  int64_t getPeakTotalBytes() const {
+    return peakBytes + argumentBytes + outputBytes;
+  }
+  /// Bytes of the values the function returns (defined by its ops).
+  int64_t getOutputBytes() const { return outputBytes; }
   /// The op at which the peak is first reached (null for an empty function).
   mlir::Operation *getPeakOp() const { return peakOp; }
   int64_t getArgumentBytes() const { return argumentBytes; }
@@ -76,6 +82,7 @@ private:
   int64_t peakBytes = 0;
   mlir::Operation *peakOp = nullptr;
   int64_t argumentBytes = 0;
+  int64_t outputBytes = 0;
   int64_t parameterBytes = 0;
   int64_t totalActivationBytes = 0;
   std::optional<std::string> error;

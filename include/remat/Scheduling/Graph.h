@@ -18,6 +18,9 @@
 /// at the time of the use. An instance is live from its execution to its last
 /// use (or to the end if the node is a graph output); nothing else keeps memory
 /// alive. Graph inputs and parameters are not nodes: they are counted apart.
+/// The final instances of output nodes (the loss and the parameter gradients)
+/// are counted apart too, as resident for the whole step like preallocated
+/// gradient buffers: the peak is a peak of activations.
 ///
 //===----------------------------------------------------------------------===//
 
@@ -48,6 +51,10 @@ struct Node {
   bool noRecompute = false;
   /// The value is a result of the training step: live until the end.
   bool output = false;
+  /// For an output node, the bytes actually returned when only some results
+  /// of a multi-result op are returned (-1: all of `bytes`). The rest is an
+  /// activation freed after its last use.
+  int64_t outputBytes = -1;
   /// Node indices of the operands (all smaller than this node's index).
   std::vector<unsigned> operands;
 };
@@ -81,10 +88,12 @@ struct Schedule {
 
 /// The result of executing a schedule symbolically.
 struct SimResult {
-  /// Peak live bytes of nodes' values (activations and gradients), excluding
-  /// graph inputs and parameters.
+  /// Peak live bytes of nodes' values (activations and intermediate
+  /// gradients), excluding graph inputs, parameters and outputs.
   int64_t peakBytes = 0;
-  /// `peakBytes + Graph::inputBytes`.
+  /// Bytes of the final instances of output nodes.
+  int64_t outputBytes = 0;
+  /// `peakBytes + Graph::inputBytes + outputBytes`.
   int64_t peakTotalBytes = 0;
   /// Index of the node (original op order) during whose execution the peak is
   /// reached; the peak is measured with the node's operands and its result

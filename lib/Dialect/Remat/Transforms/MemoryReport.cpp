@@ -60,20 +60,21 @@ struct MemoryReportPass
   }
 
   void report(func::FuncOp func, const MemoryAnalysis &analysis) {
-    auto remark = func.emitRemark()
+    auto remark = mlir::emitRemark(func.getLoc())
                   << "peak activation bytes " << analysis.getPeakBytes()
                   << " (total with arguments " << analysis.getPeakTotalBytes()
-                  << ", arguments " << analysis.getArgumentBytes()
-                  << ", parameters " << analysis.getParameterBytes() << ")";
+                  << " and outputs, arguments " << analysis.getArgumentBytes()
+                  << ", parameters " << analysis.getParameterBytes()
+                  << ", outputs " << analysis.getOutputBytes() << ")";
     if (Operation *peak = analysis.getPeakOp()) {
       remark << " at '" << peak->getName() << "'";
-      peak->emitRemark() << "memory peak: " << analysis.getPeakBytes()
+      mlir::emitRemark(peak->getLoc()) << "memory peak: " << analysis.getPeakBytes()
                          << " activation bytes live";
     }
     if (!perOp)
       return;
     for (const MemoryAnalysis::Step &step : analysis.getSteps())
-      step.op->emitRemark() << "live bytes " << step.liveBytes;
+      mlir::emitRemark(step.op->getLoc()) << "live bytes " << step.liveBytes;
   }
 };
 } // namespace

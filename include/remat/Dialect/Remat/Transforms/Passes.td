@@ -53,10 +53,12 @@ def RematMemoryReport : Pass<"remat-memory-report", "mlir::ModuleOp"> {
   let description = [{
     Runs the liveness analysis over the op order of every function: a value
     is live from its definition to its last use (a `remat.keep` hint is not
-    a use; returned values live to the end; the values an op reads and the
-    values it produces are live together while it runs). Function arguments
-    (inputs and parameters) are counted apart from activations. Values used
-    inside a region op (`remat.recompute`) are attributed to the region op.
+    a use; the values an op reads and the values it produces are live
+    together while it runs). Function arguments (inputs and parameters) and
+    returned values (the loss and the parameter gradients, like preallocated
+    gradient buffers) are counted apart from activations. The ops inside a
+    `remat.recompute` are executed in its place: its block arguments alias
+    its inputs and its results alias the yielded values.
 
     Emits a remark on the function with the peak activation bytes, the total
     with arguments, and the op at which the peak is reached; a remark at that
@@ -72,6 +74,135 @@ def RematMemoryReport : Pass<"remat-memory-report", "mlir::ModuleOp"> {
            "Emit a remark with the live bytes at every op">,
     Option<"jsonFile", "json-file", "std::string", /*default=*/"\"\"",
            "Write the report as JSON to this file ('-' for stdout)">,
+  ];
+}
+
+def RematRematerialize : Pass<"remat-rematerialize", "mlir::ModuleOp"> {
+  let summary = "Chooses what to keep and what to recompute, and rewrites the IR";
+  let description = [{
+    Plans every training step (a `func.func` with `#remat.phase<backward>`
+    ops) with one strategy and materialises the plan with the one rewriter:
+    the forward ops a plan recomputes are cloned into `remat.recompute`
+    regions placed right before the first backward op that needs them, and
+    later uses read the recomputed values.
+
+    Strategies (`strategy=`):
+    - `store-all`: keep everything (the baseline).
+    - `sqrt`: Chen et al. Algorithm 1, ceil(sqrt(n)) segments whose
+      boundaries are separators of the forward graph (values no edge jumps
+      over, so residual and skip connections stay inside a segment).
+    - `greedy`: Chen et al. Algorithm 2 with `threshold=` bytes, or with
+      `threshold=0` the paper's search over the threshold for the smallest
+      peak (the chosen threshold is reported).
+    - `logn`: Chen's recursive segmentation, O(log n) memory.
+    - `revolve`: Griewank's binomial checkpointing with `slots=` checkpoints
+      on the chain of segments; with a budget and `slots=0`, the most slots
+      that fit.
+    - `chain-opt`: the optimum for heterogeneous chains (dynamic programming
+      over discretised memory, `dp-slots=`) under the budget.
+    - `auto`: the budget driver: every strategy and parameter above, and the
+      plan that fits `budget=` with the least recompute cost.
+    `budget=` is in bytes of activations (function arguments excluded). A
+    plan whose simulated peak equals the budget is accepted. If nothing fits,
+    the pass fails with the smallest budget that any strategy meets. Hints
+    are honoured: values marked by `remat.keep` stay, ops marked
+    `remat.no_recompute` or with side effects or regions are never
+    recomputed.
+
+    Reports a remark per function (peak activation bytes against store-all,
+    total with arguments, recompute cost absolute and as a percentage of the
+    forward cost, recomputed op count, planning time) and, with
+    `report-json=`, the same as JSON.
+
+    Before:
+    ```mlir
+    %1 = remat.tanh %0 : ...
+    ...
+    %9 = remat.tanh_grad %8, %1 {remat.phase = #remat.phase<backward>} : ...
+    ```
+    After (`%1` recomputed from `%0` before its backward use):
+    ```mlir
+    %r = remat.recompute(%0) : (tensor<..>) -> tensor<..> {
+    ^bb0(%a: tensor<..>):
+      %t = remat.tanh %a : ...
+      remat.yield %t : tensor<..>
+    }
+    %9 = remat.tanh_grad %8, %r {remat.phase = #remat.phase<backward>} : ...
+    ```
+  }];
+  let options = [
+    Option<"strategy", "strategy", "std::string", /*default=*/"\"auto\"",
+           "auto, store-all, sqrt, greedy, logn, revolve or chain-opt">,
+    Option<"budget", "budget", "int64_t", /*default=*/"0",
+           "Activation memory budget in bytes (0: none)">,
+    Option<"slots", "slots", "unsigned", /*default=*/"0",
+           "Revolve checkpoint slots (0: most that fit the budget, or sqrt of the stages)">,
+    Option<"threshold", "threshold", "int64_t", /*default=*/"0",
+           "Greedy segment threshold in bytes (0: search)">,
+    Option<"dpSlots", "dp-slots", "unsigned", /*default=*/"500",
+           "Memory discretisation of the chain dynamic program">,
+    Option<"reportJson", "report-json", "std::string", /*default=*/"\"\"",
+           "Write the plan report as JSON to this file ('-' for stdout)">,
+  ];
+}
+
+def RematCompareStrategies : Pass<"remat-compare-strategies", "mlir::ModuleOp"> {
+  let summary = "Plans every training step with every strategy and prints a table";
+  let description = [{
+    Runs store-all, sqrt, greedy (with the threshold search), logn, revolve
+    (sqrt(#segments) slots) and chain-opt (at the memory of sqrt) on every
+    training step without changing the IR, and writes a readable table (peak
+    activation bytes, ratio to store-all, recompute cost and percentage of
+    the forward, recomputed ops, planning time) to `table=` ('-' for stdout)
+    and the same as JSON to `json=`. Strategies that decline a graph (for
+    example chain strategies on a graph that is not a chain of segments) are
+    listed with the reason. Each row is also emitted as a remark.
+  }];
+  let options = [
+    Option<"table", "table", "std::string", /*default=*/"\"\"",
+           "Write the table to this file ('-' for stdout)">,
+    Option<"json", "json", "std::string", /*default=*/"\"\"",
+           "Write the comparison as JSON to this file ('-' for stdout)">,
+    Option<"dpSlots", "dp-slots", "unsigned", /*default=*/"500",
+           "Memory discretisation of the chain dynamic program">,
+  ];
+}
+
+def RematVerifySchedule : Pass<"remat-verify-schedule", "mlir::ModuleOp"> {
+  let summary = "Independently checks a rewritten schedule and its memory peak";
+  let description = [{
+    Checks every `func.func` that a rematerialization rewrite produced,
+    sharing no code with the schedulers or with the memory analysis:
+
+    1. Availability: every operand (and every `remat.recompute` input) is
+       defined earlier in the function body, every op inside a recompute
+       region reads only the region's block arguments or earlier ops of the
+       region, and the region's block arguments are used only inside it. No
+       op inside a region is a backward op (`#remat.phase<backward>`), has
+       side effects, has regions or is marked `remat.no_recompute`.
+    2. Equivalence: every op inside a recompute region is a clone of one
+       original op outside the regions: same op name, same attributes
+       (ignoring the discardable `remat.*` ones), same result types, and
+       operands that correspond (a block argument corresponds to the input it
+       captures, a recompute result to the original of the value it yields).
+       The original must be a forward (or loss) op that is not marked
+       `remat.no_recompute` and whose result is not hinted `remat.keep`.
+    3. Memory: the peak of the activation bytes over the execution order
+       (recompute bodies executed in place; a value is live from its
+       definition to its last use; a recompute's block arguments alias its
+       inputs and its results alias the yielded values; `remat.keep` is not a
+       use; function arguments and the values the function returns are
+       counted apart, as resident buffers, and are not activations). With
+       `budget` > 0, a peak above it is an error at the op where the peak is
+       reached.
+
+    The IR is not changed. On success the function gets the remark
+    `schedule verified: peak N bytes, M recomputed ops`; otherwise the first
+    problem is reported as an error at the offending op.
+  }];
+  let options = [
+    Option<"budget", "budget", "int64_t", /*default=*/"0",
+           "Memory budget in bytes for the activation peak (0: none)">,
   ];
 }
 

@@ -1,0 +1,99 @@
+//===- Planner.h - strategy selection for rematerialization -----*- C++ -*-===//
+//
+// Part of the remat project.
+//
+//===----------------------------------------------------------------------===//
+///
+/// \file
+/// Runs the rematerialization strategies on a scheduling graph. Shared by the
+/// rematerialize and compare-strategies passes and the benchmark.
+///
+//===----------------------------------------------------------------------===//
+
+#ifndef REMAT_DIALECT_REMAT_TRANSFORMS_PLANNER_H
+#define REMAT_DIALECT_REMAT_TRANSFORMS_PLANNER_H
+
+#include "remat/Scheduling/Plan.h"
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/StringRef.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace remat {
+
+/// The strategies remat implements, as spelled in pass options.
+/// "auto" is the budget driver over all of them.
+llvm::ArrayRef<llvm::StringRef> getStrategyNames();
+
+struct PlannerOptions {
+  /// One of getStrategyNames().
+  std::string strategy = "auto";
+  /// Activation budget in bytes; 0 means none.
+  int64_t budget = 0;
+  /// Revolve checkpoint slots; 0 picks the fewest slots that meet the budget
+  /// (or sqrt(#stages) without a budget).
+  unsigned slots = 0;
+  /// Greedy threshold in bytes; 0 runs Chen's search over the threshold.
+  int64_t threshold = 0;
+  /// Memory slots of the heterogeneous-chain dynamic program.
+  unsigned dpSlots = 500;
+};
+
+/// Outcome of planning.
+struct PlannerResult {
+  /// The chosen plan; unset when planning failed.
+  std::optional<sched::PlanResult> plan;
+  /// Why planning failed (unsupported graph shape, budget infeasible).
+  std::string error;
+  /// When the budget cannot be met: the smallest activation budget any
+  /// strategy meets, and the strategy that meets it.
+  std::optional<int64_t> minFeasibleBudget;
+  std::string minFeasibleStrategy;
+  /// Peak of store-all, for the report.
+  int64_t storeAllPeak = 0;
+  /// Every candidate tried (auto) or the one plan.
+  std::vector<sched::PlanResult> candidates;
+  /// Notes on strategies that declined the graph (e.g. not a chain).
+  std::vector<std::string> notes;
+};
+
+/// Plans `graph` with `options`. With a budget, the result is either a plan
+/// whose simulated peak is within the budget or an error with the smallest
+/// feasible budget.
+PlannerResult planRematerialization(const sched::Graph &graph,
+                                    const PlannerOptions &options);
+
+/// One plan per strategy with default parameters (for comparisons and
+/// benchmarks); strategies that decline the graph are reported in `notes`.
+std::vector<sched::PlanResult>
+planAllStrategies(const sched::Graph &graph, std::vector<std::string> &notes,
+                  unsigned dpSlots = 500);
+
+} // namespace remat
+
+#endif // REMAT_DIALECT_REMAT_TRANSFORMS_PLANNER_H
+
+namespace llvm {
+namespace json {
+class OStream;
+} // namespace json
+} // namespace llvm
+
+namespace remat {
+/// One line describing a plan: strategy, peak against store-all, recompute
+/// cost as a percentage of the forward cost, recomputed ops, planning time.
+std::string describePlan(const sched::PlanResult &plan,
+                         const sched::Graph &graph, int64_t storeAllPeak);
+
+/// Writes `plan` as a JSON object.
+void writePlanJSON(llvm::json::OStream &j, const sched::PlanResult &plan,
+                   const sched::Graph &graph, int64_t storeAllPeak);
+
+/// A fixed-width table of plans, one row per plan.
+std::string formatPlanTable(llvm::StringRef title,
+                            llvm::ArrayRef<sched::PlanResult> plans,
+                            const sched::Graph &graph, int64_t storeAllPeak);
+} // namespace remat

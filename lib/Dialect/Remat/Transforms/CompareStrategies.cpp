@@ -1,0 +1,92 @@
+//===- CompareStrategies.cpp - every strategy on every step -----*- C++ -*-===//
+//
+// Part of the remat project.
+//
+//===----------------------------------------------------------------------===//
+
+#include "remat/Dialect/Remat/Transforms/Passes.h"
+#include "remat/Dialect/Remat/Transforms/Planner.h"
+#include "remat/Dialect/Remat/Transforms/TrainingGraph.h"
+
+#include "remat/Scheduling/Strategies.h"
+
+#include "mlir/Support/FileUtilities.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/ToolOutputFile.h"
+
+namespace remat {
+#define GEN_PASS_DEF_REMATCOMPARESTRATEGIES
+#include "remat/Dialect/Remat/Transforms/Passes.h.inc"
+} // namespace remat
+
+using namespace mlir;
+using namespace remat;
+
+static LogicalResult writeOut(Operation *anchor, StringRef path,
+                              StringRef text) {
+  std::string message;
+  auto file = openOutputFile(path, &message);
+  if (!file)
+    return anchor->emitError() << "cannot write '" << path << "': " << message;
+  file->os() << text;
+  file->keep();
+  return success();
+}
+
+namespace {
+struct CompareStrategiesPass
+    : public remat::impl::RematCompareStrategiesBase<CompareStrategiesPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    std::string table, json;
+    llvm::raw_string_ostream jsonOs(json);
+    llvm::json::OStream j(jsonOs, 2);
+    j.arrayBegin();
+    for (auto func : getOperation().getOps<func::FuncOp>()) {
+      if (func.isExternal())
+        continue;
+      bool hasBackward = false;
+      func.walk([&](Operation *op) {
+        hasBackward |= getPhase(op) == Phase::backward;
+      });
+      if (!hasBackward)
+        continue;
+      FailureOr<TrainingGraph> tg = TrainingGraph::build(func);
+      if (failed(tg))
+        return signalPassFailure();
+      std::vector<std::string> notes;
+      std::vector<sched::PlanResult> plans =
+          planAllStrategies(tg->graph, notes, dpSlots);
+      int64_t storeAll = plans.empty() ? 0 : plans.front().sim.peakBytes;
+      for (const sched::PlanResult &p : plans)
+        mlir::emitRemark(func.getLoc()) << describePlan(p, tg->graph, storeAll);
+      for (const std::string &n : notes)
+        mlir::emitRemark(func.getLoc()) << "declined: " << n;
+      table += formatPlanTable(func.getSymName(), plans, tg->graph, storeAll);
+      for (const std::string &n : notes)
+        table += "  declined: " + n + "\n";
+      table += "\n";
+      j.object([&] {
+        j.attribute("function", func.getSymName());
+        j.attributeArray("plans", [&] {
+          for (const sched::PlanResult &p : plans)
+            writePlanJSON(j, p, tg->graph, storeAll);
+        });
+        j.attributeArray("declined", [&] {
+          for (const std::string &n : notes)
+            j.value(n);
+        });
+      });
+    }
+    j.arrayEnd();
+    jsonOs << "\n";
+    markAllAnalysesPreserved();
+    if (!this->table.empty() &&
+        failed(writeOut(getOperation(), this->table, table)))
+      return signalPassFailure();
+    if (!this->json.empty() && failed(writeOut(getOperation(), this->json, json)))
+      return signalPassFailure();
+  }
+};
+} // namespace

@@ -1,0 +1,291 @@
+//===- Planner.cpp - strategy selection for rematerialization ---*- C++ -*-===//
+//
+// Part of the remat project.
+//
+//===----------------------------------------------------------------------===//
+
+#include "remat/Dialect/Remat/Transforms/Planner.h"
+
+#include "remat/Scheduling/BudgetDriver.h"
+#include "remat/Scheduling/Chain.h"
+#include "remat/Scheduling/ChainOptimal.h"
+#include "remat/Scheduling/Revolve.h"
+#include "remat/Scheduling/Strategies.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include <chrono>
+#include <cmath>
+
+using namespace remat;
+using namespace remat::sched;
+
+llvm::ArrayRef<llvm::StringRef> remat::getStrategyNames() {
+  static const llvm::StringRef names[] = {"auto",  "store-all", "sqrt",
+                                          "greedy", "logn",     "revolve",
+                                          "chain-opt"};
+  return names;
+}
+
+/// Wraps a chain plan into a PlanResult; returns false (with a note) when the
+/// chain strategy declined the graph.
+static bool fromChainPlan(const Graph &graph, const char *strategy,
+                          ChainPlan chain, double seconds, PlanResult &out,
+                          std::vector<std::string> &notes) {
+  if (!chain.ok) {
+    notes.push_back(std::string(strategy) + ": " + chain.detail);
+    return false;
+  }
+  out.strategy = strategy;
+  out.detail = chain.detail;
+  out.schedule = std::move(chain.schedule);
+  out.planSeconds = seconds;
+  if (std::optional<std::string> err = simulate(graph, out.schedule, out.sim)) {
+    notes.push_back(std::string(strategy) + ": invalid schedule: " + *err);
+    return false;
+  }
+  return true;
+}
+
+/// Stage limit of the chain dynamic program (O(L^3 S) time): longer chains
+/// are coarsened to this many stages first.
+static constexpr unsigned kMaxDPStages = 100;
+
+template <typename Fn>
+static double timed(Fn &&fn) {
+  auto start = std::chrono::steady_clock::now();
+  fn();
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+      .count();
+}
+
+static std::optional<PlanResult> planRevolve(const Graph &graph, unsigned c,
+                                             std::vector<std::string> &notes) {
+  ChainPlan chain;
+  double s = timed([&] { chain = revolve(graph, c); });
+  PlanResult plan;
+  if (!fromChainPlan(graph, "revolve", std::move(chain), s, plan, notes))
+    return std::nullopt;
+  return plan;
+}
+
+/// Revolve with the most slots whose peak fits `budget` (fewest recomputations
+/// among the Revolve plans that fit), by bisection over the slot count.
+static std::optional<PlanResult>
+planRevolveForBudget(const Graph &graph, int64_t budget,
+                     std::vector<std::string> &notes) {
+  StageChain chain = buildStageChain(graph);
+  unsigned stages = std::max<unsigned>(1, chain.stages.size());
+  std::optional<PlanResult> best;
+  unsigned lo = 1, hi = stages;
+  while (lo <= hi) {
+    unsigned mid = lo + (hi - lo) / 2;
+    std::vector<std::string> scratch;
+    std::optional<PlanResult> p = planRevolve(graph, mid, scratch);
+    if (!p) {
+      llvm::append_range(notes, scratch);
+      return best;
+    }
+    if (p->sim.peakBytes <= budget) {
+      best = std::move(p);
+      lo = mid + 1;
+    } else {
+      if (mid == 1) {
+        if (!best)
+          best = std::move(p); // Smallest Revolve peak, reported if nothing fits.
+        break;
+      }
+      hi = mid - 1;
+    }
+  }
+  return best;
+}
+
+static std::optional<PlanResult>
+planChainOptimal(const Graph &graph, int64_t budget, unsigned dpSlots,
+                 std::vector<std::string> &notes) {
+  ChainPlan chain;
+  ChainOptimalOptions opts;
+  opts.slots = dpSlots;
+  opts.maxStages = kMaxDPStages;
+  double s = timed([&] { chain = chainOptimal(graph, budget, opts); });
+  PlanResult plan;
+  if (!fromChainPlan(graph, "chain-opt", std::move(chain), s, plan, notes))
+    return std::nullopt;
+  return plan;
+}
+
+std::vector<PlanResult>
+remat::planAllStrategies(const Graph &graph, std::vector<std::string> &notes,
+                         unsigned dpSlots) {
+  std::vector<PlanResult> plans;
+  auto add = [&](const char *name, std::string detail, ScheduleBuilder fn) {
+    PlanResult p;
+    if (std::optional<std::string> err =
+            evaluatePlan(graph, name, std::move(detail), fn, p))
+      notes.push_back(std::string(name) + ": " + *err);
+    else
+      plans.push_back(std::move(p));
+  };
+  add("store-all", "", storeAll);
+  add("sqrt", "segments=" + std::to_string(sqrtNSegments(graph)), sqrtN);
+  {
+    PlanResult p;
+    GreedySearchResult r;
+    p.planSeconds = timed([&] { r = greedySearch(graph); });
+    p.strategy = "greedy";
+    p.detail = "threshold=" + std::to_string(r.threshold) + " (searched " +
+               std::to_string(r.tried) + ")";
+    p.schedule = std::move(r.schedule);
+    p.sim = r.sim;
+    plans.push_back(std::move(p));
+  }
+  {
+    ChainPlan chain;
+    double s = timed([&] { chain = logN(graph); });
+    PlanResult p;
+    if (fromChainPlan(graph, "logn", std::move(chain), s, p, notes))
+      plans.push_back(std::move(p));
+  }
+  StageChain chain = buildStageChain(graph);
+  unsigned c = std::max<unsigned>(
+      1, static_cast<unsigned>(std::ceil(std::sqrt(double(chain.stages.size())))));
+  if (std::optional<PlanResult> p = planRevolve(graph, c, notes))
+    plans.push_back(std::move(*p));
+  // The heterogeneous-chain optimum at the memory of the sqrt(n) plan: the
+  // least recompute that memory allows in the chain model.
+  if (plans.size() > 1)
+    if (std::optional<PlanResult> p =
+            planChainOptimal(graph, plans[1].sim.peakBytes, dpSlots, notes))
+      plans.push_back(std::move(*p));
+  return plans;
+}
+
+PlannerResult remat::planRematerialization(const Graph &graph,
+                                           const PlannerOptions &options) {
+  PlannerResult result;
+  {
+    SimResult sim;
+    simulate(graph, storeAll(graph), sim);
+    result.storeAllPeak = sim.peakBytes;
+  }
+  const std::string &s = options.strategy;
+  std::vector<PlanResult> &cands = result.candidates;
+  auto addBuilder = [&](const char *name, std::string detail,
+                        ScheduleBuilder fn) {
+    PlanResult p;
+    if (std::optional<std::string> err =
+            evaluatePlan(graph, name, std::move(detail), fn, p))
+      result.notes.push_back(std::string(name) + ": " + *err);
+    else
+      cands.push_back(std::move(p));
+  };
+
+  if (s == "store-all") {
+    addBuilder("store-all", "", storeAll);
+  } else if (s == "sqrt") {
+    addBuilder("sqrt", "segments=" + std::to_string(sqrtNSegments(graph)),
+               sqrtN);
+  } else if (s == "greedy") {
+    if (options.threshold > 0) {
+      int64_t t = options.threshold;
+      addBuilder("greedy", "threshold=" + std::to_string(t),
+                 [t](const Graph &g) { return greedy(g, t); });
+    } else {
+      std::vector<std::string> notes;
+      std::vector<PlanResult> all = planAllStrategies(graph, notes);
+      for (PlanResult &p : all)
+        if (p.strategy == "greedy")
+          cands.push_back(std::move(p));
+    }
+  } else if (s == "logn") {
+    ChainPlan chain;
+    double t = timed([&] { chain = logN(graph); });
+    PlanResult p;
+    if (fromChainPlan(graph, "logn", std::move(chain), t, p, result.notes))
+      cands.push_back(std::move(p));
+  } else if (s == "revolve") {
+    std::optional<PlanResult> p;
+    if (options.slots > 0)
+      p = planRevolve(graph, options.slots, result.notes);
+    else if (options.budget > 0)
+      p = planRevolveForBudget(graph, options.budget, result.notes);
+    else {
+      StageChain chain = buildStageChain(graph);
+      unsigned c = std::max<unsigned>(
+          1, std::ceil(std::sqrt(double(chain.stages.size()))));
+      p = planRevolve(graph, c, result.notes);
+    }
+    if (p)
+      cands.push_back(std::move(*p));
+  } else if (s == "chain-opt") {
+    int64_t budget = options.budget;
+    if (budget <= 0) {
+      // Without a budget: the least recompute at the memory of sqrt(n).
+      SimResult sim;
+      simulate(graph, sqrtN(graph), sim);
+      budget = sim.peakBytes;
+    }
+    if (std::optional<PlanResult> p = planChainOptimal(
+            graph, budget, options.dpSlots, result.notes))
+      cands.push_back(std::move(*p));
+  } else if (s == "auto") {
+    cands = defaultCandidates(graph);
+    std::vector<std::string> notes;
+    for (PlanResult &p : planAllStrategies(graph, notes, options.dpSlots))
+      if (p.strategy == "logn" || p.strategy == "revolve" ||
+          p.strategy == "chain-opt")
+        cands.push_back(std::move(p));
+    llvm::append_range(result.notes, notes);
+    if (options.budget > 0) {
+      if (std::optional<PlanResult> p =
+              planRevolveForBudget(graph, options.budget, result.notes))
+        cands.push_back(std::move(*p));
+      if (std::optional<PlanResult> p = planChainOptimal(
+              graph, options.budget, options.dpSlots, result.notes))
+        cands.push_back(std::move(*p));
+    }
+  } else {
+    result.error = "unknown strategy '" + s + "'";
+    return result;
+  }
+
+  if (cands.empty()) {
+    result.error = "strategy '" + s + "' produced no plan";
+    for (const std::string &n : result.notes)
+      result.error += "; " + n;
+    return result;
+  }
+
+  if (options.budget <= 0) {
+    // No budget: the single plan, or for auto the least recompute (store-all).
+    auto best = llvm::min_element(cands, [](const PlanResult &a,
+                                            const PlanResult &b) {
+      return a.sim.recomputeCost < b.sim.recomputeCost;
+    });
+    result.plan = *best;
+    return result;
+  }
+
+  BudgetDecision decision = selectForBudget(cands, options.budget);
+  if (decision.feasible) {
+    result.plan = decision.plan;
+    return result;
+  }
+  // Infeasible for this strategy: name the smallest budget that any strategy
+  // meets, so the user knows what to ask for.
+  std::vector<std::string> notes;
+  std::vector<PlanResult> all = defaultCandidates(graph);
+  for (PlanResult &p : planAllStrategies(graph, notes, options.dpSlots))
+    all.push_back(std::move(p));
+  for (PlanResult &p : cands)
+    all.push_back(p);
+  auto best = llvm::min_element(all, [](const PlanResult &a,
+                                        const PlanResult &b) {
+    return a.sim.peakBytes < b.sim.peakBytes;
+  });
+  result.minFeasibleBudget = best->sim.peakBytes;
+  result.minFeasibleStrategy = best->strategy;
+  result.error = "budget of " + std::to_string(options.budget) +
+                 " bytes is below what strategy '" + s + "' can meet";
+  return result;
+}

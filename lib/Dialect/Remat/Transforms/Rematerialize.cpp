@@ -1,0 +1,127 @@
+//===- Rematerialize.cpp - plan and rewrite a training step -----*- C++ -*-===//
+//
+// Part of the remat project.
+//
+//===----------------------------------------------------------------------===//
+
+#include "remat/Analysis/MemoryAnalysis.h"
+#include "remat/Dialect/Remat/Transforms/Passes.h"
+#include "remat/Dialect/Remat/Transforms/Planner.h"
+#include "remat/Dialect/Remat/Transforms/TrainingGraph.h"
+
+#include "mlir/Support/FileUtilities.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/ToolOutputFile.h"
+
+namespace remat {
+#define GEN_PASS_DEF_REMATREMATERIALIZE
+#include "remat/Dialect/Remat/Transforms/Passes.h.inc"
+} // namespace remat
+
+using namespace mlir;
+using namespace remat;
+
+/// True if `func` holds backward ops: there is something to schedule.
+static bool isTrainingStep(func::FuncOp func) {
+  if (func.isExternal())
+    return false;
+  return func
+      .walk([](Operation *op) {
+        return getPhase(op) == Phase::backward ? WalkResult::interrupt()
+                                               : WalkResult::advance();
+      })
+      .wasInterrupted();
+}
+
+/// Writes `text` to `path` ('-' is stdout). Emits an error on `loc` and
+/// returns failure if the file cannot be written.
+static LogicalResult writeText(Operation *anchor, StringRef path,
+                               StringRef text) {
+  std::string message;
+  auto file = openOutputFile(path, &message);
+  if (!file)
+    return anchor->emitError() << "cannot write '" << path << "': " << message;
+  file->os() << text;
+  file->keep();
+  return success();
+}
+
+namespace {
+struct RematerializePass
+    : public remat::impl::RematRematerializeBase<RematerializePass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    if (!llvm::is_contained(getStrategyNames(), StringRef(strategy))) {
+      getOperation().emitError() << "unknown strategy '" << strategy
+                                 << "'; expected one of: "
+                                 << llvm::join(getStrategyNames(), ", ");
+      return signalPassFailure();
+    }
+    if (budget < 0) {
+      getOperation().emitError("budget must be >= 0 bytes");
+      return signalPassFailure();
+    }
+    std::string json;
+    llvm::raw_string_ostream jsonOs(json);
+    llvm::json::OStream j(jsonOs, 2);
+    j.arrayBegin();
+    for (auto func : getOperation().getOps<func::FuncOp>()) {
+      if (!isTrainingStep(func))
+        continue;
+      if (failed(runOnFunction(func, j)))
+        return signalPassFailure();
+    }
+    j.arrayEnd();
+    jsonOs << "\n";
+    if (!reportJson.empty() &&
+        failed(writeText(getOperation(), reportJson, json)))
+      return signalPassFailure();
+  }
+
+  LogicalResult runOnFunction(func::FuncOp func, llvm::json::OStream &j) {
+    FailureOr<TrainingGraph> tg = TrainingGraph::build(func);
+    if (failed(tg))
+      return failure();
+    PlannerOptions options;
+    options.strategy = strategy;
+    options.budget = budget;
+    options.slots = slots;
+    options.threshold = threshold;
+    options.dpSlots = dpSlots;
+    PlannerResult result = planRematerialization(tg->graph, options);
+    if (!result.plan) {
+      InFlightDiagnostic diag = func.emitError() << result.error;
+      if (result.minFeasibleBudget)
+        diag << "; the smallest budget remat can meet for this graph is "
+             << *result.minFeasibleBudget << " bytes (strategy '"
+             << result.minFeasibleStrategy << "')";
+      return failure();
+    }
+    const sched::PlanResult &plan = *result.plan;
+    // Describe before rewriting: the rewrite invalidates the graph's ops.
+    std::string summary =
+        describePlan(plan, tg->graph, result.storeAllPeak);
+    sched::Graph graph = tg->graph;
+    FailureOr<unsigned> recomputed = applySchedule(*tg, plan.schedule);
+    if (failed(recomputed))
+      return failure();
+    // The peak of the rewritten IR, by the independent liveness analysis.
+    MemoryAnalysis analysis(func);
+    if (!analysis.isValid())
+      return analysis.getErrorOp()->emitError() << analysis.getError();
+    mlir::emitRemark(func.getLoc()) << summary << "; peak in the rewritten IR "
+                      << analysis.getPeakBytes() << " bytes";
+    for (const std::string &note : result.notes)
+      mlir::emitRemark(func.getLoc()) << "note: " << note;
+    j.object([&] {
+      j.attribute("function", func.getSymName());
+      j.attribute("ir_peak_activation_bytes", analysis.getPeakBytes());
+      j.attributeBegin("plan");
+      writePlanJSON(j, plan, graph, result.storeAllPeak);
+      j.attributeEnd();
+    });
+    return success();
+  }
+};
+} // namespace
