@@ -60,7 +60,7 @@ struct EmbeddingLowering : OpConversionPattern<EmbeddingOp> {
           Value col = linalg::IndexOp::create(b, l, rank - 1);
           return tensor::ExtractOp::create(b, l, table, ValueRange{row, col});
         },
-        /*computeInF32=*/false);
+        /*computeInF32=*/false, /*readsOutput=*/false);
     rewriter.replaceOp(op, result);
     return success();
   }
@@ -190,7 +190,8 @@ struct DropoutLowering : OpConversionPattern<DropoutOp> {
               arith::MulFOp::create(b, l, x, createF32Constant(b, l, scale));
           return arith::SelectOp::create(b, l, keep, scaled,
                                          createF32Constant(b, l, 0.0));
-        });
+        },
+        /*computeInF32=*/true, /*readsOutput=*/false);
     rewriter.replaceOp(op, result);
     return success();
   }

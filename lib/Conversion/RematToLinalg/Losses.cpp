@@ -157,7 +157,8 @@ struct SoftmaxCrossEntropyGradLowering
           Value g = arith::MulFOp::create(b, l, a[4],
                                           createF32Constant(b, l, inv));
           return arith::MulFOp::create(b, l, diff, g);
-        });
+        },
+        /*computeInF32=*/true, /*readsOutput=*/false);
     rewriter.replaceOp(op, result);
     return success();
   }

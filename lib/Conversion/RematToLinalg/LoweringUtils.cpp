@@ -98,7 +98,8 @@ Value remat::buildGeneric(OpBuilder &b, Location loc, ValueRange inputs,
                           ArrayRef<AffineMap> inputMaps, Value init,
                           AffineMap outputMap,
                           ArrayRef<utils::IteratorType> iterators,
-                          ScalarBodyFn body, bool computeInF32) {
+                          ScalarBodyFn body, bool computeInF32,
+                          bool readsOutput) {
   SmallVector<AffineMap> maps(inputMaps);
   maps.push_back(outputMap);
   Type outElt = cast<RankedTensorType>(init.getType()).getElementType();
@@ -106,8 +107,10 @@ Value remat::buildGeneric(OpBuilder &b, Location loc, ValueRange inputs,
       b, loc, TypeRange{init.getType()}, inputs, ValueRange{init}, maps,
       iterators, /*doc=*/"", /*libraryCall=*/"",
       [&](OpBuilder &nb, Location nloc, ValueRange args) {
+        // The output scalar is the last block argument.
+        ValueRange used = readsOutput ? args : args.drop_back();
         SmallVector<Value> scalars;
-        for (Value arg : args)
+        for (Value arg : used)
           scalars.push_back(computeInF32 ? extendToCompute(nb, nloc, arg)
                                          : arg);
         Value result = body(nb, nloc, scalars);
@@ -130,14 +133,9 @@ Value remat::buildElementwise(OpBuilder &b, Location loc,
   Value init = createEmptyTensor(b, loc, shape, resultType.getElementType());
   SmallVector<utils::IteratorType> iterators(shape.size(),
                                              utils::IteratorType::parallel);
-  unsigned numInputs = inputs.size();
-  return buildGeneric(
-      b, loc, inputs, maps, init,
-      AffineMap::getMultiDimIdentityMap(shape.size(), ctx), iterators,
-      [&](OpBuilder &nb, Location nloc, ValueRange args) {
-        return body(nb, nloc, args.take_front(numInputs));
-      },
-      computeInF32);
+  return buildGeneric(b, loc, inputs, maps, init,
+                      AffineMap::getMultiDimIdentityMap(shape.size(), ctx),
+                      iterators, body, computeInF32, /*readsOutput=*/false);
 }
 
 Value remat::buildReduction(OpBuilder &b, Location loc,
@@ -168,7 +166,9 @@ Value remat::castTensorFromCompute(OpBuilder &b, Location loc, Value tensor,
 
 Value remat::buildLinearIndex(OpBuilder &b, Location loc,
                               ArrayRef<int64_t> shape) {
-  Value linear = arith::ConstantIntOp::create(b, loc, b.getI64Type(), 0);
+  if (shape.empty())
+    return arith::ConstantIntOp::create(b, loc, b.getI64Type(), 0);
+  Value linear;
   for (auto [dim, size] : llvm::enumerate(shape)) {
     Value idx = linalg::IndexOp::create(b, loc, dim);
     Value idx64 = arith::IndexCastOp::create(b, loc, b.getI64Type(), idx);

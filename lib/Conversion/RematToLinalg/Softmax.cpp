@@ -76,7 +76,7 @@ Value combine(OpBuilder &b, Location loc, const AxisNest &nest,
               ArrayRef<AffineMap> maps, ScalarBodyFn body) {
   Value init = createEmptyTensor(b, loc, type.getShape(), type.getElementType());
   return buildGeneric(b, loc, inputs, maps, init, nest.identity, nest.parallel,
-                      body);
+                      body, /*computeInF32=*/true, /*readsOutput=*/false);
 }
 
 template <typename OpTy, bool IsLog>

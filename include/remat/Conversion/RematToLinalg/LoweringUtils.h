@@ -73,17 +73,19 @@ mlir::AffineMap getKeptDimsMap(llvm::ArrayRef<bool> reduced,
 llvm::SmallVector<int64_t> getKeptShape(llvm::ArrayRef<int64_t> shape,
                                         llvm::ArrayRef<bool> reduced);
 
-/// Builds a linalg.generic with one output `init`. With `computeInF32`,
-/// float input scalars (and the output scalar) are extended to f32 before
-/// `body` runs and its result is cast to the element type of `init`;
-/// without, `body` sees and returns the raw element types. `body` receives
-/// the input scalars followed by the output scalar. Returns the result.
+/// Builds a linalg.generic with one output `init`. `body` receives the
+/// input scalars followed, with `readsOutput`, by the output scalar (an
+/// accumulator). With `computeInF32`, the float scalars it receives are
+/// extended to f32 and its result is cast to the element type of `init`;
+/// without, `body` sees and returns the raw element types. Returns the
+/// result.
 mlir::Value buildGeneric(mlir::OpBuilder &b, mlir::Location loc,
                          mlir::ValueRange inputs,
                          llvm::ArrayRef<mlir::AffineMap> inputMaps,
                          mlir::Value init, mlir::AffineMap outputMap,
                          llvm::ArrayRef<mlir::utils::IteratorType> iterators,
-                         ScalarBodyFn body, bool computeInF32 = true);
+                         ScalarBodyFn body, bool computeInF32 = true,
+                         bool readsOutput = true);
 
 /// An all-parallel linalg.generic producing a new tensor of `resultType`;
 /// every input is broadcast to the result shape (getBroadcastMap). `body`
