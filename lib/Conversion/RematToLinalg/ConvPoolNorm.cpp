@@ -1,4 +1,4 @@
-//===- ConvPoolNorm.cpp - conv/pool/norm lowering: helpers, entry -*- C++ -*-===//
+//===- ConvPoolNorm.cpp - conv/pool/norm lowering entry, helpers ----------===//
 //
 // Part of the remat project.
 //
@@ -100,7 +100,16 @@ Value padSpatial(OpBuilder &b, Location loc, Value x, ArrayRef<int64_t> pad,
       .getResult();
 }
 
-Value dilateAndPad(OpBuilder &b, Location loc, Value t, ArrayRef<int64_t> stride,
+Value padSpatialWithZeros(OpBuilder &b, Location loc, Value x,
+                          ArrayRef<int64_t> pad) {
+  if (pad[0] == 0 && pad[1] == 0)
+    return x;
+  Type elemType = cast<RankedTensorType>(x.getType()).getElementType();
+  return padSpatial(b, loc, x, pad, floatConst(b, loc, elemType, 0.0));
+}
+
+Value dilateAndPad(OpBuilder &b, Location loc, Value t,
+                   ArrayRef<int64_t> stride,
                    ArrayRef<int64_t> low, ArrayRef<int64_t> outSize,
                    Value fill) {
   auto type = cast<RankedTensorType>(t.getType());

@@ -1,4 +1,4 @@
-//===- ConvPoolNormCommon.h - helpers for conv/pool/norm lowering -*- C++ -*-===//
+//===- ConvPoolNormCommon.h - conv/pool/norm lowering helpers -*- C++ -*-===//
 //
 // Part of the remat project.
 //
@@ -64,6 +64,11 @@ mlir::Value convertTensor(mlir::OpBuilder &b, mlir::Location loc,
 /// sides with the scalar `padValue` (tensor.pad); returns `x` if no padding.
 mlir::Value padSpatial(mlir::OpBuilder &b, mlir::Location loc, mlir::Value x,
                        llvm::ArrayRef<int64_t> pad, mlir::Value padValue);
+
+/// padSpatial with zeros of the element type of `x` (the constant is only
+/// created when there is padding).
+mlir::Value padSpatialWithZeros(mlir::OpBuilder &b, mlir::Location loc,
+                                mlir::Value x, llvm::ArrayRef<int64_t> pad);
 
 /// Builds a rank-4 tensor of spatial size `outSize` filled with `fill` and
 /// writes element (n, c, i, j) of the rank-4 tensor `t` at spatial position

@@ -1,4 +1,4 @@
-//===- ConvToLinalg.cpp - remat conv2d and its gradients to linalg -*- C++ -*-===//
+//===- ConvToLinalg.cpp - remat conv2d and gradients to linalg -*- C++ -*-===//
 //
 // Part of the remat project.
 //
@@ -80,8 +80,8 @@ struct Conv2DLowering : OpRewritePattern<Conv2DOp> {
     RankedTensorType resultType = op.getType();
     Type elemType = resultType.getElementType();
     ArrayRef<int64_t> out = resultType.getShape();
-    Value padded = padSpatial(rewriter, loc, op.getInput(), op.getPadding(),
-                              floatConst(rewriter, loc, elemType, 0.0));
+    Value padded = padSpatialWithZeros(rewriter, loc, op.getInput(),
+                                        op.getPadding());
     Value conv = correlate(rewriter, loc, padded, op.getFilter(),
                            op.getGroups(), {out[2], out[3]}, op.getStrides(),
                            op.getDilations());
@@ -136,9 +136,8 @@ struct Conv2DInputGradLowering : OpRewritePattern<Conv2DInputGradOp> {
     AffineMap readMap = AffineMap::get(
         5, 0, {d0, d2, d1, (kh - 1) - d3, (kw - 1) - d4}, ctx);
     Type f32 = computeType(ctx);
-    Value flipInit = tensor::EmptyOp::create(rewriter, loc,
-                                             ArrayRef<int64_t>{g, cg, og, kh, kw},
-                                             f32);
+    Value flipInit = tensor::EmptyOp::create(
+        rewriter, loc, ArrayRef<int64_t>{g, cg, og, kh, kw}, f32);
     Value flipped =
         linalg::GenericOp::create(
             rewriter, loc, TypeRange{flipInit.getType()}, ValueRange{wg},
@@ -180,8 +179,8 @@ struct Conv2DFilterGradLowering : OpRewritePattern<Conv2DFilterGradOp> {
     ArrayRef<int64_t> dil = op.getDilations();
     int64_t g = op.getGroups(), og = w[0] / g, cg = w[1];
 
-    Value padded = padSpatial(rewriter, loc, op.getInput(), op.getPadding(),
-                              floatConst(rewriter, loc, elemType, 0.0));
+    Value padded = padSpatialWithZeros(rewriter, loc, op.getInput(),
+                                        op.getPadding());
     ArrayRef<int64_t> xp = cast<RankedTensorType>(padded.getType()).getShape();
     Value xg = expand(rewriter, loc, padded, {xp[0], g, cg, xp[2], xp[3]},
                       splitDim1());

@@ -68,8 +68,8 @@ std::pair<Value, Value> computeStats(OpBuilder &b, Location loc,
                   })
                   .getResult(0);
   double count = double(layout.count);
-  Value meanInit = tensor::EmptyOp::create(b, loc, ArrayRef<int64_t>{layout.statSize},
-                                           computeType(b.getContext()));
+  Value meanInit = tensor::EmptyOp::create(
+      b, loc, ArrayRef<int64_t>{layout.statSize}, computeType(b.getContext()));
   AffineMap id1 = b.getMultiDimIdentityMap(1);
   Value mean =
       linalg::GenericOp::create(
@@ -97,8 +97,8 @@ std::pair<Value, Value> computeStats(OpBuilder &b, Location loc,
                        arith::AddFOp::create(nb, l, args[2], c2).getResult());
                  })
                  .getResult(0);
-  Value rstdInit = tensor::EmptyOp::create(b, loc, ArrayRef<int64_t>{layout.statSize},
-                                           computeType(b.getContext()));
+  Value rstdInit = tensor::EmptyOp::create(
+      b, loc, ArrayRef<int64_t>{layout.statSize}, computeType(b.getContext()));
   Value rstd =
       linalg::GenericOp::create(
           b, loc, TypeRange{rstdInit.getType()}, ValueRange{sq},
@@ -246,10 +246,10 @@ struct BatchNormLowering : OpRewritePattern<BatchNormOp> {
   }
 };
 
-/// Sums of dy and dy * xhat over the loops of `loops` (the parameter grads
-/// of both norms: reduced over everything but the parameter dimension).
-/// `xMap`, `statMap` and `paramMap` map `numLoops` loops, the first of which
-/// is the parameter dimension, to x/dy, to mean/rstd and to the output.
+/// The parameter gradients of both norms: the sums of dy (dbias) and of
+/// dy * xhat (dscale) over every loop but the first, which runs over the
+/// parameter dimension. `xMap`, `statMap` and `outMap` map the `numLoops`
+/// loops to x and dy, to mean and rstd, and to the [size] outputs.
 std::pair<Value, Value> paramGrads(OpBuilder &b, Location loc, Value x,
                                    Value dy, Value mean, Value rstd,
                                    unsigned numLoops, AffineMap xMap,
@@ -264,7 +264,8 @@ std::pair<Value, Value> paramGrads(OpBuilder &b, Location loc, Value x,
       iterators(1, numLoops - 1),
       [&](OpBuilder &nb, Location l, ValueRange args) {
         Value g = toCompute(nb, l, args[1]);
-        Value xh = normalize(nb, l, toCompute(nb, l, args[0]), args[2], args[3]);
+        Value xh =
+            normalize(nb, l, toCompute(nb, l, args[0]), args[2], args[3]);
         Value sumG = arith::AddFOp::create(nb, l, args[4], g);
         Value sumGX = arith::AddFOp::create(
             nb, l, args[5], arith::MulFOp::create(nb, l, g, xh));
@@ -302,15 +303,16 @@ struct LayerNormGradLowering : OpRewritePattern<LayerNormGradOp> {
         iterators(1, 1), [&](OpBuilder &b, Location l, ValueRange args) {
           Value g = arith::MulFOp::create(b, l, toCompute(b, l, args[1]),
                                           toCompute(b, l, args[2]));
-          Value xh = normalize(b, l, toCompute(b, l, args[0]), args[3], args[4]);
+          Value xh =
+              normalize(b, l, toCompute(b, l, args[0]), args[3], args[4]);
           Value sumG = arith::AddFOp::create(b, l, args[5], g);
           Value sumGX = arith::AddFOp::create(
               b, l, args[6], arith::MulFOp::create(b, l, g, xh));
           linalg::YieldOp::create(b, l, ValueRange{sumG, sumGX});
         });
 
-    Value dxInit = tensor::EmptyOp::create(rewriter, loc, ArrayRef<int64_t>{m, d},
-                                           elemType);
+    Value dxInit = tensor::EmptyOp::create(rewriter, loc,
+                                           ArrayRef<int64_t>{m, d}, elemType);
     Value dx =
         linalg::GenericOp::create(
             rewriter, loc, TypeRange{dxInit.getType()},

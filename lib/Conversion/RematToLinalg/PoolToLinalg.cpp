@@ -1,4 +1,4 @@
-//===- PoolToLinalg.cpp - remat pooling ops and gradients to linalg -*- C++ -*-===//
+//===- PoolToLinalg.cpp - remat pooling and gradients to linalg -*- C++ -*-===//
 //
 // Part of the remat project.
 //
@@ -204,11 +204,9 @@ struct MaxPool2DGradLowering : OpRewritePattern<MaxPool2DGradOp> {
             [&](OpBuilder &b, Location l, ValueRange args) {
               Value kh = linalg::IndexOp::create(b, l, 4);
               Value kw = linalg::IndexOp::create(b, l, 5);
+              Value width = arith::ConstantIndexOp::create(b, l, kernel[1]);
               Value k = arith::AddIOp::create(
-                  b, l,
-                  arith::MulIOp::create(
-                      b, l, kh, arith::ConstantIndexOp::create(b, l, kernel[1])),
-                  kw);
+                  b, l, arith::MulIOp::create(b, l, kh, width), kw);
               Value k32 = arith::IndexCastOp::create(b, l, b.getI32Type(), k);
               Value match = arith::CmpIOp::create(
                   b, l, arith::CmpIPredicate::eq, args[1], k32);
@@ -236,8 +234,8 @@ struct AvgPool2DLowering : OpRewritePattern<AvgPool2DOp> {
     Type elemType = resultType.getElementType();
     ArrayRef<int64_t> kernel = op.getKernel();
     Value padded =
-        padSpatial(rewriter, loc, op.getInput(), op.getPadding(),
-                   floatConst(rewriter, loc, elemType, 0.0));
+        padSpatialWithZeros(rewriter, loc, op.getInput(),
+                                        op.getPadding());
     Value init = zeroAccumulator(rewriter, loc, resultType.getShape());
     Value window = tensor::EmptyOp::create(rewriter, loc, kernel,
                                            computeType(rewriter.getContext()));
