@@ -114,6 +114,30 @@ planChainOptimal(const Graph &graph, int64_t budget, unsigned dpSlots,
   return plan;
 }
 
+/// The chain model's least-memory plan: the dynamic program at the smallest
+/// budget it reports feasible. Declines like chainOptimal.
+static std::optional<PlanResult>
+planChainMinMemory(const Graph &graph, unsigned dpSlots,
+                   std::vector<std::string> &notes) {
+  ChainOptimalOptions opts;
+  opts.slots = dpSlots;
+  opts.maxStages = kMaxDPStages;
+  ChainPlan probe;
+  double s = timed([&] { probe = chainOptimal(graph, 0, opts); });
+  if (probe.ok || !probe.infeasible || !probe.minFeasibleBytes) {
+    if (!probe.ok)
+      notes.push_back("chain-opt (least memory): " + probe.detail);
+    return std::nullopt;
+  }
+  ChainPlan chain;
+  s += timed([&] { chain = chainOptimal(graph, *probe.minFeasibleBytes, opts); });
+  PlanResult plan;
+  if (!fromChainPlan(graph, "chain-opt", std::move(chain), s, plan, notes))
+    return std::nullopt;
+  plan.detail = "least memory; " + plan.detail;
+  return plan;
+}
+
 std::vector<PlanResult>
 remat::planAllStrategies(const Graph &graph, std::vector<std::string> &notes,
                          unsigned dpSlots) {
@@ -157,6 +181,8 @@ remat::planAllStrategies(const Graph &graph, std::vector<std::string> &notes,
     if (std::optional<PlanResult> p =
             planChainOptimal(graph, plans[1].sim.peakBytes, dpSlots, notes))
       plans.push_back(std::move(*p));
+  if (std::optional<PlanResult> p = planChainMinMemory(graph, dpSlots, notes))
+    plans.push_back(std::move(*p));
   return plans;
 }
 
