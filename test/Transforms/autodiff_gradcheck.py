@@ -1,0 +1,227 @@
+"""Numerical check of the gradient rules used by --remat-autodiff.
+
+Usage: autodiff_gradcheck.py <remat-opt> <input.mlir>
+
+Runs `remat-opt --remat-autodiff` on every function of the input, evaluates
+the resulting training step with torch in float64, and compares each
+returned parameter gradient with torch autograd of the forward function.
+Forward ops follow the dialect's documented semantics (gelu is the tanh
+form); backward ops are evaluated from their documented semantics, most of
+them as vector-Jacobian products of their forward op, so a rule that wires
+the wrong operand, transpose or attribute gives a different number. Dropout
+uses an arbitrary mask that is a deterministic function of the seed (the
+rule only relies on the forward and the backward using the same mask).
+Prints one line per gradient and a summary; exits 1 if any gradient differs.
+"""
+import re
+import subprocess
+import sys
+
+import torch
+import torch.nn.functional as F
+
+torch.set_default_dtype(torch.float64)
+
+def ptype(s):
+    m = re.fullmatch(r"tensor<((?:\d+x)*)([a-z0-9]+)>", s.strip())
+    return tuple(int(d) for d in m.group(1).split("x") if d), m.group(2)
+
+def split_top(text, sep=","):
+    parts, depth, cur = [], 0, ""
+    for ch in text:
+        if ch in "<([{": depth += 1
+        if ch in ">)]}": depth -= 1
+        if ch == sep and depth == 0:
+            parts.append(cur.strip()); cur = ""
+        else: cur += ch
+    if cur.strip(): parts.append(cur.strip())
+    return parts
+
+def pattr(v):
+    v = v.strip()
+    m = re.fullmatch(r"array<i64(?::\s*(.*))?>", v)
+    if m: return tuple(int(x) for x in m.group(1).split(",")) if m.group(1) else ()
+    m = re.fullmatch(r"(-?\d+)\s*:\s*i64", v)
+    if m: return int(m.group(1))
+    m = re.fullmatch(r"(-?[\d.e+-]+)\s*:\s*f64", v)
+    if m: return float(m.group(1))
+    return v
+
+def parse_funcs(text):
+    funcs = []
+    for m in re.finditer(r"func\.func @(\w+)\((.*?)\) -> \((.*?)\)(?: attributes \{[^}]*\})? \{\n(.*?)\n  \}", text, re.S):
+        name, args, _, body = m.groups()
+        arglist = []
+        for a in split_top(args):
+            am = re.match(r"(%\w+): (tensor<[^>]*>)( \{remat.param\})?", a)
+            arglist.append((am.group(1), ptype(am.group(2)), bool(am.group(3))))
+        ops = []
+        for line in body.splitlines():
+            line = line.strip()
+            if line.startswith("remat.keep"): continue
+            if line.startswith("return"):
+                rets = split_top(line[len("return "):].split(" : ")[0])
+                continue
+            om = re.match(r"(%[\w]+(?:, %[\w]+)*)(?::(\d+))? = ([a-z_]+\.[a-z_0-9]+) (.*)$", line)
+            res, nres, opname, rest = om.groups()
+            multi = res.split(", ")
+            if opname == "arith.constant":
+                cm = re.search(r"dense<([^>]*)> : (tensor<[^>]*>)", rest)
+                ops.append(dict(res=[res], name=opname, val=float(cm.group(1)), rtypes=[ptype(cm.group(2))], operands=[], attrs={}))
+                continue
+            head, _, sig = rest.rpartition(" : ")
+            attrs = {}
+            b = head.find("{")
+            if b >= 0:
+                for it in split_top(head[b+1:head.rfind("}")]):
+                    k, eq, v = it.partition("=")
+                    attrs[k.strip()] = pattr(v) if eq else True
+                head = head[:b]
+            operands = split_top(head)
+            sm = re.fullmatch(r"\((.*)\) -> \(?(.*?)\)?", sig.strip())
+            rtypes = [ptype(t) for t in split_top(sm.group(2))] if sm else [ptype(sig)]
+            names = multi if not nres else [f"{res}#{i}" for i in range(int(nres))]
+            ops.append(dict(res=names, name=opname, operands=operands, attrs=attrs, rtypes=rtypes))
+        funcs.append(dict(name=name, args=arglist, ops=ops, rets=rets))
+    return funcs
+
+def dropout(x, seed, rate):
+    g = torch.Generator().manual_seed(int(seed) * 7919 + 13)
+    keep = (torch.rand(x.shape, generator=g) >= rate).to(x.dtype)
+    return x * keep / (1 - rate)
+
+def gelu(x): return F.gelu(x, approximate="tanh")
+
+def bn(x, g, b, eps):
+    dims = [0] if x.dim() == 2 else [0, 2, 3]
+    mean = x.mean(dims, keepdim=True); var = x.var(dims, unbiased=False, keepdim=True)
+    shape = [1, -1] + [1] * (x.dim() - 2)
+    return (x - mean) / torch.sqrt(var + eps) * g.view(shape) + b.view(shape)
+
+def mm(a, b, at):
+    if at.get("transpose_a"): a = a.transpose(-1, -2)
+    if at.get("transpose_b"): b = b.transpose(-1, -2)
+    return a @ b
+
+def sl(x, offs, strides, sizes):
+    return x[tuple(slice(o, o + (n - 1) * s + 1, s) for o, n, s in zip(offs, sizes, strides))]
+
+def sum_to(x, shape):
+    while x.dim() > len(shape): x = x.sum(0)
+    for d, n in enumerate(shape):
+        if n == 1 and x.shape[d] != 1: x = x.sum(d, keepdim=True)
+    return x
+
+def vjp(f, primals, g):
+    primals = [p.detach().clone().requires_grad_(True) for p in primals]
+    out = f(*primals)
+    return torch.autograd.grad(out, primals, g, allow_unused=True)
+
+def pool(kind, x, a):
+    k = a.get("kernel", (2, 2)); s = a.get("strides", (2, 2)); p = a.get("padding", (0, 0))
+    return (F.max_pool2d if kind == "max" else F.avg_pool2d)(x, k, s, p)
+
+def conv(x, w, a):
+    return F.conv2d(x, w, stride=a.get("strides", (1, 1)), padding=a.get("padding", (0, 0)),
+                    dilation=a.get("dilations", (1, 1)), groups=a.get("groups", 1))
+
+def eval_op(op, x):
+    n, a, rt = op["name"], op["attrs"], op["rtypes"]
+    shp = rt[0][0]
+    if n == "arith.constant": return [torch.full(shp, op["val"])]
+    if n == "arith.addf": return [x[0] + x[1]]
+    n = n[6:]
+    if n == "matmul": return [mm(x[0], x[1], a)]
+    if n in ("add", "sub", "mul", "div"): return [getattr(torch, n)(x[0], x[1])]
+    if n in ("relu", "tanh", "sigmoid", "exp", "log", "neg"): return [getattr(torch, n)(x[0])]
+    if n == "gelu": return [gelu(x[0])]
+    if n == "relu_grad": return vjp(torch.relu, [x[1]], x[0])
+    if n == "gelu_grad": return vjp(gelu, [x[1]], x[0])
+    if n == "tanh_grad": return [x[0] * (1 - x[1] ** 2)]
+    if n == "sigmoid_grad": return [x[0] * x[1] * (1 - x[1])]
+    ax = a.get("axis", -1)
+    if n == "softmax": return [torch.softmax(x[0], ax)]
+    if n == "log_softmax": return [torch.log_softmax(x[0], ax)]
+    if n == "softmax_grad": return [x[1] * (x[0] - (x[0] * x[1]).sum(ax, keepdim=True))]
+    if n == "log_softmax_grad": return [x[0] - torch.exp(x[1]) * x[0].sum(ax, keepdim=True)]
+    eps = a.get("epsilon", 1e-5)
+    ln = lambda i, g, b: F.layer_norm(i, i.shape[-1:], g, b, eps)
+    bnf = lambda i, g, b: bn(i, g, b, eps)
+    if n == "layer_norm": return [ln(*x)]
+    if n == "batch_norm": return [bnf(*x)]
+    if n in ("layer_norm_grad", "batch_norm_grad"):
+        f = ln if n.startswith("layer") else bnf
+        return list(vjp(f, [x[1], x[2], torch.zeros_like(x[2])], x[0]))
+    if n == "conv2d": return [conv(x[0], x[1], a)]
+    if n == "conv2d_input_grad": return vjp(lambda i: conv(i, x[1], a), [torch.zeros(shp)], x[0])
+    if n == "conv2d_filter_grad": return vjp(lambda w: conv(x[1], w, a), [torch.zeros(shp)], x[0])
+    if n == "max_pool2d": return [pool("max", x[0], a)]
+    if n == "avg_pool2d": return [pool("avg", x[0], a)]
+    if n == "max_pool2d_grad": return vjp(lambda i: pool("max", i, a), [x[1]], x[0])
+    if n == "avg_pool2d_grad": return vjp(lambda i: pool("avg", i, a), [torch.zeros(shp)], x[0])
+    if n == "global_avg_pool": return [x[0].mean((2, 3))]
+    if n == "global_avg_pool_grad": return vjp(lambda i: i.mean((2, 3)), [torch.zeros(shp)], x[0])
+    if n == "reshape": return [x[0].reshape(shp)]
+    if n == "transpose": return [x[0].permute(*a["permutation"])]
+    if n == "concat": return [torch.cat(x, ax)]
+    if n == "slice": return [sl(x[0], a["offsets"], a["strides"], shp)]
+    if n == "slice_grad": return vjp(lambda i: sl(i, a["offsets"], a["strides"], x[0].shape), [torch.zeros(shp)], x[0])
+    if n == "broadcast_to": return [x[0].expand(shp) if x[0].dim() == len(shp) else x[0].reshape((1,) * (len(shp) - x[0].dim()) + tuple(x[0].shape)).expand(shp)]
+    if n == "sum_to": return [sum_to(x[0], shp)]
+    if n == "embedding": return [F.embedding(x[1].long(), x[0])]
+    if n == "embedding_grad": return vjp(lambda t: F.embedding(x[1].long(), t), [torch.zeros(shp)], x[0])
+    if n == "dropout": return [dropout(x[0], x[1], a["rate"])]
+    if n == "softmax_cross_entropy": return [F.cross_entropy(x[0].reshape(-1, x[0].shape[-1]), x[1].reshape(-1).long())]
+    if n == "softmax_cross_entropy_grad":
+        return vjp(lambda l: F.cross_entropy(l.reshape(-1, l.shape[-1]), x[1].reshape(-1).long()), [x[0]], x[2])
+    if n == "mse": return [F.mse_loss(x[0], x[1])]
+    if n == "mse_grad": return vjp(lambda p: F.mse_loss(p, x[1]), [x[0]], x[2])
+    raise NotImplementedError(n)
+
+def run(fn, inputs):
+    env = dict(inputs)
+    for op in fn["ops"]:
+        vals = eval_op(op, [env[o] for o in op["operands"]])
+        for r, v, t in zip(op["res"], vals, op["rtypes"]):
+            if v is None: v = torch.zeros(t[0])
+            assert tuple(v.shape) == t[0], (op["name"], v.shape, t)
+            env[r] = v
+    return [env[r] for r in fn["rets"]]
+
+def check(opt, src):
+    out = subprocess.run([opt, "--remat-autodiff", src], capture_output=True, text=True, check=True).stdout
+    fwd_text = subprocess.run([opt, src], capture_output=True, text=True, check=True).stdout
+    fwd_text = re.sub(r"-> tensor<f32> \{", "-> (tensor<f32>) {", fwd_text)
+    fwds = {f["name"]: f for f in parse_funcs(fwd_text)}
+    ok, count = True, 0
+    for fn in parse_funcs(out):
+        # log needs positive inputs.
+        positive = any(op["name"] == "remat.log" for op in fn["ops"])
+        g = torch.Generator().manual_seed(1)
+        inputs = {}
+        for name, (shape, dt), _ in fn["args"]:
+            if dt.startswith("i"):
+                inputs[name] = torch.randint(0, 3, shape, generator=g)
+            else:
+                inputs[name] = torch.rand(shape, generator=g) + 0.5 if positive else torch.randn(shape, generator=g)
+        got = run(fn, inputs)
+        params = [n for n, t, p in fn["args"] if p]
+        leaves = {n: inputs[n].clone().requires_grad_(True) for n in params}
+        loss = run(fwds[fn["name"]], {**inputs, **leaves})[0]
+        want = torch.autograd.grad(loss, [leaves[n] for n in params], allow_unused=True) if loss.requires_grad else [None] * len(params)
+        assert torch.allclose(got[0], loss), fn["name"]
+        for n, gv, wv in zip(params, got[1:], want):
+            if wv is None: wv = torch.zeros_like(gv)
+            err = (gv - wv).abs().max().item()
+            good = torch.allclose(gv, wv, atol=1e-9, rtol=1e-7)
+            ok &= good
+            count += 1
+            print(f"{'ok ' if good else 'BAD'} {fn['name']:24s} d{n:8s} max err {err:.2e}")
+    print(f"checked {count} gradients: {'all agree' if ok else 'SOME DIFFER'}")
+    return ok
+
+
+if __name__ == "__main__":
+    if len(sys.argv) != 3:
+        sys.exit(__doc__)
+    sys.exit(0 if check(sys.argv[1], sys.argv[2]) else 1)
