@@ -188,24 +188,28 @@ Value remat::reshapeTensor(OpBuilder &b, Location loc, Value value,
   auto from = cast<RankedTensorType>(value.getType());
   if (from == type)
     return value;
-  // One collapse or expand when the dimensions group (rank > 0 both sides).
-  if (from.getRank() > type.getRank() && type.getRank() > 0) {
+  // To or from rank 0 (all dimensions 1): one op with no groups.
+  if (type.getRank() == 0)
+    return tensor::CollapseShapeOp::create(b, loc, type, value,
+                                           ArrayRef<ReassociationIndices>{});
+  if (from.getRank() == 0)
+    return tensor::ExpandShapeOp::create(b, loc, type, value,
+                                         ArrayRef<ReassociationIndices>{});
+  // One collapse or expand when the dimensions group.
+  if (from.getRank() > type.getRank()) {
     if (auto groups = getReassociationIndicesForCollapse(from.getShape(),
                                                          type.getShape()))
       return tensor::CollapseShapeOp::create(b, loc, type, value, *groups);
-  } else if (from.getRank() < type.getRank() && from.getRank() > 0) {
+  } else if (from.getRank() < type.getRank()) {
     if (auto groups = getReassociationIndicesForCollapse(type.getShape(),
                                                          from.getShape()))
       return tensor::ExpandShapeOp::create(b, loc, type, value, *groups);
   }
   int64_t numel = from.getNumElements();
   auto flatType = RankedTensorType::get({numel}, from.getElementType());
-  // Flatten: rank 0 is expanded to [1], higher ranks collapse into one group.
+  // Flatten into one group, then expand into the target shape.
   Value flat = value;
-  if (from.getRank() == 0) {
-    flat = tensor::ExpandShapeOp::create(b, loc, flatType, value,
-                                         ArrayRef<ReassociationIndices>{});
-  } else if (from.getRank() > 1) {
+  if (from.getRank() > 1) {
     ReassociationIndices all;
     for (int64_t i = 0; i < from.getRank(); ++i)
       all.push_back(i);
@@ -214,9 +218,6 @@ Value remat::reshapeTensor(OpBuilder &b, Location loc, Value value,
   }
   if (type.getRank() == 1)
     return flat;
-  if (type.getRank() == 0)
-    return tensor::CollapseShapeOp::create(b, loc, type, flat,
-                                           ArrayRef<ReassociationIndices>{});
   ReassociationIndices all;
   for (int64_t i = 0; i < type.getRank(); ++i)
     all.push_back(i);

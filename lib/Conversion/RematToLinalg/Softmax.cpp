@@ -122,12 +122,16 @@ struct SoftmaxGradLowering : OpConversionPattern<OpTy> {
                   static_cast<int64_t>(op.getAxis()));
     Value dy = adaptor.getGrad(), y = adaptor.getOutput();
     // softmax: sum(dy * y); log_softmax: sum(dy).
+    SmallVector<Value> reduceInputs = {dy};
+    if (!IsLog)
+      reduceInputs.push_back(y);
+    SmallVector<AffineMap> reduceMaps(reduceInputs.size(), nest.identity);
     Value sum = buildReduction(
-        rewriter, loc, nest.shape, nest.reduced, {dy, y},
-        {nest.identity, nest.identity}, 0.0,
+        rewriter, loc, nest.shape, nest.reduced, reduceInputs, reduceMaps, 0.0,
         [](OpBuilder &nb, Location nloc, ValueRange a) -> Value {
-          Value term =
-              IsLog ? a[0] : arith::MulFOp::create(nb, nloc, a[0], a[1]);
+          if (IsLog)
+            return arith::AddFOp::create(nb, nloc, a[1], a[0]);
+          Value term = arith::MulFOp::create(nb, nloc, a[0], a[1]);
           return arith::AddFOp::create(nb, nloc, a[2], term);
         });
     Value result = combine(
