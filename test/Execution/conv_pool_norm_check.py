@@ -5,7 +5,8 @@ Usage: conv_pool_norm_check.py EXPECTED_JSON RUNNER_OUTPUT [ATOL [RTOL]]
 
 RUNNER_OUTPUT holds one printMemrefF32 dump per expected result, in order.
 An element passes if |got - want| <= ATOL + RTOL * |want| (both 1e-4 by
-default; printMemrefF32 prints 6 significant digits, well inside that).
+default; printMemrefF32 prints 6 significant digits, well inside that). A
+result of EXPECTED_JSON may carry its own "atol" / "rtol" (16-bit results).
 Prints one line per result and exits 1 on any mismatch, on a missing or
 extra result, or on a shape difference.
 """
@@ -64,8 +65,10 @@ def main():
                   % (name, sizes, len(values), want["shape"]))
             failures += 1
             continue
+        a = want.get("atol", atol)
+        r = want.get("rtol", rtol)
         bad = [i for i, (g, w) in enumerate(zip(values, want["data"]))
-               if not close(g, w, atol, rtol)]
+               if not close(g, w, a, r)]
         worst = max((abs(g - w) for g, w in zip(values, want["data"])
                      if not (math.isnan(g) or math.isnan(w)
                              or math.isinf(g) or math.isinf(w))),

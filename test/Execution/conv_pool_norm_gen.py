@@ -3,12 +3,13 @@
 
 Usage: conv_pool_norm_gen.py SUITE EXPECTED_JSON > test.mlir
 
-SUITE is one of `conv`, `pool`, `norm`. The script draws small random inputs
-(fixed seed), writes a module whose `main` calls one function per case (each
-holding one remat op) on the inputs as dense constants and prints every
-result with printMemrefF32, and writes the PyTorch 1.13 results of the same
-computation, in print order, to EXPECTED_JSON. Gradient ops are checked
-against torch.autograd.grad of the forward op with a random output gradient.
+SUITE is one of `conv`, `pool`, `norm` (f32) and `half` (f16 and bf16).
+The script draws small random inputs (fixed seed), writes a module whose
+`main` calls one function per case (each holding one remat op) on the inputs
+as dense constants and prints every result (widened to f32) with
+printMemrefF32, and writes the PyTorch 1.13 results of the same computation,
+in print order, to EXPECTED_JSON. Gradient ops are checked against
+torch.autograd.grad of the forward op with a random output gradient.
 It runs nothing itself; conv_pool_norm_check.py compares the mlir-runner
 output with EXPECTED_JSON.
 """
@@ -27,8 +28,8 @@ def randn(*shape):
     return torch.randn(*shape, dtype=torch.float32)
 
 
-def ttype(t):
-    return "tensor<" + "x".join(str(s) for s in t.shape) + "xf32>"
+def ttype(t, elem="f32"):
+    return "tensor<" + "x".join(str(v) for v in t.shape) + "x%s>" % elem
 
 
 def scalar(v):
@@ -39,29 +40,43 @@ def scalar(v):
     return "%.8e" % v
 
 
-def dense(t):
+def dense(t, elem):
     flat = ", ".join(scalar(v) for v in t.reshape(-1).tolist())
-    return "dense<[%s]> : tensor<%sxf32>" % (flat, t.numel())
+    return "dense<[%s]> : tensor<%sx%s>" % (flat, t.numel(), elem)
 
 
 def pair(name, v):
     return "%s = array<i64: %d, %d>" % (name, v[0], v[1])
 
 
+# 16-bit element types: torch dtype used to round the inputs, and the
+# tolerance of a result computed in f32 and rounded once to the type (twice
+# the relative half-ulp: 2^-11 for f16, 2^-8 for bf16).
+HALF_TYPES = {"f16": (torch.float16, 1e-3), "bf16": (torch.bfloat16, 8e-3)}
+
+
+def rounded(t, elem):
+    """`t` rounded to the 16-bit type `elem`, as f32."""
+    return t.to(HALF_TYPES[elem][0]).to(torch.float32)
+
+
 class Suite:
     def __init__(self):
-        self.cases = []  # (name, op, attrs, operands, results)
+        self.cases = []
 
-    def add(self, name, op, attrs, operands, results):
-        self.cases.append((name, op, attrs, operands, results))
+    def add(self, name, op, attrs, operands, results, elem="f32"):
+        """One case: remat.`op` with `attrs` on `operands` (f32 tensors whose
+        values are representable in `elem`) must give `results`."""
+        self.cases.append((name, op, attrs, operands, results, elem))
 
     def emit(self, out, expected_path):
         expected = []
         lines = []
-        for i, (name, op, attrs, operands, results) in enumerate(self.cases):
-            args = ", ".join("%%a%d: %s" % (j, ttype(t))
+        for i, (name, op, attrs, operands, results, elem) in \
+                enumerate(self.cases):
+            args = ", ".join("%%a%d: %s" % (j, ttype(t, elem))
                              for j, t in enumerate(operands))
-            rtypes = ", ".join(ttype(t) for t in results)
+            rtypes = ", ".join(ttype(t, elem) for t in results)
             lines.append("// %s" % name)
             lines.append("func.func @case%d(%s) -> (%s) {" % (i, args, rtypes))
             names = ", ".join("%%a%d" % j for j in range(len(operands)))
@@ -69,41 +84,63 @@ class Suite:
             attr = (" {%s}" % ", ".join(attrs)) if attrs else ""
             lines.append("  %s = remat.%s %s%s : (%s) -> (%s)" % (
                 res, op, names, attr,
-                ", ".join(ttype(t) for t in operands), rtypes))
+                ", ".join(ttype(t, elem) for t in operands), rtypes))
             if len(results) > 1:
                 rets = ", ".join("%%r#%d" % k for k in range(len(results)))
             else:
                 rets = "%r"
             lines.append("  return %s : %s" % (rets, rtypes))
             lines.append("}")
+            tol = HALF_TYPES[elem][1] if elem in HALF_TYPES else None
             for k, t in enumerate(results):
-                expected.append({"name": "%s#%d" % (name, k),
-                                 "shape": list(t.shape),
-                                 "data": t.reshape(-1).tolist()})
+                entry = {"name": "%s#%d" % (name, k), "shape": list(t.shape),
+                         "data": t.reshape(-1).tolist()}
+                if tol is not None:
+                    entry["rtol"] = tol
+                expected.append(entry)
         lines.append("func.func @main() {")
-        for i, (name, op, attrs, operands, results) in enumerate(self.cases):
+        for i, (name, op, attrs, operands, results, elem) in \
+                enumerate(self.cases):
             for j, t in enumerate(operands):
                 if t.dim() == 1:
                     lines.append("  %%in%d_%d = arith.constant %s"
-                                 % (i, j, dense(t)))
+                                 % (i, j, dense(t, elem)))
                     continue
                 lines.append("  %%flat%d_%d = arith.constant %s"
-                             % (i, j, dense(t)))
+                             % (i, j, dense(t, elem)))
                 lines.append("  %%in%d_%d = tensor.expand_shape %%flat%d_%d "
-                             "[[%s]] output_shape [%s] : tensor<%dxf32> into %s"
+                             "[[%s]] output_shape [%s] : tensor<%dx%s> into %s"
                              % (i, j, i, j,
                                 ", ".join(str(d) for d in range(t.dim())),
                                 ", ".join(str(v) for v in t.shape),
-                                t.numel(), ttype(t)))
-            rtypes = ", ".join(ttype(t) for t in results)
+                                t.numel(), elem, ttype(t, elem)))
+            rtypes = ", ".join(ttype(t, elem) for t in results)
             res = "%%res%d:%d" % (i, len(results)) if len(results) > 1 \
                 else "%%res%d" % i
             lines.append("  %s = func.call @case%d(%s) : (%s) -> (%s)" % (
                 res, i, ", ".join("%%in%d_%d" % (i, j)
                                   for j in range(len(operands))),
-                ", ".join(ttype(t) for t in operands), rtypes))
+                ", ".join(ttype(t, elem) for t in operands), rtypes))
             for k, t in enumerate(results):
-                val = "%%res%d#%d" % (i, k) if len(results) > 1 else "%%res%d" % i
+                val = "%%res%d#%d" % (i, k) if len(results) > 1 \
+                    else "%%res%d" % i
+                if elem != "f32":
+                    # Widen the 16-bit result to f32 for printing.
+                    ids = ", ".join("d%d" % d for d in range(t.dim()))
+                    amap = "affine_map<(%s) -> (%s)>" % (ids, ids)
+                    lines.append("  %%e%d_%d = tensor.empty() : %s"
+                                 % (i, k, ttype(t)))
+                    lines.append(
+                        "  %%w%d_%d = linalg.generic {indexing_maps = [%s, %s],"
+                        " iterator_types = [%s]} ins(%s : %s) outs(%%e%d_%d : %s)"
+                        " {" % (i, k, amap, amap,
+                                ", ".join(['"parallel"'] * t.dim()),
+                                val, ttype(t, elem), i, k, ttype(t)))
+                    lines.append("  ^bb0(%%x: %s, %%y: f32):" % elem)
+                    lines.append("    %%z = arith.extf %%x : %s to f32" % elem)
+                    lines.append("    linalg.yield %z : f32")
+                    lines.append("  } -> %s" % ttype(t))
+                    val = "%%w%d_%d" % (i, k)
                 lines.append("  %%u%d_%d = tensor.cast %s : %s to tensor<*xf32>"
                              % (i, k, val, ttype(t)))
                 lines.append("  func.call @printMemrefF32(%%u%d_%d) : "
@@ -246,12 +283,88 @@ def norm_suite(s):
               [dy, xv, gv], [dx, dg, db])
 
 
+def half_suite(s):
+    """f16 and bf16 operands: the reference is the f32 computation on the
+    inputs rounded to the type; the lowering computes in f32 and rounds the
+    result once, so it must agree to about one rounding of the result."""
+    for elem in ("f16", "bf16"):
+        r = lambda t: rounded(t, elem)
+        # Convolution: groups 2, stride 2, padding 1, dilation 2.
+        st, pd, dl, g = (2, 2), (1, 1), (2, 1), 2
+        x = r(randn(2, 4, 9, 8)).requires_grad_()
+        w = r(randn(6, 2, 3, 3)).requires_grad_()
+        y = F.conv2d(x, w, stride=st, padding=pd, dilation=dl, groups=g)
+        dy = r(randn(*y.shape))
+        dx, dw = torch.autograd.grad(y, [x, w], dy)
+        attrs = [pair("strides", st), pair("padding", pd),
+                 pair("dilations", dl), "groups = %d : i64" % g]
+        s.add("conv2d_" + elem, "conv2d", attrs, [x.detach(), w.detach()],
+              [y.detach()], elem)
+        s.add("conv2d_input_grad_" + elem, "conv2d_input_grad", attrs,
+              [dy, w.detach()], [dx], elem)
+        s.add("conv2d_filter_grad_" + elem, "conv2d_filter_grad", attrs,
+              [dy, x.detach()], [dw], elem)
+
+        # Pooling: kernel 3, stride 2, padding 1 (overlapping windows).
+        attrs = [pair("kernel", (3, 3)), pair("strides", (2, 2)),
+                 pair("padding", (1, 1))]
+        xv = r(randn(2, 3, 7, 8))
+        x = xv.clone().requires_grad_()
+        y = F.max_pool2d(x, 3, stride=2, padding=1)
+        dy = r(randn(*y.shape))
+        (dx,) = torch.autograd.grad(y, [x], dy)
+        s.add("max_pool2d_" + elem, "max_pool2d", attrs, [xv], [y.detach()],
+              elem)
+        s.add("max_pool2d_grad_" + elem, "max_pool2d_grad", attrs, [dy, xv],
+              [dx], elem)
+        x = xv.clone().requires_grad_()
+        y = F.avg_pool2d(x, 3, stride=2, padding=1, count_include_pad=True)
+        dy = r(randn(*y.shape))
+        (dx,) = torch.autograd.grad(y, [x], dy)
+        s.add("avg_pool2d_" + elem, "avg_pool2d", attrs, [xv], [y.detach()],
+              elem)
+        s.add("avg_pool2d_grad_" + elem, "avg_pool2d_grad", attrs, [dy], [dx],
+              elem)
+        x = xv.clone().requires_grad_()
+        y = x.mean(dim=(2, 3))
+        dy = r(randn(*y.shape))
+        (dx,) = torch.autograd.grad(y, [x], dy)
+        s.add("global_avg_pool_" + elem, "global_avg_pool", [], [xv],
+              [y.detach()], elem)
+        s.add("global_avg_pool_grad_" + elem, "global_avg_pool_grad", [],
+              [dy], [dx], elem)
+
+        # Norms.
+        attrs = ["epsilon = %.6e : f64" % 1e-5]
+        for op, shape in (("layer_norm", (2, 3, 16)),
+                          ("batch_norm", (4, 3, 5, 4))):
+            c = shape[-1] if op == "layer_norm" else shape[1]
+            xv = r(randn(*shape) * 2.0 + 0.5)
+            gv, bv = r(randn(c)), r(randn(c))
+            x = xv.clone().requires_grad_()
+            gm = gv.clone().requires_grad_()
+            bt = bv.clone().requires_grad_()
+            if op == "layer_norm":
+                y = F.layer_norm(x, (c,), gm, bt, 1e-5)
+            else:
+                y = F.batch_norm(x, None, None, gm, bt, training=True,
+                                 eps=1e-5)
+            dy = r(randn(*shape))
+            grads = torch.autograd.grad(y, [x, gm, bt], dy)
+            s.add("%s_%s" % (op, elem), op, attrs, [xv, gv, bv],
+                  [y.detach()], elem)
+            s.add("%s_grad_%s" % (op, elem), op + "_grad", attrs,
+                  [dy, xv, gv], list(grads), elem)
+
+
 def main():
-    if len(sys.argv) != 3 or sys.argv[1] not in ("conv", "pool", "norm"):
+    suites = {"conv": conv_suite, "pool": pool_suite, "norm": norm_suite,
+              "half": half_suite}
+    if len(sys.argv) != 3 or sys.argv[1] not in suites:
         sys.stderr.write(__doc__)
         return 2
     s = Suite()
-    {"conv": conv_suite, "pool": pool_suite, "norm": norm_suite}[sys.argv[1]](s)
+    suites[sys.argv[1]](s)
     s.emit(sys.stdout, sys.argv[2])
     return 0
 
