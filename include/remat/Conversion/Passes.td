@@ -28,6 +28,11 @@ def RematLowerToLinalg : Pass<"remat-lower-to-linalg", "mlir::ModuleOp"> {
     dropout mask is the 64-bit hash of the seed and the row-major element
     index (see docs/HelperContext.md), so every recomputation reproduces it.
 
+    Transposed matmul operands are indexing maps of linalg.matmul /
+    linalg.batch_matmul (no transposed copies); a 2-D rhs shared by a batched
+    lhs folds the batch into the rows of lhs. `embedding_grad` is a
+    scatter-add loop (scf.for) over the index positions.
+
     `remat.opaque` has no semantics: the pass fails with an error at the op.
 
     Before:
@@ -39,7 +44,7 @@ def RematLowerToLinalg : Pass<"remat-lower-to-linalg", "mlir::ModuleOp"> {
     ```mlir
     %e = tensor.empty() : tensor<4x6xf32>
     %z = linalg.fill ins(%cst : f32) outs(%e : tensor<4x6xf32>) -> tensor<4x6xf32>
-    %0 = linalg.matmul indexing_maps = [...] ins(%x, %w : ...) outs(%z : ...) -> tensor<4x6xf32>
+    %0 = linalg.matmul ins(%x, %w : tensor<4x8xf32>, tensor<8x6xf32>) outs(%z : tensor<4x6xf32>) -> tensor<4x6xf32>
     %1 = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
            ins(%0 : tensor<4x6xf32>) outs(%e1 : tensor<4x6xf32>) {
          ^bb0(%in: f32, %out: f32):
