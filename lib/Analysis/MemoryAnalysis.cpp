@@ -172,7 +172,10 @@ MemoryAnalysis::MemoryAnalysis(Operation *op) {
     if (b.def < 0)
       continue;
     if (b.output) {
-      outputBytes += b.bytes;
+      if (llvm::AddOverflow(outputBytes, b.bytes, outputBytes)) {
+        fail(op, "returned bytes overflow 64 bits");
+        return;
+      }
       continue;
     }
     delta[b.def] += b.bytes;
@@ -189,6 +192,10 @@ MemoryAnalysis::MemoryAnalysis(Operation *op) {
       peakOp = leafOps[i];
     }
   }
+  if (llvm::AddOverflow(peakBytes, argumentBytes, peakTotalBytes) ||
+      llvm::AddOverflow(peakTotalBytes, outputBytes, peakTotalBytes))
+    fail(op, "total bytes (activations, arguments and outputs) overflow 64 "
+             "bits");
 }
 
 void MemoryAnalysis::writeJSON(raw_ostream &os, StringRef functionName) const {

@@ -86,11 +86,22 @@ StageChain remat::sched::buildStageChain(const Graph &graph) {
       return fail("forward node " + describe(graph, v) +
                   " comes after backward node " + describe(graph, numForward));
 
+  // Bytes a node holds as an activation: the returned part of an output is
+  // counted apart (Graph.h), exactly as simulate does.
+  auto activationBytes = [&](unsigned v) -> int64_t {
+    const Node &node = nodes[v];
+    if (!node.output)
+      return node.bytes;
+    int64_t returned = node.outputBytes >= 0
+                           ? std::min(node.outputBytes, node.bytes)
+                           : node.bytes;
+    return node.bytes - returned;
+  };
   std::vector<char> pinned(n, 0);
   for (unsigned v = 0; v < numForward; ++v) {
     pinned[v] = isAlwaysKept(nodes[v]);
     if (pinned[v])
-      chain.pinnedBytes += nodes[v].bytes;
+      chain.pinnedBytes += activationBytes(v);
   }
   chain.reversible = true;
   if (numForward == 0 || numForward == n)
@@ -320,16 +331,15 @@ StageChain remat::sched::buildStageChain(const Graph &graph) {
     std::vector<unsigned> freedAt(n, kNone);
     for (unsigned b = numForward; b < n; ++b) {
       liveBefore[b] = live;
-      live += nodes[b].bytes;
+      live += activationBytes(b);
       liveDuring[b] = live;
       for (unsigned u : nodes[b].operands)
-        if (nodes[u].backward && lastUseB[u] == b && !nodes[u].output &&
-            freedAt[u] != b) {
+        if (nodes[u].backward && lastUseB[u] == b && freedAt[u] != b) {
           freedAt[u] = b;
-          live -= nodes[u].bytes;
+          live -= activationBytes(u);
         }
-      if (lastUseB[b] == kNone && !nodes[b].output)
-        live -= nodes[b].bytes;
+      if (lastUseB[b] == kNone)
+        live -= activationBytes(b);
     }
   }
 

@@ -94,3 +94,13 @@ func.func @multi_block(%x: tensor<4xf32>) {
 ^bb1:
   return
 }
+
+// -----
+
+// Arguments (2^62 bytes) plus the returned value (2^62 bytes) overflow the
+// 64-bit total although each fits.
+// expected-error @+1 {{total bytes (activations, arguments and outputs) overflow 64 bits}}
+func.func @total_overflow(%x: tensor<1152921504606846976xf32>) -> tensor<1152921504606846976xf32> {
+  %0 = remat.neg %x : (tensor<1152921504606846976xf32>) -> tensor<1152921504606846976xf32>
+  return %0 : tensor<1152921504606846976xf32>
+}

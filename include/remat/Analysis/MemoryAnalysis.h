@@ -59,9 +59,7 @@ public:
   llvm::ArrayRef<Step> getSteps() const { return steps; }
   int64_t getPeakBytes() const { return peakBytes; }
   /// Peak including the arguments and the returned values.
-  int64_t getPeakTotalBytes() const {
-    return peakBytes + argumentBytes + outputBytes;
-  }
+  int64_t getPeakTotalBytes() const { return peakTotalBytes; }
   /// Bytes of the values the function returns (defined by its ops).
   int64_t getOutputBytes() const { return outputBytes; }
   /// The op at which the peak is first reached (null for an empty function).
@@ -80,6 +78,7 @@ private:
 
   std::vector<Step> steps;
   int64_t peakBytes = 0;
+  int64_t peakTotalBytes = 0;
   mlir::Operation *peakOp = nullptr;
   int64_t argumentBytes = 0;
   int64_t outputBytes = 0;

@@ -1406,3 +1406,14 @@ func.func @param_scalar(%x: f32 {remat.param}) {
 // Declarations have no body to take the argument type from: the argument
 // type is not checked (the empty-region branch of the verifier).
 func.func private @param_on_declaration(tensor<4xi32> {remat.param})
+
+// -----
+
+func.func @recompute_empty_body(%x: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error @+1 {{'remat.recompute' op body must end with remat.yield}}
+  %0 = "remat.recompute"(%x) ({
+  ^bb0(%a: tensor<4xf32>):
+    %1 = remat.neg %a : (tensor<4xf32>) -> tensor<4xf32>
+  }) : (tensor<4xf32>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}

@@ -599,7 +599,7 @@ LogicalResult RecomputeOp::verify() {
       return emitOpError("body argument type ")
              << arg.getType() << " differs from input type "
              << input.getType();
-  auto yield = dyn_cast<YieldOp>(body.getTerminator());
+  auto yield = body.empty() ? YieldOp() : dyn_cast<YieldOp>(body.back());
   if (!yield)
     return emitOpError("body must end with remat.yield");
   if (yield.getValues().getTypes() != getResultTypes())
