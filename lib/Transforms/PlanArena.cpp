@@ -304,6 +304,7 @@ LogicalResult ArenaPlanner::run(FunctionReport &report) {
                                    builder.getI8Type());
   auto arena = memref::AllocOp::create(builder, loc, arenaType);
   arena.setAlignment(static_cast<uint64_t>(alignment));
+  arena->setAttr("remat_arena", builder.getUnitAttr());
   bool escapes = false;
   for (Buffer &buffer : planned) {
     escapes |= buffer.returned;
@@ -359,9 +360,9 @@ struct PlanArenaPass : public remat::impl::RematPlanArenaBase<PlanArenaPass> {
       if (failed(planner.run(report)))
         return signalPassFailure();
       Builder builder(func.getContext());
-      func->setAttr("remat.arena_bytes",
+      func->setAttr("remat_arena_bytes",
                     builder.getI64IntegerAttr(report.arenaBytes));
-      func->setAttr("remat.arena_lower_bound",
+      func->setAttr("remat_arena_lower_bound",
                     builder.getI64IntegerAttr(report.lowerBound));
       func.emitRemark() << "remat-plan-arena: arena " << report.arenaBytes
                         << " bytes, liveness lower bound " << report.lowerBound

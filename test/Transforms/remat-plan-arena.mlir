@@ -8,8 +8,8 @@
 // disjoint lifetimes share offset 0; the arena is one buffer.
 
 // CHECK-LABEL: func.func @disjoint
-// CHECK-SAME: remat.arena_bytes = 64 : i64, remat.arena_lower_bound = 64 : i64
-// CHECK: %[[ARENA:.*]] = memref.alloc() {alignment = 64 : i64} : memref<64xi8>
+// CHECK-SAME: remat_arena_bytes = 64 : i64, remat_arena_lower_bound = 64 : i64
+// CHECK: %[[ARENA:.*]] = memref.alloc() {alignment = 64 : i64, remat_arena} : memref<64xi8>
 // CHECK: %[[C0:.*]] = arith.constant 0 : index
 // CHECK: %[[A:.*]] = memref.view %[[ARENA]][%[[C0]]][] : memref<64xi8> to memref<16xf32>
 // CHECK: linalg.exp ins(%{{.*}} : memref<16xf32>) outs(%[[A]] : memref<16xf32>)
@@ -37,8 +37,8 @@ func.func @disjoint(%in: memref<16xf32>, %out: memref<16xf32>) {
 // the raw sizes, 208; the arena 232.
 
 // CHECK-LABEL: func.func @overlap
-// CHECK-SAME: remat.arena_bytes = 232 : i64, remat.arena_lower_bound = 208 : i64
-// CHECK: memref.alloc() {alignment = 64 : i64} : memref<232xi8>
+// CHECK-SAME: remat_arena_bytes = 232 : i64, remat_arena_lower_bound = 208 : i64
+// CHECK: memref.alloc() {alignment = 64 : i64, remat_arena} : memref<232xi8>
 // CHECK: %[[OA:.*]] = arith.constant 128 : index
 // CHECK: memref.view %{{.*}}[%[[OA]]][] : memref<232xi8> to memref<10xf32>
 // CHECK: %[[OB:.*]] = arith.constant 192 : index
@@ -65,7 +65,7 @@ func.func @overlap(%in: memref<10xf32>, %in32: memref<32xf32>, %out: memref<10xf
 // Without the alias %a would end at position 2 and both would share it.
 
 // CHECK-LABEL: func.func @alias
-// CHECK-SAME: remat.arena_bytes = 128 : i64, remat.arena_lower_bound = 128 : i64
+// CHECK-SAME: remat_arena_bytes = 128 : i64, remat_arena_lower_bound = 128 : i64
 // CHECK: %[[Z:.*]] = arith.constant 0 : index
 // CHECK: memref.view %{{.*}}[%[[Z]]][] : memref<128xi8> to memref<4x4xf32>
 // CHECK: memref.collapse_shape
@@ -91,11 +91,11 @@ func.func @alias(%in: memref<4x4xf32>, %in16: memref<16xf32>, %out: memref<16xf3
 
 #id = affine_map<(d0) -> (d0)>
 // CHECK-LABEL: func.func @in_place
-// CHECK-SAME: remat.arena_bytes = 64 : i64, remat.arena_lower_bound = 64 : i64
+// CHECK-SAME: remat_arena_bytes = 64 : i64, remat_arena_lower_bound = 64 : i64
 // CHECK-COUNT-3: memref.view %{{.*}}[%{{.*}}][] : memref<64xi8> to memref<16xf32>
 // REPORT: remark: remat-plan-arena: arena 64 bytes, liveness lower bound 64 bytes, ratio 1.000, 3 buffers, 2 in place, 0 not planned
 // NOINPLACE-LABEL: func.func @in_place
-// NOINPLACE-SAME: remat.arena_bytes = 128 : i64, remat.arena_lower_bound = 128 : i64
+// NOINPLACE-SAME: remat_arena_bytes = 128 : i64, remat_arena_lower_bound = 128 : i64
 func.func @in_place(%in: memref<16xf32>, %out: memref<16xf32>) {
   %a = memref.alloc() : memref<16xf32>
   linalg.exp ins(%in : memref<16xf32>) outs(%a : memref<16xf32>)
@@ -126,7 +126,7 @@ func.func @in_place(%in: memref<16xf32>, %out: memref<16xf32>) {
 #id2 = affine_map<(d0, d1) -> (d0, d1)>
 #tr = affine_map<(d0, d1) -> (d1, d0)>
 // CHECK-LABEL: func.func @not_in_place
-// CHECK-SAME: remat.arena_bytes = 128 : i64
+// CHECK-SAME: remat_arena_bytes = 128 : i64
 // REPORT: remark: remat-plan-arena: arena 128 bytes, liveness lower bound 128 bytes, ratio 1.000, 2 buffers, 0 in place, 0 not planned
 func.func @not_in_place(%in: memref<4x4xf32>, %out: memref<4x4xf32>) {
   %a = memref.alloc() : memref<4x4xf32>
@@ -142,7 +142,7 @@ func.func @not_in_place(%in: memref<4x4xf32>, %out: memref<4x4xf32>) {
 }
 
 // CHECK-LABEL: func.func @reads_output
-// CHECK-SAME: remat.arena_bytes = 128 : i64
+// CHECK-SAME: remat_arena_bytes = 128 : i64
 // REPORT: remark: remat-plan-arena: arena 128 bytes, liveness lower bound 128 bytes, ratio 1.000, 2 buffers, 0 in place, 0 not planned
 func.func @reads_output(%in: memref<4x4xf32>, %out: memref<4x4xf32>) {
   %a = memref.alloc() : memref<4x4xf32>
@@ -159,7 +159,7 @@ func.func @reads_output(%in: memref<4x4xf32>, %out: memref<4x4xf32>) {
 }
 
 // CHECK-LABEL: func.func @transposing
-// CHECK-SAME: remat.arena_bytes = 128 : i64
+// CHECK-SAME: remat_arena_bytes = 128 : i64
 // REPORT: remark: remat-plan-arena: arena 128 bytes, liveness lower bound 128 bytes, ratio 1.000, 2 buffers, 0 in place, 0 not planned
 func.func @transposing(%in: memref<4x4xf32>, %out: memref<4x4xf32>) {
   %a = memref.alloc() : memref<4x4xf32>
@@ -182,7 +182,7 @@ func.func @transposing(%in: memref<4x4xf32>, %out: memref<4x4xf32>) {
 // %d: [12, 14]: %c reuses %a's offset 0 and %d %b's offset 64.
 
 // CHECK-LABEL: func.func @nested_dealloc_copy
-// CHECK-SAME: remat.arena_bytes = 128 : i64, remat.arena_lower_bound = 128 : i64
+// CHECK-SAME: remat_arena_bytes = 128 : i64, remat_arena_lower_bound = 128 : i64
 // CHECK-NOT: memref.dealloc %{{.*}} : memref<16xf32>
 // CHECK: memref.dealloc %{{.*}} : memref<128xi8>
 // CHECK-NEXT: return
@@ -218,7 +218,7 @@ func.func @nested_dealloc_copy(%in: memref<16xf32>, %out: memref<16xf32>, %res: 
 // and the arena is then not deallocated. Dynamic shapes are left alone.
 
 // CHECK-LABEL: func.func @returned
-// CHECK-SAME: remat.arena_bytes = 128 : i64
+// CHECK-SAME: remat_arena_bytes = 128 : i64
 // CHECK: memref.alloc(%{{.*}}) : memref<?xf32>
 // CHECK-NOT: memref.dealloc
 // CHECK: return

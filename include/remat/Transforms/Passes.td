@@ -17,8 +17,8 @@ def RematPlanArena : Pass<"remat-plan-arena", "mlir::ModuleOp"> {
     with a single-block body, every `memref.alloc` with a static shape, an
     identity layout and the default memory space is replaced by a
     `memref.view` into one arena, a
-    `memref.alloc() {alignment = 64} : memref<Nxi8>` created at the start of
-    the function and deallocated before every `func.return` (unless a
+    `memref.alloc() {alignment = 64, remat_arena} : memref<Nxi8>` created at
+    the start of the function and deallocated before every `func.return` (unless a
     returned value aliases it). Matching `memref.dealloc`s are erased.
 
     Lifetimes are measured in the order of the top-level ops of the body: a
@@ -42,8 +42,9 @@ def RematPlanArena : Pass<"remat-plan-arena", "mlir::ModuleOp"> {
     arena bytes, the liveness lower bound (the maximum over op positions of
     the bytes of the buffers live there, a buffer written in place over its
     input counted once), their ratio and the number of in-place reuses. The
-    function also gets the attributes `remat.arena_bytes` and
-    `remat.arena_lower_bound` (i64).
+    function also gets the attributes `remat_arena_bytes` and
+    `remat_arena_lower_bound` (i64; no `remat.` prefix, so that they are not
+    verified as remat dialect attributes).
 
     Before:
     ```mlir
@@ -53,7 +54,7 @@ def RematPlanArena : Pass<"remat-plan-arena", "mlir::ModuleOp"> {
     ```
     After:
     ```mlir
-    %arena = memref.alloc() {alignment = 64 : i64} : memref<64xi8>
+    %arena = memref.alloc() {alignment = 64 : i64, remat_arena} : memref<64xi8>
     %c0 = arith.constant 0 : index
     %a = memref.view %arena[%c0][] : memref<64xi8> to memref<16xf32>
     ```
