@@ -1,0 +1,136 @@
+//===- Driver.h - remat-compile: training step to object code ---*- C++ -*-===//
+//
+// Part of the remat project.
+//
+//===----------------------------------------------------------------------===//
+//
+// The compilation driver behind `remat-compile`: from a forward model or a
+// training step in the remat dialect to MLIR at a chosen stage, LLVM IR, PTX,
+// a cubin or a host object, plus a C header describing the entry point.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef REMAT_DRIVER_DRIVER_H
+#define REMAT_DRIVER_DRIVER_H
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Support/LLVM.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace llvm {
+class SourceMgr;
+} // namespace llvm
+
+namespace remat::driver {
+
+enum class Target { CPU, CUDA };
+
+/// The stage at which compilation stops and what is written.
+enum class Emit {
+  MlirRemat,   ///< remat IR of the training step (after autodiff/remat).
+  MlirLinalg,  ///< linalg on tensors, recompute regions opened.
+  MlirBuffers, ///< memref IR with the arena planned.
+  MlirLLVM,    ///< LLVM dialect (CUDA: host code with gpu.binary).
+  LLVM,        ///< LLVM IR of the host code.
+  PTX,         ///< CUDA: PTX of the kernels.
+  Obj,         ///< host object file.
+  Cubin,       ///< CUDA: cubin of the kernels.
+};
+
+/// Parses an `--emit` value; std::nullopt if unknown.
+std::optional<Emit> parseEmit(llvm::StringRef name);
+/// Returns true if `emit` writes bytes rather than text.
+bool isBinaryEmit(Emit emit);
+
+struct CompileOptions {
+  Target target = Target::CPU;
+  Emit emit = Emit::Obj;
+  /// GPU architecture for CUDA, e.g. sm_90.
+  std::string chip = "sm_90";
+  /// CUDA toolkit root (bin/ptxas, nvvm/libdevice); empty: $CUDA_ROOT,
+  /// $CUDA_HOME, $CUDA_PATH, then /usr/local/cuda.
+  std::string cudaPath;
+  /// Memory budget and strategy for --remat-rematerialize; the pass runs
+  /// only when one of them is given.
+  std::optional<int64_t> budget;
+  std::string strategy;
+  /// Entry function; empty: the single training step of the module.
+  std::string entry;
+  /// Host CPU for the object: "native" (this machine) or an LLVM CPU name.
+  std::string cpu = "native";
+  /// LLVM optimization level (0-3) for host and device code.
+  unsigned optLevel = 2;
+  /// Threads per block of the GPU kernels.
+  int64_t gpuBlockSize = 256;
+  /// Where remat-plan-arena writes its JSON report (empty: none).
+  std::string arenaReport;
+  /// CPU only, a testing aid: lower the linalg ops with the loop structure
+  /// of the CUDA path (parallel loops first, collapsed, tiled by
+  /// gpuBlockSize, single-iteration wrappers) and run it sequentially.
+  bool gpuLoopsOnCpu = false;
+};
+
+/// Kind of an argument of the C entry point.
+enum class BufferKind { Input, Param, Result };
+
+/// One pointer argument of the C entry point.
+struct BufferInfo {
+  /// C identifier: the SSA name of the argument in the source (`%x` -> x),
+  /// `loss` and `grad_<param>` for the results of a training step,
+  /// `result<i>` otherwise.
+  std::string name;
+  BufferKind kind = BufferKind::Input;
+  /// MLIR spelling of the element type (f32, i64, ...).
+  std::string elementType;
+  std::vector<int64_t> shape;
+  int64_t elementBytes = 0;
+  int64_t bytes = 0;
+  /// For integer inputs used as class labels or embedding indices: values
+  /// must lie in [0, intRange). 0 if unconstrained.
+  int64_t intRange = 0;
+  /// For a gradient result: the index of its parameter argument; else -1.
+  int64_t gradOf = -1;
+};
+
+/// What the header describes: the entry point and its arena.
+struct EntryInfo {
+  std::string function;
+  /// Pointer arguments in C ABI order: inputs (source order), then results.
+  std::vector<BufferInfo> buffers;
+  int64_t numInputs = 0;
+  int64_t arenaBytes = 0;
+  int64_t arenaLowerBound = 0;
+  Target target = Target::CPU;
+};
+
+/// The source SSA names of the arguments of each function (`%x` -> "x"),
+/// by function name.
+using ArgumentNames = std::map<std::string, std::vector<std::string>>;
+
+/// Parses `sourceMgr`'s main buffer and records the argument names.
+mlir::OwningOpRef<mlir::ModuleOp> parseInput(llvm::SourceMgr &sourceMgr,
+                                             mlir::MLIRContext &context,
+                                             ArgumentNames &names);
+
+/// Compiles `module` in place up to `options.emit` and writes the result to
+/// `os`. Fills `info` for the header when the memref stage is reached.
+mlir::LogicalResult compile(mlir::ModuleOp module,
+                            const CompileOptions &options,
+                            const ArgumentNames &names, llvm::raw_ostream &os,
+                            EntryInfo &info);
+
+/// Writes the C header of the entry point.
+void writeHeader(const EntryInfo &info, llvm::raw_ostream &os);
+
+/// Registers the dialects, passes and translations the driver uses.
+void registerDriverDependencies(mlir::DialectRegistry &registry);
+
+} // namespace remat::driver
+
+#endif // REMAT_DRIVER_DRIVER_H

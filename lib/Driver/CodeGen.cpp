@@ -1,0 +1,148 @@
+//===- CodeGen.cpp - LLVM IR, host objects and GPU binaries ---------------===//
+//
+// Part of the remat project.
+//
+//===----------------------------------------------------------------------===//
+
+#include "DriverInternal.h"
+
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Target/LLVMIR/Export.h"
+#include "llvm/IR/LegacyPassManager.h"
+#include "llvm/IR/Module.h"
+#include "llvm/IR/Verifier.h"
+#include "llvm/MC/TargetRegistry.h"
+#include "llvm/Passes/PassBuilder.h"
+#include "llvm/Support/TargetSelect.h"
+#include "llvm/Target/TargetMachine.h"
+#include "llvm/Target/TargetOptions.h"
+#include "llvm/TargetParser/Host.h"
+#include "llvm/TargetParser/SubtargetFeature.h"
+#include "llvm/TargetParser/Triple.h"
+
+using namespace mlir;
+using namespace remat;
+using namespace remat::driver;
+
+/// Creates the host TargetMachine: the default triple, `options.cpu`
+/// ("native": this machine's CPU and features), PIC.
+static std::unique_ptr<llvm::TargetMachine>
+createHostTargetMachine(const CompileOptions &options, std::string &error) {
+  llvm::InitializeNativeTarget();
+  llvm::InitializeNativeTargetAsmPrinter();
+  llvm::Triple triple(llvm::sys::getDefaultTargetTriple());
+  const llvm::Target *target =
+      llvm::TargetRegistry::lookupTarget(triple, error);
+  if (!target)
+    return nullptr;
+  std::string cpu = options.cpu;
+  std::string features;
+  if (cpu == "native") {
+    cpu = llvm::sys::getHostCPUName().str();
+    llvm::SubtargetFeatures featureSet;
+    for (const auto &feature : llvm::sys::getHostCPUFeatures())
+      featureSet.AddFeature(feature.first(), feature.second);
+    features = featureSet.getString();
+  }
+  llvm::CodeGenOptLevel level = llvm::CodeGenOptLevel::Default;
+  if (options.optLevel == 0)
+    level = llvm::CodeGenOptLevel::None;
+  else if (options.optLevel == 1)
+    level = llvm::CodeGenOptLevel::Less;
+  else if (options.optLevel >= 3)
+    level = llvm::CodeGenOptLevel::Aggressive;
+  std::unique_ptr<llvm::TargetMachine> machine(target->createTargetMachine(
+      triple, cpu, features, llvm::TargetOptions(), llvm::Reloc::PIC_,
+      std::nullopt, level));
+  if (!machine)
+    error = "cannot create a target machine for " + triple.str();
+  return machine;
+}
+
+/// Runs the default -O<level> module pipeline.
+static void optimize(llvm::Module &module, llvm::TargetMachine &machine,
+                     unsigned optLevel) {
+  if (optLevel == 0)
+    return;
+  llvm::LoopAnalysisManager lam;
+  llvm::FunctionAnalysisManager fam;
+  llvm::CGSCCAnalysisManager cgam;
+  llvm::ModuleAnalysisManager mam;
+  llvm::PassBuilder builder(&machine);
+  builder.registerModuleAnalyses(mam);
+  builder.registerCGSCCAnalyses(cgam);
+  builder.registerFunctionAnalyses(fam);
+  builder.registerLoopAnalyses(lam);
+  builder.crossRegisterProxies(lam, fam, cgam, mam);
+  llvm::OptimizationLevel level = llvm::OptimizationLevel::O2;
+  if (optLevel == 1)
+    level = llvm::OptimizationLevel::O1;
+  else if (optLevel >= 3)
+    level = llvm::OptimizationLevel::O3;
+  builder.buildPerModuleDefaultPipeline(level).run(module, mam);
+}
+
+std::unique_ptr<llvm::Module>
+driver::translateToLLVMIR(ModuleOp module, llvm::LLVMContext &context,
+                          const CompileOptions &options) {
+  std::string error;
+  std::unique_ptr<llvm::TargetMachine> machine =
+      createHostTargetMachine(options, error);
+  if (!machine) {
+    module.emitError() << error;
+    return nullptr;
+  }
+  std::unique_ptr<llvm::Module> llvmModule =
+      translateModuleToLLVMIR(module, context, "remat");
+  if (!llvmModule) {
+    module.emitError() << "translation to LLVM IR failed";
+    return nullptr;
+  }
+  llvmModule->setTargetTriple(machine->getTargetTriple());
+  llvmModule->setDataLayout(machine->createDataLayout());
+  optimize(*llvmModule, *machine, options.optLevel);
+  if (llvm::verifyModule(*llvmModule, &llvm::errs())) {
+    module.emitError() << "the optimized LLVM module does not verify";
+    return nullptr;
+  }
+  return llvmModule;
+}
+
+LogicalResult driver::emitObject(llvm::Module &module,
+                                 const CompileOptions &options,
+                                 llvm::raw_ostream &os) {
+  std::string error;
+  std::unique_ptr<llvm::TargetMachine> machine =
+      createHostTargetMachine(options, error);
+  if (!machine) {
+    llvm::errs() << "error: " << error << "\n";
+    return failure();
+  }
+  llvm::SmallVector<char, 0> buffer;
+  llvm::raw_svector_ostream bufferStream(buffer);
+  llvm::legacy::PassManager pm;
+  if (machine->addPassesToEmitFile(pm, bufferStream, nullptr,
+                                   llvm::CodeGenFileType::ObjectFile)) {
+    llvm::errs() << "error: the target cannot emit an object file\n";
+    return failure();
+  }
+  pm.run(module);
+  os.write(buffer.data(), buffer.size());
+  return success();
+}
+
+LogicalResult driver::writeGpuBinaries(ModuleOp module, llvm::raw_ostream &os) {
+  unsigned count = 0;
+  for (auto binary : module.getOps<gpu::BinaryOp>()) {
+    for (Attribute attr : binary.getObjects()) {
+      auto object = dyn_cast<gpu::ObjectAttr>(attr);
+      if (!object)
+        continue;
+      os << object.getObject().getValue();
+      ++count;
+    }
+  }
+  if (count == 1)
+    return success();
+  return module.emitError() << "expected one GPU object, found " << count;
+}

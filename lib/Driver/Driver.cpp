@@ -1,0 +1,129 @@
+//===- Driver.cpp - remat-compile: stages and outputs ---------------------===//
+//
+// Part of the remat project.
+//
+//===----------------------------------------------------------------------===//
+
+#include "DriverInternal.h"
+
+#include "remat/InitAll.h"
+
+#include "mlir/IR/DialectRegistry.h"
+#include "mlir/IR/OperationSupport.h"
+#include "mlir/Target/LLVMIR/Dialect/All.h"
+#include "llvm/ADT/StringSwitch.h"
+#include "llvm/IR/LLVMContext.h"
+#include "llvm/IR/Module.h"
+
+using namespace mlir;
+using namespace remat;
+using namespace remat::driver;
+
+std::optional<Emit> driver::parseEmit(StringRef name) {
+  return llvm::StringSwitch<std::optional<Emit>>(name)
+      .Case("mlir-remat", Emit::MlirRemat)
+      .Case("mlir-linalg", Emit::MlirLinalg)
+      .Case("mlir-buffers", Emit::MlirBuffers)
+      .Case("mlir-llvm", Emit::MlirLLVM)
+      .Case("llvm", Emit::LLVM)
+      .Case("ptx", Emit::PTX)
+      .Case("obj", Emit::Obj)
+      .Case("cubin", Emit::Cubin)
+      .Default(std::nullopt);
+}
+
+bool driver::isBinaryEmit(Emit emit) {
+  return emit == Emit::Obj || emit == Emit::Cubin;
+}
+
+void driver::registerDriverDependencies(DialectRegistry &registry) {
+  remat::registerAllDialects(registry);
+  registerAllToLLVMIRTranslations(registry);
+  remat::registerAllPasses();
+}
+
+static void printModule(ModuleOp module, llvm::raw_ostream &os) {
+  module.print(os, OpPrintingFlags().enableDebugInfo(false));
+  os << "\n";
+}
+
+/// Reads the arena figures remat-plan-arena left on the entry function.
+static void readArena(func::FuncOp func, EntryInfo &info) {
+  if (auto bytes = func->getAttrOfType<IntegerAttr>("remat_arena_bytes"))
+    info.arenaBytes = bytes.getInt();
+  if (auto bound = func->getAttrOfType<IntegerAttr>("remat_arena_lower_bound"))
+    info.arenaLowerBound = bound.getInt();
+}
+
+LogicalResult driver::compile(ModuleOp module, const CompileOptions &options,
+                              const ArgumentNames &names, llvm::raw_ostream &os,
+                              EntryInfo &info) {
+  bool cuda = options.target == Target::CUDA;
+  if (!cuda && (options.emit == Emit::PTX || options.emit == Emit::Cubin))
+    return module.emitError() << "--emit=ptx and --emit=cubin need "
+                                 "--target=cuda";
+  info.target = options.target;
+
+  // remat IR: the training step, rematerialized on request.
+  if (failed(runRematStage(module, options)))
+    return failure();
+  FailureOr<func::FuncOp> entry = findEntry(module, options.entry);
+  if (failed(entry) || failed(describeEntry(*entry, names, info)))
+    return failure();
+  for (const BufferInfo &buffer : info.buffers)
+    if (buffer.shape.size() > 8)
+      return entry->emitError() << "'" << buffer.name
+                                << "' has rank above 8, the header's limit";
+  std::string entryName = info.function;
+  if (options.emit == Emit::MlirRemat) {
+    printModule(module, os);
+    return success();
+  }
+
+  if (failed(runLinalgStage(module, options)))
+    return failure();
+  if (options.emit == Emit::MlirLinalg) {
+    printModule(module, os);
+    return success();
+  }
+
+  if (failed(runBufferStage(module, options)))
+    return failure();
+  auto bufferEntry = module.lookupSymbol<func::FuncOp>(entryName);
+  if (!bufferEntry)
+    return module.emitError() << "the entry '" << entryName
+                              << "' disappeared during bufferization";
+  if (failed(checkEntrySignature(bufferEntry, info)))
+    return failure();
+  readArena(bufferEntry, info);
+  if (options.emit == Emit::MlirBuffers) {
+    printModule(module, os);
+    return success();
+  }
+
+  if (cuda) {
+    // PTX for --emit=ptx; a cubin (ptxas) otherwise.
+    StringRef format = options.emit == Emit::PTX ? "isa" : "bin";
+    if (failed(runCudaLLVMStage(module, options, format)))
+      return failure();
+    if (options.emit == Emit::PTX || options.emit == Emit::Cubin)
+      return writeGpuBinaries(module, os);
+  } else if (failed(runCpuLLVMStage(module, options))) {
+    return failure();
+  }
+  if (options.emit == Emit::MlirLLVM) {
+    printModule(module, os);
+    return success();
+  }
+
+  llvm::LLVMContext llvmContext;
+  std::unique_ptr<llvm::Module> llvmModule =
+      translateToLLVMIR(module, llvmContext, options);
+  if (!llvmModule)
+    return failure();
+  if (options.emit == Emit::LLVM) {
+    llvmModule->print(os, nullptr);
+    return success();
+  }
+  return emitObject(*llvmModule, options, os);
+}

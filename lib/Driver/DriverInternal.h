@@ -1,0 +1,102 @@
+//===- DriverInternal.h - pieces of the remat-compile driver ----*- C++ -*-===//
+//
+// Part of the remat project.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef REMAT_LIB_DRIVER_DRIVERINTERNAL_H
+#define REMAT_LIB_DRIVER_DRIVERINTERNAL_H
+
+#include "remat/Driver/Driver.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Pass/Pass.h"
+
+#include <memory>
+
+namespace llvm {
+class LLVMContext;
+class Module;
+} // namespace llvm
+
+namespace remat::driver {
+
+//===- Input.cpp ----------------------------------------------------------===//
+
+/// The function to compile: `name`, or the single training step, or the
+/// single public function.
+mlir::FailureOr<mlir::func::FuncOp> findEntry(mlir::ModuleOp module,
+                                              llvm::StringRef name);
+/// Describes the arguments and results of `func` (tensor level, after
+/// autodiff) as the pointer arguments of the C entry point.
+mlir::LogicalResult describeEntry(mlir::func::FuncOp func,
+                                  const ArgumentNames &names, EntryInfo &info);
+/// Checks that the memref-level `func` takes exactly the buffers of `info`.
+mlir::LogicalResult checkEntrySignature(mlir::func::FuncOp func,
+                                        const EntryInfo &info);
+
+//===- Pipeline.cpp -------------------------------------------------------===//
+
+/// Autodiff (for a forward model) and, with a budget or strategy,
+/// --remat-rematerialize.
+mlir::LogicalResult runRematStage(mlir::ModuleOp module,
+                                  const CompileOptions &options);
+/// remat -> linalg on tensors, recompute regions opened.
+mlir::LogicalResult runLinalgStage(mlir::ModuleOp module,
+                                   const CompileOptions &options);
+/// Bufferization, out-params, arena planning (and the CUDA memory setup).
+mlir::LogicalResult runBufferStage(mlir::ModuleOp module,
+                                   const CompileOptions &options);
+/// Memref IR to the LLVM dialect for the host CPU.
+mlir::LogicalResult runCpuLLVMStage(mlir::ModuleOp module,
+                                    const CompileOptions &options);
+/// Memref IR to host LLVM dialect plus `gpu.binary` kernels; `format` is
+/// the gpu-module-to-binary format (isa, bin).
+mlir::LogicalResult runCudaLLVMStage(mlir::ModuleOp module,
+                                     const CompileOptions &options,
+                                     llvm::StringRef format);
+/// The CUDA toolkit root the driver uses.
+std::string cudaToolkitPath(const CompileOptions &options);
+
+//===- GpuPrepare.cpp -----------------------------------------------------===//
+
+/// memref.copy -> linalg.copy, so that the copy becomes a loop (a GPU
+/// kernel on CUDA). With `allCopies` false only copies that are not a plain
+/// memcpy (non-identity layouts) are rewritten. Copies out of
+/// memref.get_global stay (host data).
+std::unique_ptr<mlir::Pass> createCopiesToLinalgPass(bool allCopies);
+/// memref.get_global -> a fresh buffer filled by a host copy of the global,
+/// so that kernels never read host globals.
+std::unique_ptr<mlir::Pass> createMaterializeGlobalsPass();
+/// memref.alloc/dealloc in host functions -> gpu.alloc host_shared and an
+/// asynchronous gpu.dealloc (managed memory, reachable from host and
+/// device).
+std::unique_ptr<mlir::Pass> createHostAllocsToGpuPass();
+/// Puts the parallel loops of every host linalg op outermost (interchange)
+/// and wraps ops without parallel loops in a one-iteration scf.parallel, so
+/// that all linalg work becomes GPU kernels.
+std::unique_ptr<mlir::Pass> createParallelFirstPass();
+/// Collapses every outermost multi-dimensional scf.parallel to one
+/// dimension, so that it maps to a 1-D grid of blocks of threads.
+std::unique_ptr<mlir::Pass> createCollapseParallelLoopsPass();
+/// Moves the kernels of all gpu.modules into one module (one cubin).
+std::unique_ptr<mlir::Pass> createMergeGpuModulesPass();
+
+//===- CodeGen.cpp --------------------------------------------------------===//
+
+/// Translates the LLVM-dialect module to LLVM IR for the host and runs the
+/// -O<optLevel> pipeline.
+std::unique_ptr<llvm::Module> translateToLLVMIR(mlir::ModuleOp module,
+                                                llvm::LLVMContext &context,
+                                                const CompileOptions &options);
+/// Emits a host object file for `module`.
+mlir::LogicalResult emitObject(llvm::Module &module,
+                               const CompileOptions &options,
+                               llvm::raw_ostream &os);
+/// Writes the objects of the module's gpu.binary ops (PTX text or cubin).
+mlir::LogicalResult writeGpuBinaries(mlir::ModuleOp module,
+                                     llvm::raw_ostream &os);
+
+} // namespace remat::driver
+
+#endif // REMAT_LIB_DRIVER_DRIVERINTERNAL_H

@@ -1,0 +1,224 @@
+//===- Pipeline.cpp - the pass pipelines of remat-compile -----------------===//
+//
+// Part of the remat project.
+//
+//===----------------------------------------------------------------------===//
+
+#include "DriverInternal.h"
+
+#include "remat/Dialect/Remat/IR/RematDialect.h"
+
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassRegistry.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Process.h"
+
+using namespace mlir;
+using namespace remat;
+using namespace remat::driver;
+
+/// Appends the textual `pipeline` (relative to the module) to `pm`.
+static LogicalResult addPipeline(OpPassManager &pm, StringRef pipeline,
+                                 Operation *anchor) {
+  std::string errors;
+  llvm::raw_string_ostream os(errors);
+  if (succeeded(parsePassPipeline(pipeline, pm, os)))
+    return success();
+  return anchor->emitError() << "cannot build the pipeline '" << pipeline
+                             << "': " << errors;
+}
+
+/// Runs `pm` on `module`.
+static LogicalResult run(PassManager &pm, ModuleOp module) {
+  return pm.run(module);
+}
+
+/// Returns true if a pass with the argument `name` is registered.
+static bool isRegistered(StringRef name) {
+  return PassInfo::lookup(name) != nullptr;
+}
+
+/// Returns true if the module contains an op of the remat dialect.
+static bool hasRematOps(ModuleOp module) {
+  bool found = false;
+  module.walk([&](Operation *op) {
+    if (isa_and_nonnull<RematDialect>(op->getDialect())) {
+      found = true;
+      return WalkResult::interrupt();
+    }
+    return WalkResult::advance();
+  });
+  return found;
+}
+
+LogicalResult driver::runRematStage(ModuleOp module,
+                                    const CompileOptions &options) {
+  // A forward model (parameters marked, no training step yet) gets its
+  // backward pass.
+  bool forward = false;
+  for (auto func : module.getOps<func::FuncOp>()) {
+    if (func.isExternal() ||
+        func->hasAttr(RematDialect::getTrainingStepAttrName()))
+      continue;
+    for (unsigned i = 0, e = func.getNumArguments(); i < e; ++i)
+      forward |= static_cast<bool>(
+          func.getArgAttr(i, RematDialect::getParamAttrName()));
+  }
+  PassManager pm(module.getContext());
+  if (forward && failed(addPipeline(pm, "remat-autodiff", module)))
+    return failure();
+
+  if (options.budget || !options.strategy.empty()) {
+    constexpr StringLiteral pass = "remat-rematerialize";
+    if (!isRegistered(pass))
+      return module.emitError()
+             << "--budget/--strategy need the pass '" << pass
+             << "', which is not registered in this build";
+    std::string args;
+    if (!options.strategy.empty())
+      args += "strategy=" + options.strategy;
+    if (options.budget)
+      args += (args.empty() ? "" : " ") + std::string("budget=") +
+              std::to_string(*options.budget);
+    std::string nested = std::string(pass) + "{" + args + "}";
+    // The pass may anchor on modules or on functions.
+    std::string ignored;
+    llvm::raw_string_ostream os(ignored);
+    OpPassManager probe("builtin.module");
+    if (succeeded(parsePassPipeline(nested, probe, os))) {
+      if (failed(addPipeline(pm, nested, module)))
+        return failure();
+    } else if (failed(addPipeline(pm, "func.func(" + nested + ")", module))) {
+      return failure();
+    }
+  }
+  return run(pm, module);
+}
+
+LogicalResult driver::runLinalgStage(ModuleOp module,
+                                     const CompileOptions &options) {
+  for (StringRef pass : {"remat-lower-to-linalg", "remat-open-recompute"})
+    if (!isRegistered(pass)) {
+      // Input already below the remat dialect needs no lowering.
+      if (!hasRematOps(module))
+        return success();
+      return module.emitError()
+             << "lowering remat ops needs the pass '" << pass
+             << "', which is not registered in this build";
+    }
+  PassManager pm(module.getContext());
+  if (failed(addPipeline(pm, "remat-lower-to-linalg,remat-open-recompute",
+                         module)))
+    return failure();
+  return run(pm, module);
+}
+
+LogicalResult driver::runBufferStage(ModuleOp module,
+                                     const CompileOptions &options) {
+  bool cuda = options.target == Target::CUDA;
+  PassManager pm(module.getContext());
+  // No CSE or canonicalization before bufferization: it could merge a
+  // recomputation back into the value it recomputes.
+  if (failed(addPipeline(pm,
+                         "one-shot-bufferize{bufferize-function-boundaries "
+                         "function-boundary-type-conversion=identity-layout-"
+                         "map},buffer-results-to-out-params{hoist-static-"
+                         "allocs modify-public-functions}",
+                         module)))
+    return failure();
+  pm.addPass(createCopiesToLinalgPass(/*allCopies=*/cuda));
+  if (cuda)
+    pm.addPass(createMaterializeGlobalsPass());
+  std::string arena = "remat-plan-arena";
+  if (!options.arenaReport.empty())
+    arena += "{json-file=" + options.arenaReport + "}";
+  if (failed(addPipeline(pm, arena, module)))
+    return failure();
+  if (cuda)
+    pm.addPass(createHostAllocsToGpuPass());
+  return run(pm, module);
+}
+
+/// Math on the host: intrinsics where LLVM has them, libm for the rest.
+static constexpr StringLiteral kHostScalarPipeline =
+    "arith-expand,convert-math-to-llvm,convert-math-to-libm";
+
+/// The loop structure of the CUDA path, before mapping to the GPU: the
+/// parallel loops of every linalg op outermost, collapsed to one dimension
+/// and tiled by the block size.
+static LogicalResult addGpuLoopNest(OpPassManager &pm, ModuleOp module,
+                                    const CompileOptions &options) {
+  pm.addPass(createParallelFirstPass());
+  if (failed(addPipeline(pm, "func.func(convert-linalg-to-parallel-loops)",
+                         module)))
+    return failure();
+  pm.addPass(createCollapseParallelLoopsPass());
+  return addPipeline(
+      pm,
+      "func.func(scf-parallel-loop-tiling{parallel-loop-tile-sizes=" +
+          std::to_string(options.gpuBlockSize) + " no-min-max-bounds})",
+      module);
+}
+
+LogicalResult driver::runCpuLLVMStage(ModuleOp module,
+                                      const CompileOptions &options) {
+  PassManager pm(module.getContext());
+  if (options.gpuLoopsOnCpu && failed(addGpuLoopNest(pm, module, options)))
+    return failure();
+  std::string pipeline =
+      "func.func(convert-linalg-to-loops),expand-strided-metadata,"
+      "lower-affine,convert-scf-to-cf," +
+      kHostScalarPipeline.str() +
+      ",finalize-memref-to-llvm,convert-arith-to-llvm,"
+      "convert-func-to-llvm{use-bare-ptr-memref-call-conv=1},"
+      "convert-cf-to-llvm,reconcile-unrealized-casts";
+  if (failed(addPipeline(pm, pipeline, module)))
+    return failure();
+  return run(pm, module);
+}
+
+std::string driver::cudaToolkitPath(const CompileOptions &options) {
+  if (!options.cudaPath.empty())
+    return options.cudaPath;
+  for (const char *var : {"CUDA_ROOT", "CUDA_HOME", "CUDA_PATH"})
+    if (std::optional<std::string> value = llvm::sys::Process::GetEnv(var))
+      if (!value->empty())
+        return *value;
+  return "/usr/local/cuda";
+}
+
+LogicalResult driver::runCudaLLVMStage(ModuleOp module,
+                                       const CompileOptions &options,
+                                       StringRef format) {
+  // The toolkit provides ptxas (cubins) and libdevice (math functions in
+  // kernels); PTX without math functions needs neither.
+  std::string toolkit = cudaToolkitPath(options);
+  std::string toolkitOption;
+  if (llvm::sys::fs::is_directory(toolkit))
+    toolkitOption = " toolkit=" + toolkit;
+  else if (format != "isa")
+    return module.emitError() << "CUDA toolkit '" << toolkit
+                              << "' not found (use --cuda-path)";
+  std::string opt = std::to_string(options.optLevel);
+  PassManager pm(module.getContext());
+  // Parallel loops -> one-dimensional grids of `block`-thread blocks.
+  if (failed(addGpuLoopNest(pm, module, options)) ||
+      failed(addPipeline(pm,
+                         "func.func(gpu-map-parallel-loops,convert-parallel-"
+                         "loops-to-gpu),gpu-kernel-outlining",
+                         module)))
+    return failure();
+  pm.addPass(createMergeGpuModulesPass());
+  std::string pipeline =
+      "nvvm-attach-target{chip=" + options.chip + " O=" + opt +
+      "},expand-strided-metadata,lower-affine,convert-scf-to-cf,"
+      "gpu.module(convert-gpu-to-nvvm,reconcile-unrealized-casts),"
+      "gpu-module-to-binary{format=" +
+      format.str() + toolkitOption + "}," +
+      kHostScalarPipeline.str() +
+      ",gpu-to-llvm{use-bare-pointers-for-host=1},"
+      "reconcile-unrealized-casts";
+  if (failed(addPipeline(pm, pipeline, module)))
+    return failure();
+  return run(pm, module);
+}

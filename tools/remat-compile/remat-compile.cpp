@@ -1,0 +1,166 @@
+//===- remat-compile.cpp - compile a training step --------------*- C++ -*-===//
+//
+// Part of the remat project.
+//
+//===----------------------------------------------------------------------===//
+//
+// remat-compile model.mlir [--budget=B] [--strategy=S] [--target=cpu|cuda]
+//     [--chip=sm_90] [--emit=...] [-o out] [--header=entry.h]
+//
+// A thin command line over remat::driver (lib/Driver).
+//
+//===----------------------------------------------------------------------===//
+
+#include "remat/Driver/Driver.h"
+
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/Support/FileUtilities.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/ToolOutputFile.h"
+
+using namespace llvm;
+using namespace remat::driver;
+
+static cl::opt<std::string> inputFile(cl::Positional, cl::desc("<input.mlir>"),
+                                      cl::init("-"));
+static cl::opt<std::string> outputFile("o", cl::desc("Output file"),
+                                       cl::value_desc("file"), cl::init("-"));
+static cl::opt<std::string>
+    headerFile("header", cl::desc("Write the C header of the entry point"),
+               cl::value_desc("file.h"));
+static cl::opt<std::string>
+    emitKind("emit",
+             cl::desc("What to write: mlir-remat, mlir-linalg, mlir-buffers, "
+                      "mlir-llvm, llvm, ptx, obj (default), cubin"),
+             cl::init("obj"));
+static cl::opt<std::string> target("target", cl::desc("cpu (default) or cuda"),
+                                   cl::init("cpu"));
+static cl::opt<std::string> chip("chip", cl::desc("CUDA architecture"),
+                                 cl::init("sm_90"));
+static cl::opt<std::string>
+    cudaPath("cuda-path",
+             cl::desc("CUDA toolkit root (default: $CUDA_ROOT, $CUDA_HOME, "
+                      "$CUDA_PATH, /usr/local/cuda)"));
+static cl::opt<long long>
+    budget("budget",
+           cl::desc("Memory budget in bytes for --remat-rematerialize"),
+           cl::init(-1));
+static cl::opt<std::string>
+    strategy("strategy",
+             cl::desc("Rematerialization strategy for --remat-rematerialize"));
+static cl::opt<std::string>
+    entry("entry", cl::desc("Function to compile (default: the training step)"));
+static cl::opt<std::string>
+    cpu("cpu", cl::desc("Host CPU: native (default) or an LLVM CPU name"),
+        cl::init("native"));
+static cl::opt<unsigned> optLevel("O", cl::desc("LLVM optimization level"),
+                                  cl::init(2), cl::Prefix);
+static cl::opt<long long> blockSize("gpu-block-size",
+                                    cl::desc("Threads per GPU block"),
+                                    cl::init(256));
+static cl::opt<std::string>
+    arenaReport("arena-report",
+                cl::desc("Write remat-plan-arena's JSON report to this file"));
+
+static cl::opt<bool> gpuLoopsOnCpu(
+    "cpu-gpu-loops",
+    cl::desc("Testing aid (--target=cpu): lower with the loop structure of "
+             "the CUDA path and run it sequentially"),
+    cl::init(false));
+
+int main(int argc, char **argv) {
+  InitLLVM init(argc, argv);
+  mlir::DialectRegistry registry;
+  registerDriverDependencies(registry);
+  cl::ParseCommandLineOptions(argc, argv,
+                              "remat-compile: training step to object code\n");
+
+  CompileOptions options;
+  std::optional<Emit> emit = parseEmit(emitKind);
+  if (!emit) {
+    errs() << "error: unknown --emit=" << emitKind << "\n";
+    return 1;
+  }
+  options.emit = *emit;
+  if (target == "cpu") {
+    options.target = Target::CPU;
+  } else if (target == "cuda") {
+    options.target = Target::CUDA;
+  } else {
+    errs() << "error: unknown --target=" << target << " (cpu or cuda)\n";
+    return 1;
+  }
+  if (budget.getNumOccurrences()) {
+    if (budget < 0) {
+      errs() << "error: --budget must be non-negative\n";
+      return 1;
+    }
+    options.budget = budget;
+  }
+  if (blockSize <= 0 || blockSize > 1024) {
+    errs() << "error: --gpu-block-size must be in [1, 1024]\n";
+    return 1;
+  }
+  if (!headerFile.empty() && options.emit < Emit::MlirBuffers) {
+    errs() << "error: --header needs --emit=mlir-buffers or a later stage "
+              "(the arena is planned at the buffer level)\n";
+    return 1;
+  }
+  options.strategy = strategy;
+  options.chip = chip;
+  options.cudaPath = cudaPath;
+  options.entry = entry;
+  options.cpu = cpu;
+  options.optLevel = optLevel;
+  options.gpuBlockSize = blockSize;
+  options.arenaReport = arenaReport;
+  options.gpuLoopsOnCpu = gpuLoopsOnCpu;
+
+  mlir::MLIRContext context(registry);
+  // Diagnostics point at source locations; the op dump adds nothing there.
+  context.printOpOnDiagnostic(false);
+  std::string message;
+  auto input = mlir::openInputFile(inputFile, &message);
+  if (!input) {
+    errs() << "error: " << message << "\n";
+    return 1;
+  }
+  SourceMgr sourceMgr;
+  sourceMgr.AddNewSourceBuffer(std::move(input), SMLoc());
+  mlir::SourceMgrDiagnosticHandler handler(sourceMgr, &context);
+
+  ArgumentNames names;
+  mlir::OwningOpRef<mlir::ModuleOp> module =
+      parseInput(sourceMgr, context, names);
+  if (!module)
+    return 1;
+
+  // Compile into memory; write the output only on success.
+  std::string result;
+  raw_string_ostream resultStream(result);
+  EntryInfo info;
+  if (mlir::failed(compile(*module, options, names, resultStream, info)))
+    return 1;
+
+  auto output = mlir::openOutputFile(outputFile, &message);
+  if (!output) {
+    errs() << "error: " << message << "\n";
+    return 1;
+  }
+  output->os() << result;
+  output->keep();
+
+  if (!headerFile.empty()) {
+    auto header = mlir::openOutputFile(headerFile, &message);
+    if (!header) {
+      errs() << "error: " << message << "\n";
+      return 1;
+    }
+    writeHeader(info, header->os());
+    header->keep();
+  }
+  return 0;
+}
