@@ -1,0 +1,43 @@
+/*===- CudaRuntime.h - host helpers of the remat CUDA runtime -----*- C -*-===*
+ *
+ * Part of the remat project.
+ *
+ * The remat CUDA runtime (lib/Runtime, libRematCudaRuntime) implements the
+ * mgpu* functions that MLIR's gpu-to-llvm lowering calls (module loading,
+ * kernel launch, streams, events, memory) against the CUDA driver API, and
+ * these helpers for programs that call compiled entry points. Plain C; no
+ * MLIR.
+ *===----------------------------------------------------------------------===*/
+
+#ifndef REMAT_RUNTIME_CUDARUNTIME_H
+#define REMAT_RUNTIME_CUDARUNTIME_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Initializes the driver and makes device 0's primary context current
+ * (REMAT_CUDA_DEVICE selects another ordinal). Returns 0 on success. */
+int remat_cuda_init(void);
+
+/* Managed memory (cuMemAllocManaged, global attach): reachable from the
+ * host and from kernels. Aborts on failure. */
+void *remat_cuda_alloc_managed(size_t bytes);
+void remat_cuda_free(void *pointer);
+
+/* Device memory in use now (total - free, cuMemGetInfo). */
+int64_t remat_cuda_device_used_bytes(void);
+
+/* The largest device memory in use seen since the last reset; sampled by
+ * the runtime after every allocation and stream synchronization. */
+void remat_cuda_reset_peak(void);
+int64_t remat_cuda_peak_used_bytes(void);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* REMAT_RUNTIME_CUDARUNTIME_H */
