@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# Builds the runner for one entry point compiled by remat-compile:
+#
+#   build.sh --header entry.h --object entry.o -o runner \
+#            [--runtime libRematCudaRuntime.a] [--cuda-root /usr/local/cuda] \
+#            [--cxx c++]
+#
+# runner.cpp is compiled with `-include entry.h` and linked with the object.
+# A header with REMAT_TARGET_CUDA needs the remat CUDA runtime and libcuda
+# (the toolkit's link stub is enough to link; running needs the driver).
+set -euo pipefail
+
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+src_root=$(cd "$here/../.." && pwd)
+header="" object="" output="" runtime="" cuda_root="/usr/local/cuda"
+cxx="${CXX:-c++}"
+
+usage() {
+  sed -n '2,10p' "$0" >&2
+  exit 2
+}
+
+while [[ $# -gt 0 ]]; do
+  case "$1" in
+    --header) header="$2"; shift 2 ;;
+    --object) object="$2"; shift 2 ;;
+    -o) output="$2"; shift 2 ;;
+    --runtime) runtime="$2"; shift 2 ;;
+    --cuda-root) cuda_root="$2"; shift 2 ;;
+    --cxx) cxx="$2"; shift 2 ;;
+    *) usage ;;
+  esac
+done
+[[ -n "$header" && -n "$object" && -n "$output" ]] || usage
+[[ -f "$header" ]] || { echo "error: no header '$header'" >&2; exit 1; }
+[[ -f "$object" ]] || { echo "error: no object '$object'" >&2; exit 1; }
+
+flags=(-std=c++17 -O2 -include "$header" -I"$src_root/include")
+libs=(-lm)
+if grep -q '^#define REMAT_TARGET_CUDA 1' "$header"; then
+  if [[ -z "$runtime" || ! -f "$runtime" ]]; then
+    echo "error: a CUDA entry point needs the remat CUDA runtime" \
+         "(--runtime libRematCudaRuntime.a)" >&2
+    exit 1
+  fi
+  libs=("$runtime" -L"$cuda_root/lib64/stubs" -lcuda -lm)
+fi
+
+exec "$cxx" "${flags[@]}" "$here/runner.cpp" "$object" "${libs[@]}" -o "$output"

@@ -1,0 +1,401 @@
+//===- runner.cpp - run a compiled training step ----------------*- C++ -*-===//
+//
+// Part of the remat project.
+//
+//===----------------------------------------------------------------------===//
+//
+// Plain C++, no MLIR. Compiled with `-include <entry header>` from
+// remat-compile --header and linked with the entry's object (see build.sh).
+// Fills the inputs deterministically, runs N steps of the training step with
+// an SGD update of the parameters, and prints the loss per step, checksums
+// of every result (sum, sum of squares, FNV-1a of the bytes), the step time
+// and the memory.
+//
+//   runner [--steps N] [--seed S] [--lr LR] [--dump DIR]
+//
+// --dump writes every buffer after the last step (the parameters that step
+// saw, its inputs and results) to DIR/<name>.bin, raw, and DIR/manifest.txt
+// with one line per buffer: name kind dtype rank dims...
+//
+// Lines starting with "perf" hold timings and measured memory, which vary
+// from run to run; every other line is deterministic.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef REMAT_NUM_BUFFERS
+#error "compile with -include <header written by remat-compile --header>"
+#endif
+
+#include <chrono>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include <sys/resource.h>
+
+#ifdef REMAT_TARGET_CUDA
+#include "remat/Runtime/CudaRuntime.h"
+#endif
+
+/// Calls the entry point; at global scope, so that no local name of the
+/// runner can shadow the entry's name.
+static void callEntry(void **buffers) { REMAT_CALL(buffers); }
+
+/// Everything else lives in a namespace: the entry point's name (at global
+/// scope) can then be any C identifier without clashing with a helper.
+namespace remat_runner {
+
+/// 64-bit linear congruential generator (Knuth's MMIX constants).
+struct Lcg {
+  uint64_t state;
+  explicit Lcg(uint64_t seed) : state(seed) { next(); }
+  uint64_t next() {
+    state = state * 6364136223846793005ULL + 1442695040888963407ULL;
+    return state;
+  }
+  /// Uniform in [0, 1) from the top 24 bits.
+  double uniform() { return static_cast<double>(next() >> 40) / 16777216.0; }
+};
+
+uint16_t floatToHalf(float value) {
+  uint32_t bits;
+  std::memcpy(&bits, &value, 4);
+  uint32_t sign = (bits >> 16) & 0x8000u;
+  int32_t exponent = static_cast<int32_t>((bits >> 23) & 0xff) - 127 + 15;
+  uint32_t mantissa = bits & 0x7fffffu;
+  if (exponent <= 0)
+    return static_cast<uint16_t>(sign); // flush tiny values to zero
+  if (exponent >= 31)
+    return static_cast<uint16_t>(sign | 0x7c00u);
+  // Round to nearest even on the 13 dropped bits.
+  uint32_t half = sign | (static_cast<uint32_t>(exponent) << 10) |
+                  (mantissa >> 13);
+  uint32_t rest = mantissa & 0x1fffu;
+  if (rest > 0x1000u || (rest == 0x1000u && (half & 1u)))
+    ++half;
+  return static_cast<uint16_t>(half);
+}
+
+float halfToFloat(uint16_t half) {
+  uint32_t sign = (half & 0x8000u) << 16;
+  uint32_t exponent = (half >> 10) & 0x1fu;
+  uint32_t mantissa = half & 0x3ffu;
+  uint32_t bits;
+  if (exponent == 0)
+    bits = sign; // zero (subnormals flushed)
+  else if (exponent == 31)
+    bits = sign | 0x7f800000u | (mantissa << 13);
+  else
+    bits = sign | ((exponent - 15 + 127) << 23) | (mantissa << 13);
+  float value;
+  std::memcpy(&value, &bits, 4);
+  return value;
+}
+
+uint16_t floatToBf16(float value) {
+  uint32_t bits;
+  std::memcpy(&bits, &value, 4);
+  uint32_t rounding = 0x7fffu + ((bits >> 16) & 1u);
+  return static_cast<uint16_t>((bits + rounding) >> 16);
+}
+
+float bf16ToFloat(uint16_t value) {
+  uint32_t bits = static_cast<uint32_t>(value) << 16;
+  float result;
+  std::memcpy(&result, &bits, 4);
+  return result;
+}
+
+bool isFloat(int dtype) {
+  return dtype == REMAT_DTYPE_F32 || dtype == REMAT_DTYPE_F64 ||
+         dtype == REMAT_DTYPE_F16 || dtype == REMAT_DTYPE_BF16;
+}
+
+/// Element `i` of a float buffer as double.
+double loadFloat(const remat_buffer_info &info, const void *data, int64_t i) {
+  switch (info.dtype) {
+  case REMAT_DTYPE_F32:
+    return static_cast<const float *>(data)[i];
+  case REMAT_DTYPE_F64:
+    return static_cast<const double *>(data)[i];
+  case REMAT_DTYPE_F16:
+    return halfToFloat(static_cast<const uint16_t *>(data)[i]);
+  case REMAT_DTYPE_BF16:
+    return bf16ToFloat(static_cast<const uint16_t *>(data)[i]);
+  default:
+    return 0.0;
+  }
+}
+
+void storeFloat(const remat_buffer_info &info, void *data, int64_t i,
+                double value) {
+  switch (info.dtype) {
+  case REMAT_DTYPE_F32:
+    static_cast<float *>(data)[i] = static_cast<float>(value);
+    break;
+  case REMAT_DTYPE_F64:
+    static_cast<double *>(data)[i] = value;
+    break;
+  case REMAT_DTYPE_F16:
+    static_cast<uint16_t *>(data)[i] = floatToHalf(static_cast<float>(value));
+    break;
+  case REMAT_DTYPE_BF16:
+    static_cast<uint16_t *>(data)[i] = floatToBf16(static_cast<float>(value));
+    break;
+  default:
+    break;
+  }
+}
+
+void storeInt(const remat_buffer_info &info, void *data, int64_t i,
+              int64_t value) {
+  switch (info.dtype) {
+  case REMAT_DTYPE_I64:
+    static_cast<int64_t *>(data)[i] = value;
+    break;
+  case REMAT_DTYPE_I32:
+    static_cast<int32_t *>(data)[i] = static_cast<int32_t>(value);
+    break;
+  case REMAT_DTYPE_I16:
+    static_cast<int16_t *>(data)[i] = static_cast<int16_t>(value);
+    break;
+  case REMAT_DTYPE_I8:
+    static_cast<int8_t *>(data)[i] = static_cast<int8_t>(value);
+    break;
+  case REMAT_DTYPE_I1:
+    static_cast<uint8_t *>(data)[i] = static_cast<uint8_t>(value & 1);
+    break;
+  default:
+    break;
+  }
+}
+
+/// Deterministic contents: inputs uniform in [-1, 1); parameters scaled by
+/// 1/sqrt(sqrt(elements)) (about 1/sqrt(fan-in) for square-ish weights);
+/// integers in [0, int_range) (labels, indices) or [0, 1000).
+void fill(const remat_buffer_info &info, void *data, uint64_t seed,
+          int index) {
+  Lcg lcg(seed ^ (0x9E3779B97F4A7C15ULL * static_cast<uint64_t>(index + 1)));
+  if (isFloat(info.dtype)) {
+    double scale = 1.0;
+    if (info.kind == REMAT_KIND_PARAM)
+      scale = 1.0 / std::sqrt(std::sqrt(static_cast<double>(info.elements)));
+    for (int64_t i = 0; i < info.elements; ++i)
+      storeFloat(info, data, i, (2.0 * lcg.uniform() - 1.0) * scale);
+    return;
+  }
+  uint64_t range = info.int_range > 0 ? static_cast<uint64_t>(info.int_range)
+                                      : 1000u;
+  for (int64_t i = 0; i < info.elements; ++i)
+    storeInt(info, data, i, static_cast<int64_t>(lcg.next() % range));
+}
+
+uint64_t fnv1a(const void *data, int64_t bytes) {
+  uint64_t hash = 0xcbf29ce484222325ULL;
+  const auto *p = static_cast<const unsigned char *>(data);
+  for (int64_t i = 0; i < bytes; ++i) {
+    hash ^= p[i];
+    hash *= 0x100000001b3ULL;
+  }
+  return hash;
+}
+
+void *allocate(int64_t bytes) {
+  size_t size = static_cast<size_t>(bytes > 0 ? bytes : 1);
+#ifdef REMAT_TARGET_CUDA
+  return remat_cuda_alloc_managed(size);
+#else
+  size = (size + 63) / 64 * 64;
+  return std::aligned_alloc(64, size);
+#endif
+}
+
+void release(void *data) {
+#ifdef REMAT_TARGET_CUDA
+  remat_cuda_free(data);
+#else
+  std::free(data);
+#endif
+}
+
+int usage(const char *argv0) {
+  std::fprintf(stderr,
+               "usage: %s [--steps N] [--seed S] [--lr LR] [--dump DIR]\n",
+               argv0);
+  return 2;
+}
+
+bool dump(const std::string &dir, const std::vector<void *> &buffers) {
+  std::string manifestPath = dir + "/manifest.txt";
+  FILE *manifest = std::fopen(manifestPath.c_str(), "w");
+  if (!manifest) {
+    std::fprintf(stderr, "error: cannot write %s\n", manifestPath.c_str());
+    return false;
+  }
+  static const char *kinds[] = {"input", "param", "result"};
+  static const char *dtypes[] = {"f32", "f64", "f16", "bf16", "i64",
+                                 "i32", "i16", "i8",  "i1",   "other"};
+  for (int i = 0; i < REMAT_NUM_BUFFERS; ++i) {
+    const remat_buffer_info &info = remat_buffers[i];
+    std::fprintf(manifest, "%s %s %s %d", info.name, kinds[info.kind],
+                 dtypes[info.dtype], info.rank);
+    for (int d = 0; d < info.rank; ++d)
+      std::fprintf(manifest, " %lld", static_cast<long long>(info.shape[d]));
+    std::fprintf(manifest, "\n");
+    std::string path = dir + "/" + info.name + ".bin";
+    FILE *file = std::fopen(path.c_str(), "wb");
+    if (!file || std::fwrite(buffers[i], 1, static_cast<size_t>(info.bytes),
+                             file) != static_cast<size_t>(info.bytes)) {
+      std::fprintf(stderr, "error: cannot write %s\n", path.c_str());
+      return false;
+    }
+    std::fclose(file);
+  }
+  std::fclose(manifest);
+  return true;
+}
+
+int run(int argc, char **argv) {
+  long steps = 2;
+  uint64_t seed = 1;
+  double lr = 0.01;
+  std::string dumpDir;
+  for (int i = 1; i < argc; ++i) {
+    std::string arg = argv[i];
+    if (i + 1 >= argc)
+      return usage(argv[0]);
+    if (arg == "--steps")
+      steps = std::strtol(argv[++i], nullptr, 10);
+    else if (arg == "--seed")
+      seed = std::strtoull(argv[++i], nullptr, 10);
+    else if (arg == "--lr")
+      lr = std::strtod(argv[++i], nullptr);
+    else if (arg == "--dump")
+      dumpDir = argv[++i];
+    else
+      return usage(argv[0]);
+  }
+  if (steps < 1)
+    return usage(argv[0]);
+
+#ifdef REMAT_TARGET_CUDA
+  const char *target = "cuda";
+  if (remat_cuda_init() != 0)
+    return 1;
+  int64_t deviceBase = remat_cuda_device_used_bytes();
+#else
+  const char *target = "cpu";
+#endif
+
+  std::vector<void *> buffers(REMAT_NUM_BUFFERS);
+  int64_t bufferBytes = 0;
+  for (int i = 0; i < REMAT_NUM_BUFFERS; ++i) {
+    const remat_buffer_info &info = remat_buffers[i];
+    buffers[i] = allocate(info.bytes);
+    if (!buffers[i]) {
+      std::fprintf(stderr, "error: cannot allocate %lld bytes for %s\n",
+                   static_cast<long long>(info.bytes), info.name);
+      return 1;
+    }
+    bufferBytes += info.bytes;
+    if (info.kind == REMAT_KIND_RESULT)
+      std::memset(buffers[i], 0, static_cast<size_t>(info.bytes));
+    else
+      fill(info, buffers[i], seed, i);
+  }
+
+  std::printf("entry %s target %s buffers %d inputs %d results %d\n",
+              REMAT_ENTRY_NAME, target, REMAT_NUM_BUFFERS, REMAT_NUM_INPUTS,
+              REMAT_NUM_RESULTS);
+  std::printf("memory arena_bytes %lld lower_bound_bytes %lld buffer_bytes "
+              "%lld planned_peak_bytes %lld\n",
+              static_cast<long long>(REMAT_ARENA_BYTES),
+              static_cast<long long>(REMAT_ARENA_LOWER_BOUND_BYTES),
+              static_cast<long long>(bufferBytes),
+              static_cast<long long>(REMAT_ARENA_BYTES + bufferBytes));
+
+  int lossIndex = -1;
+  for (int i = 0; i < REMAT_NUM_BUFFERS; ++i)
+    if (remat_buffers[i].kind == REMAT_KIND_RESULT &&
+        remat_buffers[i].rank == 0 && isFloat(remat_buffers[i].dtype) &&
+        std::strcmp(remat_buffers[i].name, "loss") == 0)
+      lossIndex = i;
+
+  double totalSeconds = 0.0;
+  bool finite = true;
+  for (long step = 0; step < steps; ++step) {
+#ifdef REMAT_TARGET_CUDA
+    remat_cuda_reset_peak();
+#endif
+    auto start = std::chrono::steady_clock::now();
+    callEntry(buffers.data());
+    auto stop = std::chrono::steady_clock::now();
+    double seconds = std::chrono::duration<double>(stop - start).count();
+    totalSeconds += seconds;
+    if (lossIndex >= 0) {
+      double loss = loadFloat(remat_buffers[lossIndex], buffers[lossIndex], 0);
+      finite &= std::isfinite(loss);
+      std::printf("step %ld loss %.9g\n", step, loss);
+    } else {
+      std::printf("step %ld\n", step);
+    }
+    std::printf("perf step %ld ms %.3f\n", step, seconds * 1e3);
+#ifdef REMAT_TARGET_CUDA
+    std::printf("perf step %ld device_peak_delta_bytes %lld\n", step,
+                static_cast<long long>(remat_cuda_peak_used_bytes() -
+                                       deviceBase));
+#endif
+    // SGD on the parameters, except after the last step, so that the
+    // printed gradients belong to the parameters the last step saw.
+    if (step + 1 == steps)
+      break;
+    for (int i = 0; i < REMAT_NUM_BUFFERS; ++i) {
+      const remat_buffer_info &grad = remat_buffers[i];
+      if (grad.grad_of < 0 || !isFloat(grad.dtype))
+        continue;
+      const remat_buffer_info &param = remat_buffers[grad.grad_of];
+      for (int64_t k = 0; k < param.elements; ++k)
+        storeFloat(param, buffers[grad.grad_of], k,
+                   loadFloat(param, buffers[grad.grad_of], k) -
+                       lr * loadFloat(grad, buffers[i], k));
+    }
+  }
+
+  for (int i = 0; i < REMAT_NUM_BUFFERS; ++i) {
+    const remat_buffer_info &info = remat_buffers[i];
+    if (info.kind != REMAT_KIND_RESULT)
+      continue;
+    double sum = 0.0, sumSquares = 0.0;
+    if (isFloat(info.dtype)) {
+      for (int64_t k = 0; k < info.elements; ++k) {
+        double v = loadFloat(info, buffers[i], k);
+        sum += v;
+        sumSquares += v * v;
+      }
+    }
+    finite &= std::isfinite(sum) && std::isfinite(sumSquares);
+    std::printf("result %s sum %.9g sumsq %.9g fnv1a %016llx\n", info.name,
+                sum, sumSquares,
+                static_cast<unsigned long long>(fnv1a(buffers[i], info.bytes)));
+  }
+  std::printf("finite %s\n", finite ? "yes" : "no");
+  if (!dumpDir.empty() && !dump(dumpDir, buffers))
+    return 1;
+
+  struct rusage usage;
+  getrusage(RUSAGE_SELF, &usage);
+  std::printf("perf mean_step_ms %.3f max_rss_kib %ld\n",
+              totalSeconds * 1e3 / static_cast<double>(steps),
+              usage.ru_maxrss);
+  for (void *buffer : buffers)
+    release(buffer);
+  return finite ? 0 : 3;
+}
+
+} // namespace remat_runner
+
+int main(int argc, char **argv) { return remat_runner::run(argc, argv); }
