@@ -80,7 +80,7 @@ def test_gpt_matches_torch_multihead_attention(tie):
         h = F.layer_norm(x, (C,), p[q + "ln1_gamma"], p[q + "ln1_beta"])
         x = x + mha(h, h, h, attn_mask=causal, need_weights=False)[0]
         h = F.layer_norm(x, (C,), p[q + "ln2_gamma"], p[q + "ln2_beta"])
-        h = F.gelu(h @ p[q + "w_fc"] + p[q + "b_fc"]) @ p[q + "w_proj"] + p[q + "b_proj"]
+        h = F.gelu(h @ p[q + "w_fc"] + p[q + "b_fc"], approximate="tanh") @ p[q + "w_proj"] + p[q + "b_proj"]
         x = x + h
     x = F.layer_norm(x, (C,), p["lnf_gamma"], p["lnf_beta"])
     logits = x @ (p["wte"].t() if tie else p["lm_head"])
