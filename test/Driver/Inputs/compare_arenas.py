@@ -1,5 +1,9 @@
-"""Prints 'smaller' if the arena of the first header is smaller than the
-second's, else 'not smaller' (both written by remat-compile --header)."""
+"""Compares arena sizes written by remat-compile --header.
+
+compare_arenas.py A.h B.h        prints 'smaller' if A's arena < B's arena
+compare_arenas.py A.h --at-most N  prints 'within' if A's arena <= N bytes
+Otherwise prints 'not smaller' / 'above'. The sizes come first.
+"""
 import re
 import sys
 
@@ -9,5 +13,10 @@ def arena(path):
         return int(re.search(r"#define REMAT_ARENA_BYTES (\d+)", f.read()).group(1))
 
 
-first, second = arena(sys.argv[1]), arena(sys.argv[2])
-print(f"{first} {second} {'smaller' if first < second else 'not smaller'}")
+first = arena(sys.argv[1])
+if sys.argv[2] == "--at-most":
+    limit = int(sys.argv[3])
+    print(f"{first} {limit} {'within' if first <= limit else 'above'}")
+else:
+    second = arena(sys.argv[2])
+    print(f"{first} {second} {'smaller' if first < second else 'not smaller'}")
