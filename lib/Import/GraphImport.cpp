@@ -1,0 +1,434 @@
+//===- GraphImport.cpp - import published training graphs -------*- C++ -*-===//
+//
+// Part of the remat project.
+//
+//===----------------------------------------------------------------------===//
+
+#include "remat/Import/GraphImport.h"
+
+#include "remat/Dialect/Remat/IR/RematOps.h"
+
+#include "mlir/IR/BuiltinTypes.h"
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/MathExtras.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Regex.h"
+#include <algorithm>
+#include <map>
+
+using namespace mlir;
+using namespace remat;
+namespace json = llvm::json;
+
+llvm::StringRef remat::stringifyGraphFormat(GraphFormat format) {
+  switch (format) {
+  case GraphFormat::Checkmate:
+    return "checkmate";
+  case GraphFormat::Moccasin:
+    return "moccasin";
+  case GraphFormat::Auto:
+    break;
+  }
+  return "auto";
+}
+
+namespace {
+
+/// Reads one graph file; every error names the file.
+class GraphParser {
+public:
+  GraphParser(llvm::StringRef fileName, const GraphImportOptions &options)
+      : fileName(fileName), options(options) {}
+
+  llvm::Expected<ImportedGraph> parse(llvm::StringRef text);
+
+private:
+  llvm::Error fail(const llvm::Twine &message) const {
+    return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                   fileName + ": " + message);
+  }
+
+  /// Reads a node key or name: a JSON integer or string.
+  llvm::Expected<std::string> getKey(const json::Object &object,
+                                     llvm::StringRef field,
+                                     const llvm::Twine &where) const;
+  /// Reads a non-negative number.
+  llvm::Expected<double> getCost(const json::Object &object,
+                                 llvm::StringRef field,
+                                 const llvm::Twine &where) const;
+  /// Reads a non-negative integer.
+  llvm::Expected<int64_t> getBytes(const json::Object &object,
+                                   llvm::StringRef field,
+                                   const llvm::Twine &where) const;
+
+  llvm::Error readNodes(const json::Array &nodes);
+  llvm::Error readOrder(const json::Object &root);
+  llvm::Error readLinks(const json::Array &links);
+  llvm::Error inferInputBytes();
+
+  std::string fileName;
+  const GraphImportOptions &options;
+  ImportedGraph graph;
+  /// Node key (Checkmate id, Moccasin name) to its node, in file order.
+  llvm::StringMap<ImportedGraph::Node> byKey;
+  /// Checkmate ids, to sort the nodes by id.
+  std::map<int64_t, std::string> idOrder;
+  /// Node key to its position in the topological order.
+  llvm::StringMap<unsigned> position;
+};
+
+} // namespace
+
+llvm::Expected<std::string>
+GraphParser::getKey(const json::Object &object, llvm::StringRef field,
+                    const llvm::Twine &where) const {
+  const json::Value *value = object.get(field);
+  if (!value)
+    return fail(where + ": missing field '" + field + "'");
+  if (std::optional<int64_t> integer = value->getAsInteger())
+    return std::to_string(*integer);
+  if (std::optional<llvm::StringRef> string = value->getAsString())
+    return string->str();
+  return fail(where + ": field '" + field +
+              "' must be an integer or a string");
+}
+
+llvm::Expected<double> GraphParser::getCost(const json::Object &object,
+                                            llvm::StringRef field,
+                                            const llvm::Twine &where) const {
+  const json::Value *value = object.get(field);
+  if (!value)
+    return fail(where + ": missing field '" + field + "'");
+  std::optional<double> number = value->getAsNumber();
+  if (!number || !std::isfinite(*number) || *number < 0.0)
+    return fail(where + ": field '" + field +
+                "' must be a non-negative number");
+  return *number;
+}
+
+llvm::Expected<int64_t> GraphParser::getBytes(const json::Object &object,
+                                              llvm::StringRef field,
+                                              const llvm::Twine &where) const {
+  const json::Value *value = object.get(field);
+  if (!value)
+    return fail(where + ": missing field '" + field + "'");
+  std::optional<int64_t> integer = value->getAsInteger();
+  if (!integer || *integer < 0)
+    return fail(where + ": field '" + field +
+                "' must be a non-negative integer (bytes)");
+  return *integer;
+}
+
+llvm::Error GraphParser::readNodes(const json::Array &nodes) {
+  bool checkmate = graph.format == GraphFormat::Checkmate;
+  for (auto [index, value] : llvm::enumerate(nodes)) {
+    std::string where = "nodes[" + std::to_string(index) + "]";
+    const json::Object *object = value.getAsObject();
+    if (!object)
+      return fail(where + ": a node must be an object");
+    ImportedGraph::Node node;
+    std::string key;
+    if (checkmate) {
+      const json::Value *id = object->get("id");
+      if (!id)
+        return fail(where + ": missing field 'id'");
+      std::optional<int64_t> idValue = id->getAsInteger();
+      if (!idValue)
+        return fail(where + ": field 'id' must be an integer");
+      key = std::to_string(*idValue);
+      where += " (id " + key + ")";
+      if (!idOrder.emplace(*idValue, key).second)
+        return fail(where + ": duplicate node id " + key);
+      llvm::Expected<std::string> name = getKey(*object, "name", where);
+      if (!name)
+        return name.takeError();
+      node.name = *name;
+      llvm::Expected<double> cost = getCost(*object, "cost_cpu", where);
+      if (!cost)
+        return cost.takeError();
+      node.cost = *cost;
+      llvm::Expected<int64_t> bytes = getBytes(*object, "cost_ram", where);
+      if (!bytes)
+        return bytes.takeError();
+      node.bytes = *bytes;
+      const json::Value *backward = object->get("backward");
+      if (!backward && !options.allForward)
+        return fail(where + ": missing field 'backward' (pass --all-forward "
+                            "to import every node as a forward op)");
+      if (backward && !backward->getAsBoolean())
+        return fail(where + ": field 'backward' must be a boolean");
+      node.backward =
+          backward && !options.allForward && *backward->getAsBoolean();
+    } else {
+      llvm::Expected<std::string> name = getKey(*object, "name", where);
+      if (!name)
+        return name.takeError();
+      key = node.name = *name;
+      where += " (name " + key + ")";
+      if (byKey.count(key))
+        return fail(where + ": duplicate node name " + key);
+      llvm::Expected<double> cost = getCost(*object, "duration", where);
+      if (!cost)
+        return cost.takeError();
+      node.cost = *cost;
+      llvm::Expected<int64_t> bytes = getBytes(*object, "out_cost", where);
+      if (!bytes)
+        return bytes.takeError();
+      node.bytes = *bytes;
+      if (object->get("param_cost")) {
+        llvm::Expected<double> params = getCost(*object, "param_cost", where);
+        if (!params)
+          return params.takeError();
+        if (*params != 0.0)
+          return fail(where + ": a non-zero 'param_cost' is not supported "
+                              "(parameter memory is not modelled)");
+      }
+    }
+    byKey[key] = std::move(node);
+  }
+  if (byKey.empty())
+    return fail("the graph has no nodes");
+  return llvm::Error::success();
+}
+
+llvm::Error GraphParser::readOrder(const json::Object &root) {
+  std::vector<std::string> order;
+  if (graph.format == GraphFormat::Checkmate) {
+    // Node ids are the topological order.
+    for (auto &[id, key] : idOrder)
+      order.push_back(key);
+  } else {
+    const json::Object *info = root.getObject("graph");
+    const json::Value *orderValue = info ? info->get("order") : nullptr;
+    if (!orderValue)
+      return fail("missing field 'graph.order' (the topological order)");
+    // The published files store the order as a string holding a JSON list.
+    json::Value parsed = nullptr;
+    const json::Array *list = orderValue->getAsArray();
+    if (!list) {
+      std::optional<llvm::StringRef> text = orderValue->getAsString();
+      if (!text)
+        return fail("field 'graph.order' must be a list of node names");
+      llvm::Expected<json::Value> inner = json::parse(*text);
+      if (!inner) {
+        llvm::consumeError(inner.takeError());
+        return fail("field 'graph.order' is a string that is not a JSON list");
+      }
+      parsed = std::move(*inner);
+      list = parsed.getAsArray();
+      if (!list)
+        return fail("field 'graph.order' is a string that is not a JSON list");
+    }
+    for (auto [index, entry] : llvm::enumerate(*list)) {
+      std::string key;
+      if (std::optional<int64_t> integer = entry.getAsInteger())
+        key = std::to_string(*integer);
+      else if (std::optional<llvm::StringRef> string = entry.getAsString())
+        key = string->str();
+      else
+        return fail("graph.order[" + llvm::Twine(index) +
+                    "] must be a node name (integer or string)");
+      order.push_back(key);
+    }
+  }
+  for (auto [index, key] : llvm::enumerate(order)) {
+    if (!byKey.count(key))
+      return fail("graph.order names an unknown node " + key);
+    if (!position.try_emplace(key, index).second)
+      return fail("graph.order names node " + key + " twice");
+  }
+  for (auto &entry : byKey)
+    if (!position.count(entry.getKey()))
+      return fail("node " + entry.getKey() + " is missing from graph.order");
+  graph.nodes.resize(order.size());
+  for (auto [index, key] : llvm::enumerate(order))
+    graph.nodes[index] = byKey[key];
+  return llvm::Error::success();
+}
+
+llvm::Error GraphParser::readLinks(const json::Array &links) {
+  bool checkmate = graph.format == GraphFormat::Checkmate;
+  llvm::StringRef sourceField = checkmate ? "source" : "0";
+  llvm::StringRef targetField = checkmate ? "target" : "1";
+  llvm::DenseSet<std::pair<unsigned, unsigned>> seen;
+  for (auto [index, value] : llvm::enumerate(links)) {
+    std::string where = "links[" + std::to_string(index) + "]";
+    const json::Object *object = value.getAsObject();
+    if (!object)
+      return fail(where + ": a link must be an object");
+    llvm::Expected<std::string> source = getKey(*object, sourceField, where);
+    if (!source)
+      return source.takeError();
+    llvm::Expected<std::string> target = getKey(*object, targetField, where);
+    if (!target)
+      return target.takeError();
+    where += " (" + *source + " -> " + *target + ")";
+    auto from = position.find(*source);
+    if (from == position.end())
+      return fail(where + ": unknown source node " + *source);
+    auto to = position.find(*target);
+    if (to == position.end())
+      return fail(where + ": unknown target node " + *target);
+    if (from->second >= to->second)
+      return fail(where + ": the link goes against the topological order (" +
+                  (checkmate ? "node ids" : "graph.order") + ")");
+    if (!seen.insert({from->second, to->second}).second)
+      return fail(where + ": duplicate link");
+    graph.nodes[to->second].inputs.push_back(from->second);
+  }
+  for (ImportedGraph::Node &node : graph.nodes)
+    llvm::sort(node.inputs);
+  graph.numEdges = links.size();
+  return llvm::Error::success();
+}
+
+llvm::Error GraphParser::inferInputBytes() {
+  if (options.inputBytes) {
+    if (*options.inputBytes < 0)
+      return fail("the input size must be non-negative");
+    graph.inputBytes = *options.inputBytes;
+    return llvm::Error::success();
+  }
+  if (graph.format == GraphFormat::Moccasin) {
+    graph.inputBytes = 0;
+    return llvm::Error::success();
+  }
+  // "<model>_<batch>_(<d1>, <d2>, ...)_train": float32 input elements.
+  llvm::Regex pattern("_([0-9]+)_\\(([0-9]+(, *[0-9]+)*)\\)");
+  llvm::SmallVector<llvm::StringRef> groups;
+  if (!pattern.match(graph.name, &groups))
+    return fail("cannot infer the input size from the graph name '" +
+                graph.name +
+                "' (expected '<model>_<batch>_(<d1>, <d2>, ...)_...'); pass "
+                "--input-bytes");
+  int64_t bytes = 4;
+  llvm::SmallVector<llvm::StringRef> dims;
+  groups[2].split(dims, ',');
+  dims.push_back(groups[1]);
+  for (llvm::StringRef dim : dims) {
+    int64_t value;
+    if (dim.trim().getAsInteger(10, value) ||
+        llvm::MulOverflow(bytes, value, bytes))
+      return fail("the input size in the graph name '" + graph.name +
+                  "' overflows 64 bits");
+  }
+  graph.inputBytes = bytes;
+  return llvm::Error::success();
+}
+
+llvm::Expected<ImportedGraph> GraphParser::parse(llvm::StringRef text) {
+  llvm::Expected<json::Value> root = json::parse(text);
+  if (!root)
+    return fail("invalid JSON: " + llvm::toString(root.takeError()));
+  const json::Object *object = root->getAsObject();
+  if (!object)
+    return fail("the top level must be a JSON object");
+  const json::Array *nodes = object->getArray("nodes");
+  if (!nodes)
+    return fail("missing field 'nodes' (a list)");
+  const json::Array *links = object->getArray("links");
+  if (!links)
+    return fail("missing field 'links' (a list)");
+  if (const json::Object *info = object->getObject("graph"))
+    if (std::optional<llvm::StringRef> name = info->getString("name"))
+      graph.name = name->str();
+
+  graph.format = options.format;
+  if (graph.format == GraphFormat::Auto) {
+    const json::Object *first =
+        nodes->empty() ? nullptr : nodes->front().getAsObject();
+    if (first && first->get("cost_ram"))
+      graph.format = GraphFormat::Checkmate;
+    else if (first && first->get("out_cost"))
+      graph.format = GraphFormat::Moccasin;
+    else
+      return fail("cannot tell the format: the first node has neither "
+                  "'cost_ram' (Checkmate) nor 'out_cost' (Moccasin); pass "
+                  "--format");
+  }
+  if (llvm::Error error = readNodes(*nodes))
+    return std::move(error);
+  if (llvm::Error error = readOrder(*object))
+    return std::move(error);
+  if (llvm::Error error = readLinks(*links))
+    return std::move(error);
+  if (llvm::Error error = inferInputBytes())
+    return std::move(error);
+  return std::move(graph);
+}
+
+llvm::Expected<ImportedGraph>
+remat::parseGraph(llvm::StringRef fileName, llvm::StringRef text,
+                  const GraphImportOptions &options) {
+  return GraphParser(fileName, options).parse(text);
+}
+
+std::string remat::getGraphFunctionName(llvm::StringRef fileName) {
+  std::string name = llvm::sys::path::stem(fileName).str();
+  for (char &c : name)
+    if (!llvm::isAlnum(c) && c != '_' && c != '$' && c != '.')
+      c = '_';
+  if (name.empty() || llvm::isDigit(name.front()))
+    name = "g" + name;
+  return name;
+}
+
+/// Returns a location naming a node, so that the printer can name its value
+/// after it (`--mlir-use-nameloc-as-prefix`).
+static Location getNodeLoc(MLIRContext *context, llvm::StringRef name) {
+  std::string prefix = name.str();
+  if (prefix.empty() || llvm::isDigit(prefix.front()))
+    prefix = "n" + prefix;
+  return NameLoc::get(StringAttr::get(context, prefix));
+}
+
+func::FuncOp remat::buildGraphFunction(OpBuilder &builder,
+                                       const ImportedGraph &graph,
+                                       llvm::StringRef funcName) {
+  MLIRContext *context = builder.getContext();
+  auto bytesType = [&](int64_t bytes) {
+    return RankedTensorType::get({bytes}, builder.getIntegerType(8));
+  };
+
+  std::vector<bool> hasSuccessor(graph.nodes.size(), false);
+  for (const ImportedGraph::Node &node : graph.nodes)
+    for (unsigned input : node.inputs)
+      hasSuccessor[input] = true;
+  SmallVector<Type> resultTypes;
+  for (auto [index, node] : llvm::enumerate(graph.nodes))
+    if (!hasSuccessor[index])
+      resultTypes.push_back(bytesType(node.bytes));
+
+  Type inputType = bytesType(graph.inputBytes);
+  auto func = func::FuncOp::create(
+      builder, getNodeLoc(context, funcName), funcName,
+      builder.getFunctionType(inputType, resultTypes));
+  Block *block = func.addEntryBlock();
+  BlockArgument input = block->getArgument(0);
+  input.setLoc(getNodeLoc(context, "input"));
+
+  OpBuilder::InsertionGuard guard(builder);
+  builder.setInsertionPointToStart(block);
+  SmallVector<Value> values;
+  SmallVector<Value> results;
+  for (auto [index, node] : llvm::enumerate(graph.nodes)) {
+    SmallVector<Value> operands;
+    for (unsigned source : node.inputs)
+      operands.push_back(values[source]);
+    if (operands.empty())
+      operands.push_back(input);
+    auto op = OpaqueOp::create(builder, getNodeLoc(context, node.name),
+                               bytesType(node.bytes), node.name, operands,
+                               llvm::APFloat(node.cost));
+    if (node.backward)
+      setPhase(op, Phase::backward);
+    values.push_back(op.getResult());
+    if (!hasSuccessor[index])
+      results.push_back(op.getResult());
+  }
+  func::ReturnOp::create(builder, func.getLoc(), results);
+  return func;
+}

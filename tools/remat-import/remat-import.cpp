@@ -1,0 +1,136 @@
+//===- remat-import.cpp - published training graphs to MLIR -----*- C++ -*-===//
+//
+// Part of the remat project.
+//
+//===----------------------------------------------------------------------===//
+///
+/// \file
+/// Reads Checkmate and Moccasin graph files (networkx node-link JSON) and
+/// writes one module with a `func.func` of `remat.opaque` ops per graph. See
+/// remat/Import/GraphImport.h for the form of the functions.
+///
+//===----------------------------------------------------------------------===//
+
+#include "remat/Import/GraphImport.h"
+
+#include "remat/Dialect/Remat/IR/RematDialect.h"
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/IR/Verifier.h"
+#include "mlir/Support/FileUtilities.h"
+#include "llvm/ADT/StringSet.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/ToolOutputFile.h"
+#include "llvm/Support/WithColor.h"
+
+using namespace mlir;
+namespace cl = llvm::cl;
+
+static cl::list<std::string> inputFiles(cl::Positional, cl::OneOrMore,
+                                        cl::desc("<graph.json>..."));
+static cl::opt<std::string> outputFile("o", cl::desc("Output file"),
+                                       cl::value_desc("file"), cl::init("-"));
+static cl::opt<remat::GraphFormat> format(
+    "format", cl::desc("Format of the input files"),
+    cl::init(remat::GraphFormat::Auto),
+    cl::values(clEnumValN(remat::GraphFormat::Auto, "auto",
+                          "tell by the node fields (default)"),
+               clEnumValN(remat::GraphFormat::Checkmate, "checkmate",
+                          "Checkmate training graphs (id, name, backward, "
+                          "cost_cpu, cost_ram)"),
+               clEnumValN(remat::GraphFormat::Moccasin, "moccasin",
+                          "Moccasin random layered DAGs (name, out_cost, "
+                          "duration; graph.order)")));
+static cl::opt<bool> allForward(
+    "all-forward",
+    cl::desc("Import every node as a forward op (no forward/backward split: "
+             "every node may be recomputed). Always the case for Moccasin "
+             "graphs, which have no split"));
+static cl::opt<int64_t> inputBytes(
+    "input-bytes",
+    cl::desc("Size in bytes of the implicit data input %input (default: "
+             "inferred from a Checkmate graph name, 0 for Moccasin graphs)"),
+    cl::init(-1));
+static cl::opt<std::string>
+    funcName("func-name",
+             cl::desc("Name of the function (one input file only; default: "
+                      "the file name without extension)"));
+
+static int fail(const llvm::Twine &message) {
+  llvm::WithColor::error(llvm::errs(), "remat-import") << message << "\n";
+  return 1;
+}
+
+int main(int argc, char **argv) {
+  llvm::InitLLVM initLLVM(argc, argv);
+  cl::ParseCommandLineOptions(
+      argc, argv,
+      "remat-import: published rematerialization graphs (Checkmate, "
+      "Moccasin) to remat MLIR\n");
+  if (!funcName.empty() && inputFiles.size() != 1)
+    return fail("--func-name needs exactly one input file");
+
+  remat::GraphImportOptions options;
+  options.format = format;
+  options.allForward = allForward;
+  if (inputBytes >= 0)
+    options.inputBytes = inputBytes;
+  else if (inputBytes.getNumOccurrences())
+    return fail("--input-bytes must be non-negative");
+
+  MLIRContext context;
+  context.loadDialect<remat::RematDialect, func::FuncDialect>();
+  OpBuilder builder(&context);
+  OwningOpRef<ModuleOp> module = ModuleOp::create(builder.getUnknownLoc());
+  builder.setInsertionPointToEnd(module->getBody());
+
+  std::string header;
+  llvm::raw_string_ostream headerOs(header);
+  llvm::StringSet<> usedNames;
+  for (const std::string &file : inputFiles) {
+    std::string message;
+    std::unique_ptr<llvm::MemoryBuffer> buffer =
+        openInputFile(file, &message);
+    if (!buffer)
+      return fail(file + ": " + message);
+    llvm::Expected<remat::ImportedGraph> graph = remat::parseGraph(
+        file == "-" ? "<stdin>" : file, buffer->getBuffer(), options);
+    if (!graph)
+      return fail(llvm::toString(graph.takeError()));
+
+    std::string name =
+        funcName.empty() ? remat::getGraphFunctionName(file) : funcName;
+    std::string unique = name;
+    for (unsigned suffix = 2; !usedNames.insert(unique).second; ++suffix)
+      unique = name + "_" + std::to_string(suffix);
+
+    size_t numBackward = llvm::count_if(
+        graph->nodes, [](const auto &node) { return node.backward; });
+    headerOs << "// @" << unique << ": " << llvm::sys::path::filename(file)
+             << " (" << remat::stringifyGraphFormat(graph->format)
+             << " format, graph \"" << graph->name
+             << "\"): " << graph->nodes.size() << " nodes ("
+             << graph->nodes.size() - numBackward << " forward, "
+             << numBackward << " backward), " << graph->numEdges
+             << " edges, input " << graph->inputBytes << " bytes\n";
+    remat::buildGraphFunction(builder, *graph, unique);
+  }
+
+  if (failed(verify(*module)))
+    return fail("the imported module does not verify (this is a bug)");
+
+  std::string message;
+  std::unique_ptr<llvm::ToolOutputFile> output =
+      openOutputFile(outputFile, &message);
+  if (!output)
+    return fail(outputFile + ": " + message);
+  output->os() << header;
+  module->print(output->os(), OpPrintingFlags().printNameLocAsPrefix());
+  output->os() << "\n";
+  output->keep();
+  return 0;
+}
