@@ -251,8 +251,13 @@ PlannerResult remat::planRematerialization(const Graph &graph,
       simulate(graph, sqrtN(graph), sim);
       budget = sim.peakBytes;
     }
-    if (std::optional<PlanResult> p = planChainOptimal(
-            graph, budget, options.dpSlots, result.notes))
+    std::optional<PlanResult> p =
+        planChainOptimal(graph, budget, options.dpSlots, result.notes);
+    // Without a user budget, fall back to the chain model's least-memory
+    // plan when the sqrt(n) memory is below what the model can meet.
+    if (!p && options.budget <= 0)
+      p = planChainMinMemory(graph, options.dpSlots, result.notes);
+    if (p)
       cands.push_back(std::move(*p));
   } else if (s == "auto") {
     cands = defaultCandidates(graph);
