@@ -158,11 +158,7 @@ static int runFile(MLIRContext &ctx, llvm::StringRef path) {
     return 1;
   std::string base = llvm::sys::path::stem(path).str();
   for (auto func : module->getOps<func::FuncOp>()) {
-    bool hasBackward = false;
-    func.walk([&](Operation *op) {
-      hasBackward |= getPhase(op) == Phase::backward;
-    });
-    if (!hasBackward)
+    if (!isTrainingStep(func))
       continue;
     FailureOr<TrainingGraph> tg = TrainingGraph::build(func);
     if (failed(tg))

@@ -10,9 +10,7 @@
 
 #include "remat/Scheduling/Strategies.h"
 
-#include "mlir/Support/FileUtilities.h"
 #include "llvm/Support/JSON.h"
-#include "llvm/Support/ToolOutputFile.h"
 
 namespace remat {
 #define GEN_PASS_DEF_REMATCOMPARESTRATEGIES
@@ -21,17 +19,6 @@ namespace remat {
 
 using namespace mlir;
 using namespace remat;
-
-static LogicalResult writeOut(Operation *anchor, StringRef path,
-                              StringRef text) {
-  std::string message;
-  auto file = openOutputFile(path, &message);
-  if (!file)
-    return anchor->emitError() << "cannot write '" << path << "': " << message;
-  file->os() << text;
-  file->keep();
-  return success();
-}
 
 namespace {
 struct CompareStrategiesPass
@@ -44,13 +31,7 @@ struct CompareStrategiesPass
     llvm::json::OStream j(jsonOs, 2);
     j.arrayBegin();
     for (auto func : getOperation().getOps<func::FuncOp>()) {
-      if (func.isExternal())
-        continue;
-      bool hasBackward = false;
-      func.walk([&](Operation *op) {
-        hasBackward |= getPhase(op) == Phase::backward;
-      });
-      if (!hasBackward)
+      if (!isTrainingStep(func))
         continue;
       FailureOr<TrainingGraph> tg = TrainingGraph::build(func);
       if (failed(tg))
@@ -83,9 +64,9 @@ struct CompareStrategiesPass
     jsonOs << "\n";
     markAllAnalysesPreserved();
     if (!this->table.empty() &&
-        failed(writeOut(getOperation(), this->table, table)))
+        failed(writeReportFile(getOperation(), this->table, table)))
       return signalPassFailure();
-    if (!this->json.empty() && failed(writeOut(getOperation(), this->json, json)))
+    if (!this->json.empty() && failed(writeReportFile(getOperation(), this->json, json)))
       return signalPassFailure();
   }
 };

@@ -9,9 +9,7 @@
 #include "remat/Dialect/Remat/Transforms/Planner.h"
 #include "remat/Dialect/Remat/Transforms/TrainingGraph.h"
 
-#include "mlir/Support/FileUtilities.h"
 #include "llvm/Support/JSON.h"
-#include "llvm/Support/ToolOutputFile.h"
 
 namespace remat {
 #define GEN_PASS_DEF_REMATREMATERIALIZE
@@ -20,31 +18,6 @@ namespace remat {
 
 using namespace mlir;
 using namespace remat;
-
-/// True if `func` holds backward ops: there is something to schedule.
-static bool isTrainingStep(func::FuncOp func) {
-  if (func.isExternal())
-    return false;
-  return func
-      .walk([](Operation *op) {
-        return getPhase(op) == Phase::backward ? WalkResult::interrupt()
-                                               : WalkResult::advance();
-      })
-      .wasInterrupted();
-}
-
-/// Writes `text` to `path` ('-' is stdout). Emits an error on `loc` and
-/// returns failure if the file cannot be written.
-static LogicalResult writeText(Operation *anchor, StringRef path,
-                               StringRef text) {
-  std::string message;
-  auto file = openOutputFile(path, &message);
-  if (!file)
-    return anchor->emitError() << "cannot write '" << path << "': " << message;
-  file->os() << text;
-  file->keep();
-  return success();
-}
 
 namespace {
 struct RematerializePass
@@ -75,7 +48,7 @@ struct RematerializePass
     j.arrayEnd();
     jsonOs << "\n";
     if (!reportJson.empty() &&
-        failed(writeText(getOperation(), reportJson, json)))
+        failed(writeReportFile(getOperation(), reportJson, json)))
       return signalPassFailure();
   }
 

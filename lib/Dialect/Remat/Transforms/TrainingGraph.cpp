@@ -10,12 +10,36 @@
 #include "remat/Dialect/Remat/IR/RematOps.h"
 
 #include "mlir/IR/IRMapping.h"
+#include "mlir/Support/FileUtilities.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/Support/MathExtras.h"
 #include "llvm/ADT/SetVector.h"
+#include "llvm/Support/ToolOutputFile.h"
 
 using namespace mlir;
 using namespace remat;
+
+bool remat::isTrainingStep(func::FuncOp func) {
+  if (func.isExternal())
+    return false;
+  return func
+      .walk([](Operation *op) {
+        return getPhase(op) == Phase::backward ? WalkResult::interrupt()
+                                               : WalkResult::advance();
+      })
+      .wasInterrupted();
+}
+
+LogicalResult remat::writeReportFile(Operation *anchor, StringRef path,
+                                     StringRef text) {
+  std::string message;
+  auto file = openOutputFile(path, &message);
+  if (!file)
+    return anchor->emitError() << "cannot write '" << path << "': " << message;
+  file->os() << text;
+  file->keep();
+  return success();
+}
 
 /// True when recomputing `op` would not reproduce it or is not allowed.
 static bool mustNotRecompute(Operation *op) {

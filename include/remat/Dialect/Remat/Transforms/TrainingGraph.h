@@ -41,6 +41,15 @@ struct TrainingGraph {
   static mlir::FailureOr<TrainingGraph> build(mlir::func::FuncOp func);
 };
 
+/// True if `func` has a body holding backward ops: a training step with
+/// something to schedule.
+bool isTrainingStep(mlir::func::FuncOp func);
+
+/// Writes `text` to `path` ('-' is stdout); emits an error on `anchor` and
+/// returns failure if the file cannot be written.
+mlir::LogicalResult writeReportFile(mlir::Operation *anchor,
+                                    llvm::StringRef path, llvm::StringRef text);
+
 /// Materialises `schedule` in the function of `tg`: the forward ops listed
 /// before backward node k are cloned, in order, into one `remat.recompute`
 /// op inserted right before that node's op; every later use resolves to the
