@@ -4,6 +4,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "remat/Scheduling/Cuts.h"
 #include "remat/Scheduling/KeptSet.h"
 #include "remat/Scheduling/Separators.h"
 #include "remat/Scheduling/Strategies.h"
@@ -14,10 +15,10 @@
 
 using namespace remat::sched;
 
-std::vector<bool> remat::sched::greedyKeptSet(const Graph &graph,
-                                              int64_t thresholdBytes,
-                                              int64_t *keptBytes,
-                                              int64_t *maxSegmentBytes) {
+std::vector<bool>
+remat::sched::greedySeparatorKeptSet(const Graph &graph, int64_t thresholdBytes,
+                                     int64_t *keptBytes,
+                                     int64_t *maxSegmentBytes) {
   unsigned n = graph.size();
   std::vector<bool> isSeparator(n, false);
   for (unsigned v : findSeparators(graph))
@@ -44,12 +45,73 @@ std::vector<bool> remat::sched::greedyKeptSet(const Graph &graph,
   return kept;
 }
 
+std::vector<bool> remat::sched::greedyCutKeptSet(const Graph &graph,
+                                                 int64_t thresholdBytes,
+                                                 int64_t *keptBytes,
+                                                 int64_t *maxSegmentBytes) {
+  unsigned n = graph.size();
+  ForwardCuts cuts = computeForwardCuts(graph);
+  std::vector<unsigned> candidates = cutCandidates(graph, cuts);
+
+  // Chen's accumulation over forward positions, closing a segment at the
+  // first candidate cut once the accumulator (its node included) exceeds the
+  // threshold.
+  std::vector<unsigned> chosen;
+  int64_t acc = 0, y = 0;
+  auto nextCandidate = candidates.begin();
+  for (unsigned p = 0, m = cuts.numPositions(); p != m; ++p) {
+    acc += graph.nodes[cuts.forward[p]].bytes;
+    y = std::max(y, acc);
+    bool isCandidate = nextCandidate != candidates.end() && *nextCandidate == p;
+    if (isCandidate)
+      ++nextCandidate;
+    if (isCandidate && acc > thresholdBytes) {
+      chosen.push_back(p);
+      acc = 0;
+    }
+  }
+
+  std::vector<bool> kept(n, false);
+  int64_t x = 0;
+  for (const std::vector<unsigned> &set : cutSets(cuts, chosen))
+    for (unsigned v : set)
+      if (!kept[v]) {
+        kept[v] = true;
+        x += graph.nodes[v].bytes;
+      }
+  if (keptBytes)
+    *keptBytes = x;
+  if (maxSegmentBytes)
+    *maxSegmentBytes = y;
+  return kept;
+}
+
+std::vector<bool> remat::sched::greedyKeptSet(const Graph &graph,
+                                              int64_t thresholdBytes,
+                                              int64_t *keptBytes,
+                                              int64_t *maxSegmentBytes) {
+  int64_t sepX = 0, sepY = 0, cutX = 0, cutY = 0;
+  std::vector<bool> separators =
+      greedySeparatorKeptSet(graph, thresholdBytes, &sepX, &sepY);
+  std::vector<bool> cuts =
+      greedyCutKeptSet(graph, thresholdBytes, &cutX, &cutY);
+  bool useCuts = cuts != separators && lowersBetter(graph, cuts, separators);
+  if (keptBytes)
+    *keptBytes = useCuts ? cutX : sepX;
+  if (maxSegmentBytes)
+    *maxSegmentBytes = useCuts ? cutY : sepY;
+  return useCuts ? cuts : separators;
+}
+
 Schedule remat::sched::greedy(const Graph &graph, int64_t thresholdBytes) {
   return lowerKeptSet(graph, greedyKeptSet(graph, thresholdBytes));
 }
 
-std::vector<int64_t> remat::sched::greedyThresholdGrid(const Graph &graph,
-                                                       unsigned points) {
+/// The threshold grid: `points` geometric values, 0, and Chen's estimate
+/// sqrt(x * y) of the separator kept set (what Chen's search used) and, if
+/// `withCutEstimate`, that of the cut kept set.
+static std::vector<int64_t> thresholdGrid(const Graph &graph, unsigned points,
+                                          bool withCutEstimate) {
   int64_t lo = std::numeric_limits<int64_t>::max(), total = 0;
   for (const Node &node : graph.nodes) {
     if (node.backward)
@@ -58,7 +120,7 @@ std::vector<int64_t> remat::sched::greedyThresholdGrid(const Graph &graph,
     if (node.bytes > 0)
       lo = std::min(lo, node.bytes);
   }
-  // Threshold 0 keeps every separator that produces bytes.
+  // Threshold 0 keeps every candidate boundary that produces bytes.
   std::vector<int64_t> grid{0};
   if (total > 0) {
     double ratio = static_cast<double>(total) / lo;
@@ -68,30 +130,99 @@ std::vector<int64_t> remat::sched::greedyThresholdGrid(const Graph &graph,
       grid.push_back(std::min<int64_t>(total, std::llround(t)));
     }
     // Chen's estimate sqrt(x * y) from a first sqrt(n)-like pass.
+    int64_t first = total / std::max(1u, sqrtNSegments(graph));
     int64_t x = 0, y = 0;
-    greedyKeptSet(graph, total / std::max(1u, sqrtNSegments(graph)), &x, &y);
+    greedySeparatorKeptSet(graph, first, &x, &y);
     grid.push_back(std::llround(std::sqrt(double(x) * double(y))));
+    if (withCutEstimate) {
+      greedyCutKeptSet(graph, first, &x, &y);
+      grid.push_back(std::llround(std::sqrt(double(x) * double(y))));
+    }
   }
   std::sort(grid.begin(), grid.end());
   grid.erase(std::unique(grid.begin(), grid.end()), grid.end());
   return grid;
 }
 
+std::vector<int64_t> remat::sched::greedyThresholdGrid(const Graph &graph,
+                                                       unsigned points) {
+  return thresholdGrid(graph, points, /*withCutEstimate=*/true);
+}
+
+/// The number of geometric grid points greedySearch uses (the default of
+/// greedyThresholdGrid).
+constexpr unsigned kSearchGridPoints = 60;
+
+/// Plan `a` (at threshold `ta`) beats plan `b` (at `tb`): smaller peak, then
+/// smaller recompute cost, then smaller threshold.
+static bool beats(const SimResult &a, int64_t ta, const SimResult &b,
+                  int64_t tb) {
+  if (a.peakBytes != b.peakBytes)
+    return a.peakBytes < b.peakBytes;
+  if (a.recomputeCost != b.recomputeCost)
+    return a.recomputeCost < b.recomputeCost;
+  return ta < tb;
+}
+
+/// Up to 15 evenly spaced thresholds strictly between the neighbours of
+/// `center` in `grid` (which holds it), `center` excluded.
+static std::vector<int64_t> refinement(const std::vector<int64_t> &grid,
+                                       int64_t center) {
+  std::vector<int64_t> result;
+  auto it = std::lower_bound(grid.begin(), grid.end(), center);
+  if (it == grid.end() || *it != center)
+    return result;
+  int64_t lo = it == grid.begin() ? *it : *(it - 1);
+  int64_t hi = it + 1 == grid.end() ? *it : *(it + 1);
+  constexpr int kRefinePoints = 16;
+  int64_t last = lo;
+  for (int i = 1; i < kRefinePoints; ++i) {
+    int64_t t = lo + static_cast<int64_t>((static_cast<double>(hi - lo) * i) /
+                                          kRefinePoints);
+    if (t == last || t == center || t >= hi)
+      continue;
+    last = t;
+    result.push_back(t);
+  }
+  return result;
+}
+
 GreedySearchResult remat::sched::greedySearch(const Graph &graph) {
   GreedySearchResult best;
   bool found = false;
-  auto consider = [&](int64_t threshold) {
+  // Chen's search restricted to separator kept sets, on its own grid: the
+  // threshold where it does best is refined too, so that the result is never
+  // worse than that search (every plan simulated is at least as good as the
+  // separator plan of its threshold).
+  std::vector<int64_t> separatorGrid =
+      thresholdGrid(graph, kSearchGridPoints, /*withCutEstimate=*/false);
+  SimResult separatorBest;
+  int64_t separatorBestThreshold = 0;
+  bool separatorFound = false;
+  std::vector<int64_t> tried;
+
+  auto consider = [&](int64_t threshold, bool onSeparatorGrid) {
+    if (std::find(tried.begin(), tried.end(), threshold) != tried.end())
+      return;
+    tried.push_back(threshold);
     Schedule schedule = greedy(graph, threshold);
     SimResult sim;
     if (simulate(graph, schedule, sim))
       return; // Only possible on an invalid graph.
     ++best.tried;
-    bool better = !found || sim.peakBytes < best.sim.peakBytes ||
-                  (sim.peakBytes == best.sim.peakBytes &&
-                   (sim.recomputeCost < best.sim.recomputeCost ||
-                    (sim.recomputeCost == best.sim.recomputeCost &&
-                     threshold < best.threshold)));
-    if (!better)
+    if (onSeparatorGrid) {
+      SimResult sepSim;
+      Schedule sepSchedule =
+          lowerKeptSet(graph, greedySeparatorKeptSet(graph, threshold));
+      if (!simulate(graph, sepSchedule, sepSim) &&
+          (!separatorFound ||
+           beats(sepSim, threshold, separatorBest, separatorBestThreshold))) {
+        separatorFound = true;
+        separatorBest = sepSim;
+        separatorBestThreshold = threshold;
+      }
+    }
+    if (found && !beats(sim, threshold, best.sim, best.threshold))
       return;
     found = true;
     best.schedule = std::move(schedule);
@@ -99,30 +230,23 @@ GreedySearchResult remat::sched::greedySearch(const Graph &graph) {
     best.sim = sim;
   };
 
-  std::vector<int64_t> grid = greedyThresholdGrid(graph);
+  std::vector<int64_t> grid = greedyThresholdGrid(graph, kSearchGridPoints);
   for (int64_t threshold : grid)
-    consider(threshold);
+    consider(threshold, std::binary_search(separatorGrid.begin(),
+                                           separatorGrid.end(), threshold));
   if (!found) {
     best.schedule = storeAll(graph);
     return best;
   }
 
   // Refine between the grid neighbours of the best threshold: the grid is
-  // geometric, so its steps are coarse where the optimum usually lies.
-  auto it = std::lower_bound(grid.begin(), grid.end(), best.threshold);
-  if (it != grid.end() && *it == best.threshold) {
-    int64_t lo = it == grid.begin() ? *it : *(it - 1);
-    int64_t hi = it + 1 == grid.end() ? *it : *(it + 1);
-    constexpr int kRefinePoints = 16;
-    int64_t last = lo;
-    for (int i = 1; i < kRefinePoints; ++i) {
-      int64_t t = lo + static_cast<int64_t>((static_cast<double>(hi - lo) * i) /
-                                            kRefinePoints);
-      if (t == last || t == best.threshold || t >= hi)
-        continue;
-      last = t;
-      consider(t);
-    }
-  }
+  // geometric, so its steps are coarse where the optimum usually lies. Then
+  // the same around the best separator-only threshold, on its grid.
+  int64_t center = best.threshold;
+  for (int64_t t : refinement(grid, center))
+    consider(t, false);
+  if (separatorFound)
+    for (int64_t t : refinement(separatorGrid, separatorBestThreshold))
+      consider(t, false);
   return best;
 }

@@ -5,11 +5,13 @@
 //===----------------------------------------------------------------------===//
 
 #include "remat/Scheduling/Strategies.h"
+#include "remat/Scheduling/Cuts.h"
 #include "remat/Scheduling/KeptSet.h"
 #include "remat/Scheduling/Separators.h"
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 
 using namespace remat::sched;
 
@@ -35,8 +37,8 @@ unsigned remat::sched::sqrtNSegments(const Graph &graph) {
   return k;
 }
 
-std::vector<bool> remat::sched::sqrtNKeptSet(const Graph &graph,
-                                             unsigned numSegments) {
+std::vector<bool> remat::sched::sqrtNSeparatorKeptSet(const Graph &graph,
+                                                      unsigned numSegments) {
   unsigned n = graph.size();
   std::vector<bool> kept(n, false);
   std::vector<unsigned> forwardPos(n, 0);
@@ -70,6 +72,78 @@ std::vector<bool> remat::sched::sqrtNKeptSet(const Graph &graph,
     kept[separators[best]] = true;
   }
   return kept;
+}
+
+std::vector<bool> remat::sched::sqrtNCutKeptSet(const Graph &graph,
+                                                unsigned numSegments) {
+  unsigned n = graph.size();
+  std::vector<bool> kept(n, false);
+  unsigned m = numForwardNodes(graph);
+  unsigned k = numSegments ? numSegments : sqrtNSegments(graph);
+  if (k <= 1 || m == 0)
+    return kept;
+
+  ForwardCuts cuts = computeForwardCuts(graph);
+  std::vector<unsigned> candidates = cutCandidates(graph, cuts);
+  // A target may move to a cheaper cut at most a quarter of a segment away,
+  // so that the segments stay balanced.
+  int64_t radius = m / (4 * static_cast<uint64_t>(k));
+
+  std::vector<unsigned> chosen;
+  for (unsigned j = 1; j < k; ++j) {
+    // Last forward position of segment j when m positions are split evenly.
+    int64_t target =
+        static_cast<int64_t>((static_cast<uint64_t>(j) * m) / k) - 1;
+    auto lo = std::lower_bound(candidates.begin(), candidates.end(),
+                               std::max<int64_t>(0, target - radius));
+    auto best = candidates.end();
+    auto better = [&](auto it) {
+      if (best == candidates.end())
+        return true;
+      if (cuts.bytes[*it] != cuts.bytes[*best])
+        return cuts.bytes[*it] < cuts.bytes[*best];
+      int64_t d = std::abs(int64_t(*it) - target);
+      int64_t dBest = std::abs(int64_t(*best) - target);
+      return d < dBest || (d == dBest && *it < *best);
+    };
+    for (auto it = lo; it != candidates.end() && *it <= target + radius; ++it)
+      if (better(it))
+        best = it;
+    if (best == candidates.end()) {
+      // No candidate near the target: the closest one, ties to the earlier.
+      best = lo;
+      if (lo == candidates.end() ||
+          (lo != candidates.begin() && target - *(lo - 1) <= *lo - target))
+        best = lo - 1;
+    }
+    chosen.push_back(*best);
+  }
+  std::sort(chosen.begin(), chosen.end());
+  chosen.erase(std::unique(chosen.begin(), chosen.end()), chosen.end());
+  for (const std::vector<unsigned> &set : cutSets(cuts, chosen))
+    for (unsigned v : set)
+      kept[v] = true;
+  return kept;
+}
+
+bool remat::sched::lowersBetter(const Graph &graph,
+                                const std::vector<bool> &candidate,
+                                const std::vector<bool> &incumbent) {
+  SimResult c, i;
+  if (simulate(graph, lowerKeptSet(graph, candidate), c) ||
+      simulate(graph, lowerKeptSet(graph, incumbent), i))
+    return false;
+  return c.peakBytes < i.peakBytes ||
+         (c.peakBytes == i.peakBytes && c.recomputeCost < i.recomputeCost);
+}
+
+std::vector<bool> remat::sched::sqrtNKeptSet(const Graph &graph,
+                                             unsigned numSegments) {
+  std::vector<bool> separators = sqrtNSeparatorKeptSet(graph, numSegments);
+  std::vector<bool> cuts = sqrtNCutKeptSet(graph, numSegments);
+  if (cuts != separators && lowersBetter(graph, cuts, separators))
+    return cuts;
+  return separators;
 }
 
 Schedule remat::sched::sqrtN(const Graph &graph) {

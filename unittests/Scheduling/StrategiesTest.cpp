@@ -4,8 +4,10 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "RecurrentGraphs.h"
 #include "TestGraphs.h"
 
+#include "remat/Scheduling/Cuts.h"
 #include "remat/Scheduling/KeptSet.h"
 #include "remat/Scheduling/Separators.h"
 #include "remat/Scheduling/Strategies.h"
@@ -57,6 +59,83 @@ SimResult sim(const Graph &g, const Schedule &s) {
   std::optional<std::string> error = simulate(g, s, r);
   EXPECT_FALSE(error) << *error;
   return r;
+}
+
+/// Residual blocks of 1..8 layers with random sizes, then a loss and a
+/// backward chain in which each gradient reads its forward value.
+Graph randomResidualNet(std::mt19937 &rng) {
+  Graph g;
+  List forward;
+  auto add = [&](List operands, int64_t bytes, bool backward) {
+    Node node;
+    node.name = "n" + std::to_string(g.size());
+    node.bytes = bytes;
+    node.cost = 1 + rng() % 5;
+    node.backward = backward;
+    node.operands = std::move(operands);
+    return g.addNode(node);
+  };
+  unsigned prev = add({}, 1 + rng() % 100, false);
+  forward.push_back(prev);
+  for (unsigned block = 0, e = 2 + rng() % 30; block < e; ++block) {
+    unsigned cur = prev;
+    for (unsigned i = 0, len = 1 + rng() % 8; i < len; ++i)
+      forward.push_back(cur = add({cur}, 1 + rng() % 100, false));
+    forward.push_back(prev = add({prev, cur}, 1 + rng() % 100, false));
+  }
+  unsigned grad = add({prev}, 4, false);
+  for (unsigned i = forward.size(); i-- > 0;)
+    grad = add({grad, forward[i]}, g.nodes[forward[i]].bytes, true);
+  g.nodes[grad].output = true;
+  return g;
+}
+
+/// Chen's threshold search with separator boundaries only, as greedySearch
+/// did before cuts: the geometric grid and Chen's estimate, then 15 points
+/// between the neighbours of the best threshold. Returns the best simulation.
+SimResult separatorOnlySearch(const Graph &g) {
+  int64_t lo = INT64_MAX, total = 0;
+  for (const Node &node : g.nodes)
+    if (!node.backward) {
+      total += node.bytes;
+      if (node.bytes > 0)
+        lo = std::min(lo, node.bytes);
+    }
+  std::vector<int64_t> grid{0};
+  if (total > 0) {
+    for (unsigned i = 0; i < 60; ++i)
+      grid.push_back(std::min<int64_t>(
+          total, std::llround(lo * std::pow(double(total) / lo, i / 59.0))));
+    int64_t x = 0, y = 0;
+    greedySeparatorKeptSet(g, total / std::max(1u, sqrtNSegments(g)), &x, &y);
+    grid.push_back(std::llround(std::sqrt(double(x) * double(y))));
+  }
+  std::sort(grid.begin(), grid.end());
+  grid.erase(std::unique(grid.begin(), grid.end()), grid.end());
+  SimResult best;
+  int64_t bestThreshold = 0;
+  bool found = false;
+  auto consider = [&](int64_t t) {
+    SimResult r;
+    if (simulate(g, lowerKeptSet(g, greedySeparatorKeptSet(g, t)), r))
+      return;
+    if (!found || r.peakBytes < best.peakBytes ||
+        (r.peakBytes == best.peakBytes &&
+         r.recomputeCost < best.recomputeCost)) {
+      found = true;
+      best = r;
+      bestThreshold = t;
+    }
+  };
+  for (int64_t t : grid)
+    consider(t);
+  size_t at =
+      std::lower_bound(grid.begin(), grid.end(), bestThreshold) - grid.begin();
+  int64_t low = at ? grid[at - 1] : grid[at];
+  int64_t high = at + 1 < grid.size() ? grid[at + 1] : grid[at];
+  for (int i = 1; i < 16; ++i)
+    consider(low + static_cast<int64_t>(double(high - low) * i / 16));
+  return best;
 }
 
 /// A 1000-layer chain whose layer sizes vary (`variant` picks the profile).
@@ -224,4 +303,156 @@ TEST(StrategiesTest, StrategiesRespectHints) {
           EXPECT_FALSE(isAlwaysKept(g.nodes[u]));
     }
   }
+}
+
+TEST(StrategiesTest, SqrtNOnTwoCarryRecurrence) {
+  // T = 100 steps carrying h and c (RecurrentGraphs.h; z = 4 bytes, c = h =
+  // 1 byte): no separator but the first and the last two forward nodes.
+  const unsigned T = 100;
+  test::TwoCarry r = test::makeTwoCarry(T);
+  const Graph &g = r.graph;
+  // Store-all peaks at the first backward node: every z_t and c_t (the
+  // backward pass reads them; h_t dies at z_{t+1} or the loss), the loss and
+  // gz_{T-1}: 5T + 1 + 4 bytes.
+  SimResult all = sim(g, storeAll(g));
+  EXPECT_EQ(all.peakBytes, 5 * T + 5);
+
+  // With single separators sqrt(n) degenerates to store-all.
+  SimResult separators = sim(g, lowerKeptSet(g, sqrtNSeparatorKeptSet(g)));
+  EXPECT_GE(separators.peakBytes, all.peakBytes - 1);
+
+  // With cuts it keeps {c_t, h_t} pairs. m = 3T + 1 = 301 forward nodes,
+  // k = 18 segments, so at most 17 cuts of 2 bytes are kept. A target moves
+  // by at most r = floor(301 / 72) = 4 positions, so a segment spans at most
+  // ceil(301 / 18) + 2r = 25 positions, i.e. at most 10 steps of 6 bytes
+  // being recomputed; the backward pass adds gz, gc, gh and their
+  // predecessors (<= 12 bytes) and the loss (1): peak <= 34 + 60 + 13 = 107
+  // bytes, against 505 for store-all. As k ~ sqrt(3T) this is O(sqrt(T)).
+  std::vector<bool> kept = sqrtNKeptSet(g);
+  EXPECT_EQ(kept, sqrtNCutKeptSet(g));
+  unsigned k = sqrtNSegments(g);
+  ASSERT_EQ(k, 18u);
+  unsigned numKept = 0;
+  for (unsigned t = 0; t < T; ++t) {
+    EXPECT_FALSE(kept[r.z[t]]) << t;
+    // A kept h_t comes with its c_t.
+    if (kept[r.h[t]]) {
+      EXPECT_TRUE(kept[r.c[t]]) << t;
+    }
+    numKept += kept[r.h[t]] + kept[r.c[t]];
+  }
+  EXPECT_LE(numKept, 2 * (k - 1));
+  EXPECT_GE(numKept, 2 * (k - 2));
+  SimResult cuts = sim(g, sqrtN(g));
+  EXPECT_LE(cuts.peakBytes, 107);
+  EXPECT_LT(cuts.peakBytes * 5, all.peakBytes);
+  // Each dropped value is recomputed at most once: at most one forward pass.
+  EXPECT_LE(cuts.recomputeCost, g.forwardCost());
+  EXPECT_LE(cuts.recomputeCount, 3 * T + 1 - numKept);
+
+  // Four times the steps, about twice the peak (store-all: four times).
+  test::TwoCarry r4 = test::makeTwoCarry(4 * T);
+  SimResult cuts4 = sim(r4.graph, sqrtN(r4.graph));
+  EXPECT_LE(cuts4.peakBytes, 2.25 * cuts.peakBytes);
+  EXPECT_LE(cuts4.recomputeCost, r4.graph.forwardCost());
+}
+
+TEST(StrategiesTest, GreedyOnTwoCarryRecurrence) {
+  const unsigned T = 100;
+  test::TwoCarry r = test::makeTwoCarry(T);
+  const Graph &g = r.graph;
+  // Threshold 11: the accumulator (6 bytes a step) passes 11 in the second
+  // step, so a {c, h} cut is kept every two steps.
+  std::vector<bool> kept = greedyKeptSet(g, 11);
+  for (unsigned t = 0; t < T - 3; ++t) {
+    EXPECT_FALSE(kept[r.z[t]]) << t;
+    EXPECT_EQ(kept[r.h[t]], t % 2 == 1) << t;
+    EXPECT_EQ(kept[r.c[t]], t % 2 == 1) << t;
+  }
+  GreedySearchResult best = greedySearch(g);
+  SimResult all = sim(g, storeAll(g));
+  EXPECT_LE(best.sim.peakBytes, sim(g, sqrtN(g)).peakBytes);
+  EXPECT_LT(best.sim.peakBytes * 5, all.peakBytes);
+  EXPECT_LE(best.sim.recomputeCost, g.forwardCost());
+}
+
+TEST(StrategiesTest, SqrtNTakesTheBetterBoundaries) {
+  // sqrtNKeptSet is whichever of the separator and cut kept sets simulates
+  // to the smaller peak (then recompute cost), so never worse than either.
+  std::mt19937 rng(11);
+  for (int iter = 0; iter < 200; ++iter) {
+    Graph g = test::makeRandomGraph(rng, 5 + iter % 60, 3 + iter % 30);
+    SimResult both = sim(g, sqrtN(g));
+    SimResult seps = sim(g, lowerKeptSet(g, sqrtNSeparatorKeptSet(g)));
+    SimResult cuts = sim(g, lowerKeptSet(g, sqrtNCutKeptSet(g)));
+    EXPECT_EQ(both.peakBytes, std::min(seps.peakBytes, cuts.peakBytes));
+    if (seps.peakBytes == cuts.peakBytes) {
+      EXPECT_EQ(both.recomputeCost,
+                std::min(seps.recomputeCost, cuts.recomputeCost));
+    }
+  }
+  // On a chain both agree with Chen's evenly spaced boundaries.
+  GradChain c = makeGradChain(100, kMiB);
+  EXPECT_EQ(sqrtNCutKeptSet(c.graph), sqrtNSeparatorKeptSet(c.graph));
+}
+
+TEST(StrategiesTest, CutKeptSetPrefersCheapCutsNearTheTarget) {
+  // 16 forward nodes, 4 segments: targets 3, 7, 11 and radius
+  // floor(16 / 16) = 1. A skip edge f3 -> f6 gives the 2-value cuts
+  // {f3, f4} and {f3, f5} at positions 4 and 5, shadowed (window 4) by the
+  // 1-byte cuts around them. f7, f10 and f11 weigh 5 bytes.
+  Graph g = plainChain(16);
+  g.nodes[6].operands.push_back(3);
+  for (unsigned v : {7u, 10u, 11u})
+    g.nodes[v].bytes = 5;
+  ForwardCuts cuts = computeForwardCuts(g);
+  EXPECT_EQ(cuts.bytes[4], 2);
+  EXPECT_EQ(cuts.numValues[4], 2u);
+  EXPECT_EQ(cuts.bytes[7], 5);
+  List candidates = cutCandidates(g, cuts);
+  EXPECT_FALSE(std::binary_search(candidates.begin(), candidates.end(), 4u));
+  EXPECT_FALSE(std::binary_search(candidates.begin(), candidates.end(), 5u));
+  // Target 3: the 1-byte cut at 3 itself. Target 7 (5 bytes): 6 and 8 (1
+  // byte, both one position away), the earlier wins. Target 11: 12 (1 byte)
+  // beats 10 and 11 (5 bytes).
+  EXPECT_EQ(keptIndices(sqrtNCutKeptSet(g)), (List{3, 6, 12}));
+  // The separator kept set takes the closest separators: the targets.
+  EXPECT_EQ(keptIndices(sqrtNSeparatorKeptSet(g)), (List{3, 7, 11}));
+  // The backward node reads every forward value, so both peaks are all the
+  // forward bytes, and the nodes cost nothing: the tie goes to the
+  // separators.
+  EXPECT_EQ(keptIndices(sqrtNKeptSet(g)), (List{3, 7, 11}));
+}
+
+TEST(StrategiesTest, GreedyNeverWorseThanSeparatorsAlone) {
+  // At every threshold greedy is at least as good as both of its kept sets'
+  // better one, and greedySearch at least as good as Chen's separator-only
+  // search: on residual nets with blocks of random lengths (many separators)
+  // and on random graphs (almost none).
+  std::mt19937 rng(3);
+  unsigned improved = 0;
+  for (int iter = 0; iter < 120; ++iter) {
+    Graph g = iter % 2
+                  ? randomResidualNet(rng)
+                  : test::makeRandomGraph(rng, 10 + iter % 50, 5 + iter % 30);
+    for (int64_t t : {int64_t(0), int64_t(50), int64_t(200), int64_t(1000)}) {
+      SimResult both = sim(g, greedy(g, t));
+      SimResult seps = sim(g, lowerKeptSet(g, greedySeparatorKeptSet(g, t)));
+      SimResult cuts = sim(g, lowerKeptSet(g, greedyCutKeptSet(g, t)));
+      EXPECT_EQ(both.peakBytes, std::min(seps.peakBytes, cuts.peakBytes));
+    }
+    GreedySearchResult search = greedySearch(g);
+    SimResult old = separatorOnlySearch(g);
+    EXPECT_TRUE(search.sim.peakBytes < old.peakBytes ||
+                (search.sim.peakBytes == old.peakBytes &&
+                 search.sim.recomputeCost <= old.recomputeCost))
+        << "iter " << iter << ": " << search.sim.peakBytes << " vs "
+        << old.peakBytes;
+    improved += search.sim.peakBytes < old.peakBytes;
+    // The reported threshold reproduces the plan.
+    EXPECT_EQ(search.schedule.recomputeBefore,
+              greedy(g, search.threshold).recomputeBefore);
+  }
+  // Cuts do help on some of these graphs.
+  EXPECT_GT(improved, 5u);
 }
