@@ -30,6 +30,12 @@ bool remat::isTrainingStep(func::FuncOp func) {
       .wasInterrupted();
 }
 
+bool remat::isForwardOnlyGraph(func::FuncOp func) {
+  return !func.isExternal() &&
+         func->hasAttr(RematDialect::getForwardOnlyAttrName()) &&
+         !isTrainingStep(func);
+}
+
 LogicalResult remat::writeReportFile(Operation *anchor, StringRef path,
                                      StringRef text) {
   std::string message;
@@ -86,6 +92,10 @@ FailureOr<TrainingGraph> TrainingGraph::build(func::FuncOp func) {
       node.cost = getDefaultComputeCost(&op);
     node.backward = getPhase(&op) == Phase::backward;
     node.noRecompute = mustNotRecompute(&op);
+    // Constants are resident like arguments: recomputing one saves nothing,
+    // and a constant read by every layer (an attention scale) must not tie
+    // the whole forward pass into one segment.
+    node.keep = op.hasTrait<OpTrait::ConstantLike>();
     llvm::SetVector<unsigned> operands;
     for (Value v : op.getOperands()) {
       Operation *def = v.getDefiningOp();
