@@ -14,6 +14,7 @@
 #include "mlir/Interfaces/ViewLikeInterface.h"
 #include "mlir/Support/FileUtilities.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/Support/MathExtras.h"
 #include "llvm/ADT/SetVector.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/ToolOutputFile.h"
@@ -254,8 +255,17 @@ LogicalResult ArenaPlanner::run(FunctionReport &report) {
     buffer.size = static_cast<int64_t>(
                       layout.getTypeSize(type.getElementType()).getFixedValue()) *
                   type.getNumElements();
-    buffer.alignment = std::max<int64_t>(
+    // Natural alignment: buffers smaller than the arena alignment only need
+    // their own size rounded up to a power of two (never less than one
+    // element), so that tiny buffers are not padded to a cache line.
+    int64_t eltBytes = static_cast<int64_t>(
+        layout.getTypeSize(type.getElementType()).getFixedValue());
+    int64_t requested = std::max<int64_t>(
         alignment, static_cast<int64_t>(alloc.getAlignment().value_or(1)));
+    int64_t natural = std::max<int64_t>(
+        std::max<int64_t>(1, eltBytes),
+        static_cast<int64_t>(llvm::PowerOf2Ceil(std::max<int64_t>(1, buffer.size))));
+    buffer.alignment = std::min(requested, natural);
     buffers.push_back(std::move(buffer));
   });
 
