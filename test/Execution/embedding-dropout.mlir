@@ -1,7 +1,7 @@
 // embedding (i32 and 2-D i64 indices), embedding_grad with repeated indices
 // (scatter-add), and dropout at rate 0.5 and 0.25, compared with torch; the
 // reference mask is an independent numpy implementation of the hash of
-// docs/HelperContext.md, so every element of the mask is checked.
+// docs/Conventions.md, so every element of the mask is checked.
 // RUN: remat-opt %s --remat-lower-to-linalg --remat-open-recompute \
 // RUN:   | %remat_exec main --seed 13 --int-high 1=6 --int-high 2=6 --input 4=1234567 --input 5=-42 \
 // RUN:   | remat-opt %remat_to_llvm | %remat_runner > %t.out

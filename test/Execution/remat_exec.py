@@ -449,7 +449,7 @@ def parse_runner_output(text, bits):
 # --------------------------------------------------------------------------
 
 def dropout_mask(shape, seed, rate):
-    """The dropout mask of docs/HelperContext.md (numpy uint64 arithmetic)."""
+    """The dropout mask of docs/Conventions.md (numpy uint64 arithmetic)."""
     n = int(np.prod(shape, dtype=np.int64))
     with np.errstate(over="ignore"):
         i = np.arange(n, dtype=np.uint64)

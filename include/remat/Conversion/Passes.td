@@ -26,7 +26,7 @@ def RematLowerToLinalg : Pass<"remat-lower-to-linalg", "mlir::ModuleOp"> {
     (`arith.truncf`). Softmax, log-softmax and the losses subtract the row
     maximum before exponentiating; gelu uses the tanh approximation; the
     dropout mask is the 64-bit hash of the seed and the row-major element
-    index (see docs/HelperContext.md), so every recomputation reproduces it.
+    index (see docs/Conventions.md), so every recomputation reproduces it.
 
     Transposed matmul operands are indexing maps of linalg.matmul /
     linalg.batch_matmul (no transposed copies); a 2-D rhs shared by a batched

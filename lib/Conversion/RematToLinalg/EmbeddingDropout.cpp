@@ -10,7 +10,7 @@
 //                   each gradient row into its table row (extract_slice, add,
 //                   insert_slice on the loop-carried f32 table)
 // dropout        -> linalg.generic hashing the seed and the row-major linear
-//                   index (docs/HelperContext.md); rate 0 is the identity
+//                   index (docs/Conventions.md); rate 0 is the identity
 //
 //===----------------------------------------------------------------------===//
 
