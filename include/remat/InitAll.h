@@ -1,4 +1,5 @@
-//===- InitAll.h - register remat and the upstream pieces it uses -*- C++ -*-===//
+//===- InitAll.h - register remat and the upstream pieces it uses -*- C++
+//-*-===//
 //
 // Part of the remat project.
 //

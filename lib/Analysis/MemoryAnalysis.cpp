@@ -93,8 +93,9 @@ MemoryAnalysis::MemoryAnalysis(Operation *op) {
     for (Value result : def->getResults()) {
       std::optional<int64_t> bytes = getValueBytes(result.getType());
       if (!bytes) {
-        fail(def, "result type " + llvm::formatv("{0}", result.getType()).str() +
-                      " is not statically shaped or its size overflows 64 bits");
+        fail(def,
+             "result type " + llvm::formatv("{0}", result.getType()).str() +
+                 " is not statically shaped or its size overflows 64 bits");
         return false;
       }
       if (llvm::AddOverflow(totalActivationBytes, *bytes,
@@ -135,7 +136,8 @@ MemoryAnalysis::MemoryAnalysis(Operation *op) {
         bufferOf[arg] = bufferOf.lookup(input);
       for (Operation &innerOp : inner) {
         if (auto yield = dyn_cast<YieldOp>(innerOp)) {
-          for (auto [res, v] : llvm::zip(recompute.getResults(), yield.getValues()))
+          for (auto [res, v] :
+               llvm::zip(recompute.getResults(), yield.getValues()))
             bufferOf[res] = bufferOf.lookup(v);
           continue;
         }

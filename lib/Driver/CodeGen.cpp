@@ -51,9 +51,9 @@ createHostTargetMachine(const CompileOptions &options, std::string &error) {
     level = llvm::CodeGenOptLevel::Less;
   else if (options.optLevel >= 3)
     level = llvm::CodeGenOptLevel::Aggressive;
-  std::unique_ptr<llvm::TargetMachine> machine(target->createTargetMachine(
-      triple, cpu, features, llvm::TargetOptions(), llvm::Reloc::PIC_,
-      std::nullopt, level));
+  std::unique_ptr<llvm::TargetMachine> machine(
+      target->createTargetMachine(triple, cpu, features, llvm::TargetOptions(),
+                                  llvm::Reloc::PIC_, std::nullopt, level));
   if (!machine)
     error = "cannot create a target machine for " + triple.str();
   return machine;

@@ -72,8 +72,8 @@ LogicalResult driver::compile(ModuleOp module, const CompileOptions &options,
     return failure();
   for (const BufferInfo &buffer : info.buffers)
     if (buffer.shape.size() > 8)
-      return entry->emitError() << "'" << buffer.name
-                                << "' has rank above 8, the header's limit";
+      return entry->emitError()
+             << "'" << buffer.name << "' has rank above 8, the header's limit";
   std::string entryName = info.function;
   if (options.emit == Emit::MlirRemat) {
     printModule(module, os);

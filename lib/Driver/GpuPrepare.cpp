@@ -73,9 +73,7 @@ struct CopiesToLinalgPass
 struct MaterializeGlobalsPass
     : public PassWrapper<MaterializeGlobalsPass, OperationPass<ModuleOp>> {
   MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(MaterializeGlobalsPass)
-  StringRef getArgument() const override {
-    return "remat-materialize-globals";
-  }
+  StringRef getArgument() const override { return "remat-materialize-globals"; }
 
   void runOnOperation() override {
     SmallVector<memref::GetGlobalOp> globals;
@@ -187,8 +185,8 @@ struct ParallelFirstPass
         Location loc = current->getLoc();
         Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
         Value one = arith::ConstantIndexOp::create(rewriter, loc, 1);
-        auto wrapper = scf::ParallelOp::create(rewriter, loc, ValueRange{zero},
-                                               ValueRange{one}, ValueRange{one});
+        auto wrapper = scf::ParallelOp::create(
+            rewriter, loc, ValueRange{zero}, ValueRange{one}, ValueRange{one});
         current->moveBefore(wrapper.getBody()->getTerminator());
       }
     }
@@ -248,8 +246,8 @@ struct MergeGpuModulesPass
       }
     }
     module.walk([&](gpu::LaunchFuncOp launch) {
-      auto it = renamed.find(
-          {launch.getKernelModuleName(), launch.getKernelName()});
+      auto it =
+          renamed.find({launch.getKernelModuleName(), launch.getKernelName()});
       if (it == renamed.end())
         return;
       launch.setKernelAttr(SymbolRefAttr::get(

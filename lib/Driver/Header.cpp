@@ -109,10 +109,10 @@ void driver::writeHeader(const EntryInfo &info, llvm::raw_ostream &os) {
 
   os << "#define REMAT_ENTRY " << info.function << "\n"
      << "#define REMAT_ENTRY_NAME \"" << info.function << "\"\n"
-     << (cuda ? "#define REMAT_TARGET_CUDA 1\n" : "#define REMAT_TARGET_CPU 1\n")
+     << (cuda ? "#define REMAT_TARGET_CUDA 1\n"
+              : "#define REMAT_TARGET_CPU 1\n")
      << "#define REMAT_ARENA_BYTES " << info.arenaBytes << "\n"
-     << "#define REMAT_ARENA_LOWER_BOUND_BYTES " << info.arenaLowerBound
-     << "\n"
+     << "#define REMAT_ARENA_LOWER_BOUND_BYTES " << info.arenaLowerBound << "\n"
      << "#define REMAT_NUM_BUFFERS " << info.buffers.size() << "\n"
      << "#define REMAT_NUM_INPUTS " << info.numInputs << "\n"
      << "#define REMAT_NUM_RESULTS " << numResults << "\n\n";
@@ -120,8 +120,8 @@ void driver::writeHeader(const EntryInfo &info, llvm::raw_ostream &os) {
   for (auto [index, buffer] : llvm::enumerate(info.buffers)) {
     CType type = cTypeOf(buffer.elementType);
     std::string prefix = "REMAT_BUF_" + buffer.name;
-    os << "/* " << index << ": " << buffer.name << ", "
-       << buffer.elementType << "[";
+    os << "/* " << index << ": " << buffer.name << ", " << buffer.elementType
+       << "[";
     llvm::interleaveComma(buffer.shape, os);
     os << "], " << buffer.bytes << " bytes */\n"
        << "#define " << prefix << " " << index << "\n"

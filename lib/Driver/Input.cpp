@@ -13,8 +13,8 @@
 #include "mlir/AsmParser/AsmParserState.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinTypes.h"
-#include "mlir/Parser/Parser.h"
 #include "mlir/IR/Verifier.h"
+#include "mlir/Parser/Parser.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/SourceMgr.h"
@@ -95,10 +95,9 @@ FailureOr<func::FuncOp> driver::findEntry(ModuleOp module, StringRef name) {
     return steps.front();
   if (steps.empty() && candidates.size() == 1)
     return candidates.front();
-  return module.emitError()
-         << "cannot choose the function to compile (" << candidates.size()
-         << " public functions, " << steps.size()
-         << " training steps); use --entry";
+  return module.emitError() << "cannot choose the function to compile ("
+                            << candidates.size() << " public functions, "
+                            << steps.size() << " training steps); use --entry";
 }
 
 /// The range [0, n) of integer values an argument can take, from its uses
@@ -132,8 +131,7 @@ static int64_t integerRange(BlockArgument arg) {
 }
 
 /// Fills the name, element type and shape of `buffer` from `type`.
-static LogicalResult describeType(Type type, BufferInfo &buffer,
-                                  Location loc) {
+static LogicalResult describeType(Type type, BufferInfo &buffer, Location loc) {
   auto shaped = dyn_cast<ShapedType>(type);
   if (!shaped || !shaped.hasStaticShape())
     return emitError(loc) << "the entry point takes and returns statically "
@@ -153,8 +151,8 @@ static LogicalResult describeType(Type type, BufferInfo &buffer,
 }
 
 LogicalResult driver::describeEntry(func::FuncOp func,
-                                   const ArgumentNames &names,
-                                   EntryInfo &info) {
+                                    const ArgumentNames &names,
+                                    EntryInfo &info) {
   info.function = func.getSymName().str();
   info.buffers.clear();
   llvm::StringSet<> used;
@@ -213,11 +211,10 @@ LogicalResult driver::checkEntrySignature(func::FuncOp func,
                                           const EntryInfo &info) {
   if (func.getNumResults() != 0 ||
       func.getNumArguments() != info.buffers.size())
-    return func.emitError()
-           << "expected " << info.buffers.size()
-           << " memref arguments and no results after "
-              "buffer-results-to-out-params, got "
-           << func.getFunctionType();
+    return func.emitError() << "expected " << info.buffers.size()
+                            << " memref arguments and no results after "
+                               "buffer-results-to-out-params, got "
+                            << func.getFunctionType();
   for (auto [arg, buffer] : llvm::zip(func.getArguments(), info.buffers)) {
     auto type = dyn_cast<MemRefType>(arg.getType());
     BufferInfo actual;
@@ -225,9 +222,9 @@ LogicalResult driver::checkEntrySignature(func::FuncOp func,
         failed(describeType(type, actual, func.getLoc())) ||
         actual.shape != buffer.shape ||
         actual.elementType != buffer.elementType)
-      return func.emitError() << "argument " << arg.getArgNumber()
-                              << " does not match '" << buffer.name << "': "
-                              << arg.getType();
+      return func.emitError()
+             << "argument " << arg.getArgNumber() << " does not match '"
+             << buffer.name << "': " << arg.getType();
   }
   return success();
 }

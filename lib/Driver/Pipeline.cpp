@@ -24,8 +24,8 @@ static LogicalResult addPipeline(OpPassManager &pm, StringRef pipeline,
   llvm::raw_string_ostream os(errors);
   if (succeeded(parsePassPipeline(pipeline, pm, os)))
     return success();
-  return anchor->emitError() << "cannot build the pipeline '" << pipeline
-                             << "': " << errors;
+  return anchor->emitError()
+         << "cannot build the pipeline '" << pipeline << "': " << errors;
 }
 
 /// Runs `pm` on `module`.
@@ -71,9 +71,8 @@ LogicalResult driver::runRematStage(ModuleOp module,
   if (options.budget || !options.strategy.empty()) {
     constexpr StringLiteral pass = "remat-rematerialize";
     if (!isRegistered(pass))
-      return module.emitError()
-             << "--budget/--strategy need the pass '" << pass
-             << "', which is not registered in this build";
+      return module.emitError() << "--budget/--strategy need the pass '" << pass
+                                << "', which is not registered in this build";
     std::string args;
     if (!options.strategy.empty())
       args += "strategy=" + options.strategy;
@@ -102,9 +101,8 @@ LogicalResult driver::runLinalgStage(ModuleOp module,
       // Input already below the remat dialect needs no lowering.
       if (!hasRematOps(module))
         return success();
-      return module.emitError()
-             << "lowering remat ops needs the pass '" << pass
-             << "', which is not registered in this build";
+      return module.emitError() << "lowering remat ops needs the pass '" << pass
+                                << "', which is not registered in this build";
     }
   PassManager pm(module.getContext());
   if (failed(addPipeline(pm, "remat-lower-to-linalg,remat-open-recompute",
@@ -197,8 +195,8 @@ LogicalResult driver::runCudaLLVMStage(ModuleOp module,
   if (llvm::sys::fs::is_directory(toolkit))
     toolkitOption = " toolkit=" + toolkit;
   else if (format != "isa")
-    return module.emitError() << "CUDA toolkit '" << toolkit
-                              << "' not found (use --cuda-path)";
+    return module.emitError()
+           << "CUDA toolkit '" << toolkit << "' not found (use --cuda-path)";
   std::string opt = std::to_string(options.optLevel);
   PassManager pm(module.getContext());
   // Parallel loops -> one-dimensional grids of `block`-thread blocks.
@@ -214,8 +212,7 @@ LogicalResult driver::runCudaLLVMStage(ModuleOp module,
       "},expand-strided-metadata,lower-affine,convert-scf-to-cf,"
       "gpu.module(convert-gpu-to-nvvm,reconcile-unrealized-casts),"
       "gpu-module-to-binary{format=" +
-      format.str() + toolkitOption + "}," +
-      kHostScalarPipeline.str() +
+      format.str() + toolkitOption + "}," + kHostScalarPipeline.str() +
       ",gpu-to-llvm{use-bare-pointers-for-host=1},"
       "reconcile-unrealized-casts";
   if (failed(addPipeline(pm, pipeline, module)))

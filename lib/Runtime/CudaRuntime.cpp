@@ -136,8 +136,8 @@ extern "C" CUmodule mgpuModuleLoad(void *data, size_t size) {
 extern "C" CUmodule mgpuModuleLoadJIT(void *data, int optLevel) {
   enter();
   CUjit_option options[] = {CU_JIT_OPTIMIZATION_LEVEL};
-  void *values[] = {reinterpret_cast<void *>(static_cast<intptr_t>(
-      std::clamp(optLevel, 0, 4)))};
+  void *values[] = {reinterpret_cast<void *>(
+      static_cast<intptr_t>(std::clamp(optLevel, 0, 4)))};
   CUmodule module = nullptr;
   REMAT_CHECK(cuModuleLoadDataEx(&module, data, 1, options, values));
   return module;
@@ -148,8 +148,7 @@ extern "C" void mgpuModuleUnload(CUmodule module) {
   REMAT_CHECK(cuModuleUnload(module));
 }
 
-extern "C" CUfunction mgpuModuleGetFunction(CUmodule module,
-                                            const char *name) {
+extern "C" CUfunction mgpuModuleGetFunction(CUmodule module, const char *name) {
   enter();
   CUfunction function = nullptr;
   REMAT_CHECK(cuModuleGetFunction(&function, module, name));
@@ -258,15 +257,15 @@ extern "C" void mgpuMemcpy(void *dst, void *src, size_t bytes,
 extern "C" void mgpuMemset32(void *dst, uint32_t value, size_t count,
                              CUstream stream) {
   enter();
-  REMAT_CHECK(cuMemsetD32Async(reinterpret_cast<CUdeviceptr>(dst), value,
-                               count, stream));
+  REMAT_CHECK(cuMemsetD32Async(reinterpret_cast<CUdeviceptr>(dst), value, count,
+                               stream));
 }
 
 extern "C" void mgpuMemset16(void *dst, uint16_t value, size_t count,
                              CUstream stream) {
   enter();
-  REMAT_CHECK(cuMemsetD16Async(reinterpret_cast<CUdeviceptr>(dst), value,
-                               count, stream));
+  REMAT_CHECK(cuMemsetD16Async(reinterpret_cast<CUdeviceptr>(dst), value, count,
+                               stream));
 }
 
 extern "C" void mgpuMemHostRegister(void *pointer, uint64_t bytes) {

@@ -14,9 +14,9 @@
 #include "mlir/Interfaces/ViewLikeInterface.h"
 #include "mlir/Support/FileUtilities.h"
 #include "llvm/ADT/DenseMap.h"
-#include "llvm/Support/MathExtras.h"
 #include "llvm/ADT/SetVector.h"
 #include "llvm/Support/Format.h"
+#include "llvm/Support/MathExtras.h"
 #include "llvm/Support/ToolOutputFile.h"
 
 namespace remat {
@@ -155,7 +155,8 @@ LogicalResult ArenaPlanner::analyze(Buffer &buffer) {
       buffer.end = std::max(buffer.end, position);
       if (user != allocOp)
         buffer.firstUse = std::min(buffer.firstUse, position);
-      if (isa<func::ReturnOp>(user) && user->getParentOp() == func.getOperation()) {
+      if (isa<func::ReturnOp>(user) &&
+          user->getParentOp() == func.getOperation()) {
         buffer.returned = true;
         buffer.end = endPosition;
         continue;
@@ -246,15 +247,17 @@ LogicalResult ArenaPlanner::run(FunctionReport &report) {
     Operation *isolated =
         alloc->getParentWithTrait<OpTrait::IsIsolatedFromAbove>();
     if (!isPlannable(type) || isolated != func.getOperation() ||
-        !alloc.getDynamicSizes().empty() || !alloc.getSymbolOperands().empty()) {
+        !alloc.getDynamicSizes().empty() ||
+        !alloc.getSymbolOperands().empty()) {
       ++report.unplanned;
       return;
     }
     Buffer buffer;
     buffer.alloc = alloc;
-    buffer.size = static_cast<int64_t>(
-                      layout.getTypeSize(type.getElementType()).getFixedValue()) *
-                  type.getNumElements();
+    buffer.size =
+        static_cast<int64_t>(
+            layout.getTypeSize(type.getElementType()).getFixedValue()) *
+        type.getNumElements();
     // Natural alignment: buffers smaller than the arena alignment only need
     // their own size rounded up to a power of two (never less than one
     // element), so that tiny buffers are not padded to a cache line.
@@ -262,9 +265,10 @@ LogicalResult ArenaPlanner::run(FunctionReport &report) {
         layout.getTypeSize(type.getElementType()).getFixedValue());
     int64_t requested = std::max<int64_t>(
         alignment, static_cast<int64_t>(alloc.getAlignment().value_or(1)));
-    int64_t natural = std::max<int64_t>(
-        std::max<int64_t>(1, eltBytes),
-        static_cast<int64_t>(llvm::PowerOf2Ceil(std::max<int64_t>(1, buffer.size))));
+    int64_t natural =
+        std::max<int64_t>(std::max<int64_t>(1, eltBytes),
+                          static_cast<int64_t>(llvm::PowerOf2Ceil(
+                              std::max<int64_t>(1, buffer.size))));
     buffer.alignment = std::min(requested, natural);
     buffers.push_back(std::move(buffer));
   });
@@ -292,8 +296,8 @@ LogicalResult ArenaPlanner::run(FunctionReport &report) {
     size_t &item = itemOfGroup[buffer.group];
     if (item == SIZE_MAX) {
       item = items.size();
-      items.push_back({buffer.size, buffer.start, buffer.end,
-                       buffer.alignment});
+      items.push_back(
+          {buffer.size, buffer.start, buffer.end, buffer.alignment});
       continue;
     }
     ArenaItem &merged = items[item];
@@ -322,8 +326,8 @@ LogicalResult ArenaPlanner::run(FunctionReport &report) {
     builder.setInsertionPoint(buffer.alloc);
     Location allocLoc = buffer.alloc.getLoc();
     Value shift = arith::ConstantIndexOp::create(builder, allocLoc, offset);
-    auto view = memref::ViewOp::create(builder, allocLoc, buffer.alloc.getType(),
-                                       arena, shift, ValueRange{});
+    auto view = memref::ViewOp::create(
+        builder, allocLoc, buffer.alloc.getType(), arena, shift, ValueRange{});
     // Deallocs of the buffer or of an alias go away with it.
     SmallVector<Operation *> deallocs;
     for (Value alias : buffer.aliases)

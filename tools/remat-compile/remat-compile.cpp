@@ -52,7 +52,8 @@ static cl::opt<std::string>
     strategy("strategy",
              cl::desc("Rematerialization strategy for --remat-rematerialize"));
 static cl::opt<std::string>
-    entry("entry", cl::desc("Function to compile (default: the training step)"));
+    entry("entry",
+          cl::desc("Function to compile (default: the training step)"));
 static cl::opt<std::string>
     cpu("cpu", cl::desc("Host CPU: native (default) or an LLVM CPU name"),
         cl::init("native"));

@@ -72,8 +72,8 @@ uint16_t floatToHalf(float value) {
   if (exponent >= 31)
     return static_cast<uint16_t>(sign | 0x7c00u);
   // Round to nearest even on the 13 dropped bits.
-  uint32_t half = sign | (static_cast<uint32_t>(exponent) << 10) |
-                  (mantissa >> 13);
+  uint32_t half =
+      sign | (static_cast<uint32_t>(exponent) << 10) | (mantissa >> 13);
   uint32_t rest = mantissa & 0x1fffu;
   if (rest > 0x1000u || (rest == 0x1000u && (half & 1u)))
     ++half;
@@ -177,8 +177,7 @@ void storeInt(const remat_buffer_info &info, void *data, int64_t i,
 /// Deterministic contents: inputs uniform in [-1, 1); parameters scaled by
 /// 1/sqrt(sqrt(elements)) (about 1/sqrt(fan-in) for square-ish weights);
 /// integers in [0, int_range) (labels, indices) or [0, 1000).
-void fill(const remat_buffer_info &info, void *data, uint64_t seed,
-          int index) {
+void fill(const remat_buffer_info &info, void *data, uint64_t seed, int index) {
   Lcg lcg(seed ^ (0x9E3779B97F4A7C15ULL * static_cast<uint64_t>(index + 1)));
   if (isFloat(info.dtype)) {
     double scale = 1.0;
@@ -188,8 +187,8 @@ void fill(const remat_buffer_info &info, void *data, uint64_t seed,
       storeFloat(info, data, i, (2.0 * lcg.uniform() - 1.0) * scale);
     return;
   }
-  uint64_t range = info.int_range > 0 ? static_cast<uint64_t>(info.int_range)
-                                      : 1000u;
+  uint64_t range =
+      info.int_range > 0 ? static_cast<uint64_t>(info.int_range) : 1000u;
   for (int64_t i = 0; i < info.elements; ++i)
     storeInt(info, data, i, static_cast<int64_t>(lcg.next() % range));
 }
@@ -345,9 +344,9 @@ int run(int argc, char **argv) {
     }
     std::printf("perf step %ld ms %.3f\n", step, seconds * 1e3);
 #ifdef REMAT_TARGET_CUDA
-    std::printf("perf step %ld device_peak_delta_bytes %lld\n", step,
-                static_cast<long long>(remat_cuda_peak_used_bytes() -
-                                       deviceBase));
+    std::printf(
+        "perf step %ld device_peak_delta_bytes %lld\n", step,
+        static_cast<long long>(remat_cuda_peak_used_bytes() - deviceBase));
 #endif
     // SGD on the parameters, except after the last step, so that the
     // printed gradients belong to the parameters the last step saw.
@@ -378,8 +377,8 @@ int run(int argc, char **argv) {
       }
     }
     finite &= std::isfinite(sum) && std::isfinite(sumSquares);
-    std::printf("result %s sum %.9g sumsq %.9g fnv1a %016llx\n", info.name,
-                sum, sumSquares,
+    std::printf("result %s sum %.9g sumsq %.9g fnv1a %016llx\n", info.name, sum,
+                sumSquares,
                 static_cast<unsigned long long>(fnv1a(buffers[i], info.bytes)));
   }
   std::printf("finite %s\n", finite ? "yes" : "no");
@@ -389,8 +388,7 @@ int run(int argc, char **argv) {
   struct rusage usage;
   getrusage(RUSAGE_SELF, &usage);
   std::printf("perf mean_step_ms %.3f max_rss_kib %ld\n",
-              totalSeconds * 1e3 / static_cast<double>(steps),
-              usage.ru_maxrss);
+              totalSeconds * 1e3 / static_cast<double>(steps), usage.ru_maxrss);
   for (void *buffer : buffers)
     release(buffer);
   return finite ? 0 : 3;

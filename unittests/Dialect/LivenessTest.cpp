@@ -162,9 +162,10 @@ TEST_F(LivenessTest, RecomputeRegionFlattened) {
   MemoryAnalysis a(f);
   ASSERT_TRUE(a.isValid()) << a.getError();
   EXPECT_EQ(liveBytes(a), (std::vector<int64_t>{64, 128, 192, 384, 384, 192}));
-  EXPECT_EQ(opNames(a), (std::vector<std::string>{
-                            "remat.exp", "remat.neg", "remat.relu",
-                            "remat.broadcast_to", "remat.sum_to", "remat.mul"}));
+  EXPECT_EQ(opNames(a),
+            (std::vector<std::string>{"remat.exp", "remat.neg", "remat.relu",
+                                      "remat.broadcast_to", "remat.sum_to",
+                                      "remat.mul"}));
   // The steps are the body ops themselves, not the region op.
   Operation *peak = a.getPeakOp();
   ASSERT_TRUE(peak);

@@ -109,9 +109,8 @@ Value padSpatialWithZeros(OpBuilder &b, Location loc, Value x,
 }
 
 Value dilateAndPad(OpBuilder &b, Location loc, Value t,
-                   ArrayRef<int64_t> stride,
-                   ArrayRef<int64_t> low, ArrayRef<int64_t> outSize,
-                   Value fill) {
+                   ArrayRef<int64_t> stride, ArrayRef<int64_t> low,
+                   ArrayRef<int64_t> outSize, Value fill) {
   auto type = cast<RankedTensorType>(t.getType());
   ArrayRef<int64_t> shape = type.getShape();
   SmallVector<int64_t> outShape = {shape[0], shape[1], outSize[0], outSize[1]};

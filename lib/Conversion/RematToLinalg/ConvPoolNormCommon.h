@@ -39,8 +39,8 @@ mlir::Value castScalar(mlir::OpBuilder &b, mlir::Location loc, mlir::Value v,
                        mlir::Type type);
 
 /// An arith.constant of float type `type` holding `value`.
-mlir::Value floatConst(mlir::OpBuilder &b, mlir::Location loc,
-                       mlir::Type type, double value);
+mlir::Value floatConst(mlir::OpBuilder &b, mlir::Location loc, mlir::Type type,
+                       double value);
 
 /// An arith.constant of `type` holding negative infinity.
 mlir::Value negInfConst(mlir::OpBuilder &b, mlir::Location loc,
@@ -57,8 +57,8 @@ mlir::Value zeroAccumulator(mlir::OpBuilder &b, mlir::Location loc,
 
 /// Converts every element of `t` to `elemType` with an elementwise
 /// linalg.generic; returns `t` itself if the element type already matches.
-mlir::Value convertTensor(mlir::OpBuilder &b, mlir::Location loc,
-                          mlir::Value t, mlir::Type elemType);
+mlir::Value convertTensor(mlir::OpBuilder &b, mlir::Location loc, mlir::Value t,
+                          mlir::Type elemType);
 
 /// Pads dimensions 2 and 3 of the rank-4 tensor `x` by `pad[i]` on both
 /// sides with the scalar `padValue` (tensor.pad); returns `x` if no padding.
@@ -90,8 +90,8 @@ mlir::Value collapse(mlir::OpBuilder &b, mlir::Location loc, mlir::Value t,
                      llvm::ArrayRef<mlir::ReassociationIndices> reassociation);
 
 /// `numParallel` parallel iterators followed by `numReduction` reductions.
-llvm::SmallVector<mlir::utils::IteratorType>
-iterators(unsigned numParallel, unsigned numReduction);
+llvm::SmallVector<mlir::utils::IteratorType> iterators(unsigned numParallel,
+                                                       unsigned numReduction);
 
 /// An affine map over `numDims` dims whose results are the dims `dims`.
 mlir::AffineMap dimsMap(mlir::MLIRContext *ctx, unsigned numDims,

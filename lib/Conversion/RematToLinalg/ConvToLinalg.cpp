@@ -80,11 +80,11 @@ struct Conv2DLowering : OpRewritePattern<Conv2DOp> {
     RankedTensorType resultType = op.getType();
     Type elemType = resultType.getElementType();
     ArrayRef<int64_t> out = resultType.getShape();
-    Value padded = padSpatialWithZeros(rewriter, loc, op.getInput(),
-                                        op.getPadding());
-    Value conv = correlate(rewriter, loc, padded, op.getFilter(),
-                           op.getGroups(), {out[2], out[3]}, op.getStrides(),
-                           op.getDilations());
+    Value padded =
+        padSpatialWithZeros(rewriter, loc, op.getInput(), op.getPadding());
+    Value conv =
+        correlate(rewriter, loc, padded, op.getFilter(), op.getGroups(),
+                  {out[2], out[3]}, op.getStrides(), op.getDilations());
     rewriter.replaceOp(op, convertTensor(rewriter, loc, conv, elemType));
     return success();
   }
@@ -128,13 +128,13 @@ struct Conv2DInputGradLowering : OpRewritePattern<Conv2DInputGradOp> {
     // group: F[g*Cg + c, o, i, j] = w[g*Og + o, c, KH-1-i, KW-1-j], built as
     // [G, Cg, Og, KH, KW] from the [G, Og, Cg, KH, KW] view of w.
     int64_t g = groups, og = w[0] / g, cg = w[1];
-    Value wg = expand(rewriter, loc, op.getFilter(), {g, og, cg, kh, kw},
-                      splitDim0());
+    Value wg =
+        expand(rewriter, loc, op.getFilter(), {g, og, cg, kh, kw}, splitDim0());
     AffineExpr d0 = getAffineDimExpr(0, ctx), d1 = getAffineDimExpr(1, ctx),
                d2 = getAffineDimExpr(2, ctx), d3 = getAffineDimExpr(3, ctx),
                d4 = getAffineDimExpr(4, ctx);
-    AffineMap readMap = AffineMap::get(
-        5, 0, {d0, d2, d1, (kh - 1) - d3, (kw - 1) - d4}, ctx);
+    AffineMap readMap =
+        AffineMap::get(5, 0, {d0, d2, d1, (kh - 1) - d3, (kw - 1) - d4}, ctx);
     Type f32 = computeType(ctx);
     Value flipInit = tensor::EmptyOp::create(
         rewriter, loc, ArrayRef<int64_t>{g, cg, og, kh, kw}, f32);
@@ -152,8 +152,8 @@ struct Conv2DInputGradLowering : OpRewritePattern<Conv2DInputGradOp> {
     // convolution from O channels (Og per group) to C channels.
     Value filter = collapse(rewriter, loc, flipped, splitDim0());
 
-    Value conv = correlate(rewriter, loc, z, filter, groups, {x[2], x[3]},
-                           {1, 1}, dil);
+    Value conv =
+        correlate(rewriter, loc, z, filter, groups, {x[2], x[3]}, {1, 1}, dil);
     rewriter.replaceOp(op, convertTensor(rewriter, loc, conv, elemType));
     return success();
   }
@@ -179,8 +179,8 @@ struct Conv2DFilterGradLowering : OpRewritePattern<Conv2DFilterGradOp> {
     ArrayRef<int64_t> dil = op.getDilations();
     int64_t g = op.getGroups(), og = w[0] / g, cg = w[1];
 
-    Value padded = padSpatialWithZeros(rewriter, loc, op.getInput(),
-                                        op.getPadding());
+    Value padded =
+        padSpatialWithZeros(rewriter, loc, op.getInput(), op.getPadding());
     ArrayRef<int64_t> xp = cast<RankedTensorType>(padded.getType()).getShape();
     Value xg = expand(rewriter, loc, padded, {xp[0], g, cg, xp[2], xp[3]},
                       splitDim1());
@@ -191,11 +191,11 @@ struct Conv2DFilterGradLowering : OpRewritePattern<Conv2DFilterGradOp> {
     for (unsigned i = 0; i < 8; ++i)
       d.push_back(getAffineDimExpr(i, ctx));
     // Loops: d0 g, d1 og, d2 cg, d3 kh, d4 kw, d5 n, d6 oh, d7 ow.
-    AffineMap xMap = AffineMap::get(
-        8, 0,
-        {d[5], d[0], d[2], d[6] * strides[0] + d[3] * dil[0],
-         d[7] * strides[1] + d[4] * dil[1]},
-        ctx);
+    AffineMap xMap =
+        AffineMap::get(8, 0,
+                       {d[5], d[0], d[2], d[6] * strides[0] + d[3] * dil[0],
+                        d[7] * strides[1] + d[4] * dil[1]},
+                       ctx);
     AffineMap dyMap = dimsMap(ctx, 8, {5, 0, 1, 6, 7});
     AffineMap outMap = dimsMap(ctx, 8, {0, 1, 2, 3, 4});
     Value init = zeroAccumulator(rewriter, loc, {g, og, cg, w[2], w[3]});
@@ -220,8 +220,9 @@ struct Conv2DFilterGradLowering : OpRewritePattern<Conv2DFilterGradOp> {
 } // namespace
 
 void populateConvPatterns(RewritePatternSet &patterns) {
-  patterns.add<Conv2DLowering, Conv2DInputGradLowering,
-               Conv2DFilterGradLowering>(patterns.getContext());
+  patterns
+      .add<Conv2DLowering, Conv2DInputGradLowering, Conv2DFilterGradLowering>(
+          patterns.getContext());
 }
 
 } // namespace remat::cpn

@@ -124,17 +124,17 @@ Value geluGradFn(OpBuilder &b, Location loc, ValueRange a) {
   Value half = cst(b, loc, 0.5), one = cst(b, loc, 1.0);
   Value left = arith::MulFOp::create(b, loc, half,
                                      arith::AddFOp::create(b, loc, one, t));
-  Value sech2 = arith::SubFOp::create(b, loc, one,
-                                      arith::MulFOp::create(b, loc, t, t));
+  Value sech2 =
+      arith::SubFOp::create(b, loc, one, arith::MulFOp::create(b, loc, t, t));
   Value x2 = arith::MulFOp::create(b, loc, x, x);
   Value du = arith::MulFOp::create(
       b, loc, cst(b, loc, kGeluScale),
       arith::AddFOp::create(
           b, loc, one,
           arith::MulFOp::create(b, loc, cst(b, loc, 3.0 * kGeluCubic), x2)));
-  Value right = arith::MulFOp::create(
-      b, loc, arith::MulFOp::create(b, loc, half, x),
-      arith::MulFOp::create(b, loc, sech2, du));
+  Value right =
+      arith::MulFOp::create(b, loc, arith::MulFOp::create(b, loc, half, x),
+                            arith::MulFOp::create(b, loc, sech2, du));
   Value d = arith::AddFOp::create(b, loc, left, right);
   return arith::MulFOp::create(b, loc, dy, d);
 }
@@ -157,20 +157,16 @@ Value sigmoidGradFn(OpBuilder &b, Location loc, ValueRange a) {
 
 void remat::populateRematElementwiseToLinalgPatterns(
     RewritePatternSet &patterns) {
-  patterns.add<ElementwiseLowering<AddOp, addFn>,
-               ElementwiseLowering<SubOp, subFn>,
-               ElementwiseLowering<MulOp, mulFn>,
-               ElementwiseLowering<DivOp, divFn>,
-               ElementwiseLowering<ReluOp, reluFn>,
-               ElementwiseLowering<GeluOp, geluFn>,
-               ElementwiseLowering<TanhOp, tanhFn>,
-               ElementwiseLowering<SigmoidOp, sigmoidFn>,
-               ElementwiseLowering<ExpOp, expFn>,
-               ElementwiseLowering<LogOp, logFn>,
-               ElementwiseLowering<NegOp, negFn>,
-               ElementwiseLowering<ReluGradOp, reluGradFn>,
-               ElementwiseLowering<GeluGradOp, geluGradFn>,
-               ElementwiseLowering<TanhGradOp, tanhGradFn>,
-               ElementwiseLowering<SigmoidGradOp, sigmoidGradFn>>(
-      patterns.getContext());
+  patterns.add<
+      ElementwiseLowering<AddOp, addFn>, ElementwiseLowering<SubOp, subFn>,
+      ElementwiseLowering<MulOp, mulFn>, ElementwiseLowering<DivOp, divFn>,
+      ElementwiseLowering<ReluOp, reluFn>, ElementwiseLowering<GeluOp, geluFn>,
+      ElementwiseLowering<TanhOp, tanhFn>,
+      ElementwiseLowering<SigmoidOp, sigmoidFn>,
+      ElementwiseLowering<ExpOp, expFn>, ElementwiseLowering<LogOp, logFn>,
+      ElementwiseLowering<NegOp, negFn>,
+      ElementwiseLowering<ReluGradOp, reluGradFn>,
+      ElementwiseLowering<GeluGradOp, geluGradFn>,
+      ElementwiseLowering<TanhGradOp, tanhGradFn>,
+      ElementwiseLowering<SigmoidGradOp, sigmoidGradFn>>(patterns.getContext());
 }

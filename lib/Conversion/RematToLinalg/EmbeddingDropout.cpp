@@ -55,8 +55,7 @@ struct EmbeddingLowering : OpConversionPattern<EmbeddingOp> {
         rewriter, loc, {adaptor.getIndices()}, {idxMap}, init,
         AffineMap::getMultiDimIdentityMap(rank, ctx), parallel,
         [&](OpBuilder &b, Location l, ValueRange a) -> Value {
-          Value row =
-              arith::IndexCastOp::create(b, l, b.getIndexType(), a[0]);
+          Value row = arith::IndexCastOp::create(b, l, b.getIndexType(), a[0]);
           Value col = linalg::IndexOp::create(b, l, rank - 1);
           return tensor::ExtractOp::create(b, l, table, ValueRange{row, col});
         },
@@ -83,11 +82,11 @@ struct EmbeddingGradLowering : OpConversionPattern<EmbeddingGradOp> {
     Value grad = reshapeTensor(
         rewriter, loc, adaptor.getGrad(),
         RankedTensorType::get({count, dim}, gradType.getElementType()));
-    Value indices = reshapeTensor(
-        rewriter, loc, adaptor.getIndices(),
-        RankedTensorType::get({count}, idxType.getElementType()));
-    Value acc =
-        createFilledTensor(rewriter, loc, {vocab, dim}, rewriter.getF32Type(), 0.0);
+    Value indices =
+        reshapeTensor(rewriter, loc, adaptor.getIndices(),
+                      RankedTensorType::get({count}, idxType.getElementType()));
+    Value acc = createFilledTensor(rewriter, loc, {vocab, dim},
+                                   rewriter.getF32Type(), 0.0);
     Value zero = createIndexConstant(rewriter, loc, 0);
     Value one = createIndexConstant(rewriter, loc, 1);
     Value upper = createIndexConstant(rewriter, loc, count);

@@ -46,12 +46,12 @@ RowStats buildRowStats(OpBuilder &b, Location loc, Value logits) {
   AffineMap id = AffineMap::getMultiDimIdentityMap(rank, ctx);
   AffineMap kept = getKeptDimsMap(reduced, ctx);
   RowStats stats;
-  stats.max = buildReduction(
-      b, loc, type.getShape(), reduced, {logits}, {id},
-      -std::numeric_limits<double>::infinity(),
-      [](OpBuilder &nb, Location nl, ValueRange a) -> Value {
-        return arith::MaximumFOp::create(nb, nl, a[0], a[1]);
-      });
+  stats.max =
+      buildReduction(b, loc, type.getShape(), reduced, {logits}, {id},
+                     -std::numeric_limits<double>::infinity(),
+                     [](OpBuilder &nb, Location nl, ValueRange a) -> Value {
+                       return arith::MaximumFOp::create(nb, nl, a[0], a[1]);
+                     });
   stats.sumExp = buildReduction(
       b, loc, type.getShape(), reduced, {logits, stats.max}, {id, kept}, 0.0,
       [](OpBuilder &nb, Location nl, ValueRange a) -> Value {
@@ -97,7 +97,8 @@ struct SoftmaxCrossEntropyLowering
           SmallVector<Value> at;
           for (int64_t i = 0; i < rows; ++i)
             at.push_back(linalg::IndexOp::create(b, l, i));
-          at.push_back(arith::IndexCastOp::create(b, l, b.getIndexType(), a[2]));
+          at.push_back(
+              arith::IndexCastOp::create(b, l, b.getIndexType(), a[2]));
           Value logit = extendToCompute(
               b, l, tensor::ExtractOp::create(b, l, logits, at));
           Value lse = arith::AddFOp::create(b, l, a[0],
@@ -106,8 +107,9 @@ struct SoftmaxCrossEntropyLowering
           return arith::AddFOp::create(b, l, a[3], nll);
         });
     double inv = 1.0 / static_cast<double>(labelsType.getNumElements());
-    rewriter.replaceOp(op, scaleScalar(rewriter, loc, total, inv,
-                                       op.getResult().getType().getElementType()));
+    rewriter.replaceOp(op,
+                       scaleScalar(rewriter, loc, total, inv,
+                                   op.getResult().getType().getElementType()));
     return success();
   }
 };
@@ -130,10 +132,10 @@ struct SoftmaxCrossEntropyGradLowering
     AffineMap id = AffineMap::getMultiDimIdentityMap(rank, ctx);
     AffineMap kept = getKeptDimsMap(reduced, ctx);
     AffineMap scalar = AffineMap::get(rank, 0, {}, ctx);
-    double inv = 1.0 / static_cast<double>(
-                           op.getLabels().getType().getNumElements());
-    Value init =
-        createEmptyTensor(rewriter, loc, type.getShape(), type.getElementType());
+    double inv =
+        1.0 / static_cast<double>(op.getLabels().getType().getNumElements());
+    Value init = createEmptyTensor(rewriter, loc, type.getShape(),
+                                   type.getElementType());
     SmallVector<utils::IteratorType> parallel(rank,
                                               utils::IteratorType::parallel);
     Value result = buildGeneric(
@@ -142,20 +144,20 @@ struct SoftmaxCrossEntropyGradLowering
          adaptor.getGrad()},
         {id, kept, kept, kept, scalar}, init, id, parallel,
         [&](OpBuilder &b, Location l, ValueRange a) -> Value {
-          Value e = math::ExpOp::create(b, l,
-                                        arith::SubFOp::create(b, l, a[0], a[1]));
+          Value e = math::ExpOp::create(
+              b, l, arith::SubFOp::create(b, l, a[0], a[1]));
           Value p = arith::DivFOp::create(b, l, e, a[2]);
           Value cls = linalg::IndexOp::create(b, l, rank - 1);
           Value label =
               arith::IndexCastOp::create(b, l, b.getIndexType(), a[3]);
-          Value hit = arith::CmpIOp::create(b, l, arith::CmpIPredicate::eq,
-                                            cls, label);
+          Value hit =
+              arith::CmpIOp::create(b, l, arith::CmpIPredicate::eq, cls, label);
           Value onehot =
               arith::SelectOp::create(b, l, hit, createF32Constant(b, l, 1.0),
                                       createF32Constant(b, l, 0.0));
           Value diff = arith::SubFOp::create(b, l, p, onehot);
-          Value g = arith::MulFOp::create(b, l, a[4],
-                                          createF32Constant(b, l, inv));
+          Value g =
+              arith::MulFOp::create(b, l, a[4], createF32Constant(b, l, inv));
           return arith::MulFOp::create(b, l, diff, g);
         },
         /*computeInF32=*/true, /*readsOutput=*/false);
@@ -185,8 +187,9 @@ struct MseLowering : OpConversionPattern<MseOp> {
                                        arith::MulFOp::create(b, l, d, d));
         });
     double inv = 1.0 / static_cast<double>(type.getNumElements());
-    rewriter.replaceOp(op, scaleScalar(rewriter, loc, total, inv,
-                                       op.getResult().getType().getElementType()));
+    rewriter.replaceOp(op,
+                       scaleScalar(rewriter, loc, total, inv,
+                                   op.getResult().getType().getElementType()));
     return success();
   }
 };

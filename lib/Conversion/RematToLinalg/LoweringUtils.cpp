@@ -1,4 +1,5 @@
-//===- LoweringUtils.cpp - helpers of the remat to linalg lowering -*- C++ -*-===//
+//===- LoweringUtils.cpp - helpers of the remat to linalg lowering -*- C++
+//-*-===//
 //
 // Part of the remat project.
 //
@@ -54,8 +55,8 @@ Value remat::createFilledTensor(OpBuilder &b, Location loc,
                                 ArrayRef<int64_t> shape, Type elementType,
                                 double value) {
   Value empty = createEmptyTensor(b, loc, shape, elementType);
-  Value scalar = arith::ConstantOp::create(
-      b, loc, b.getFloatAttr(elementType, value));
+  Value scalar =
+      arith::ConstantOp::create(b, loc, b.getFloatAttr(elementType, value));
   return linalg::FillOp::create(b, loc, ValueRange{scalar}, ValueRange{empty})
       .getResult(0);
 }
@@ -139,10 +140,9 @@ Value remat::buildElementwise(OpBuilder &b, Location loc,
 }
 
 Value remat::buildReduction(OpBuilder &b, Location loc,
-                            ArrayRef<int64_t> loopShape,
-                            ArrayRef<bool> reduced, ValueRange inputs,
-                            ArrayRef<AffineMap> inputMaps, double init,
-                            ScalarBodyFn combine) {
+                            ArrayRef<int64_t> loopShape, ArrayRef<bool> reduced,
+                            ValueRange inputs, ArrayRef<AffineMap> inputMaps,
+                            double init, ScalarBodyFn combine) {
   MLIRContext *ctx = b.getContext();
   SmallVector<int64_t> keptShape = getKeptShape(loopShape, reduced);
   Value acc = createFilledTensor(b, loc, keptShape, b.getF32Type(), init);

@@ -117,8 +117,9 @@ struct MatmulLowering : OpConversionPattern<MatmulOp> {
         lhs = reshapeTo(rewriter, loc, lhs,
                         {batch * m, op.getLhs().getType().getShape().back()});
       Value acc = createFilledTensor(rewriter, loc, {batch * m, n}, f32, 0.0);
-      auto mm = linalg::MatmulOp::create(rewriter, loc, TypeRange{acc.getType()},
-                                         ValueRange{lhs, rhs}, ValueRange{acc});
+      auto mm =
+          linalg::MatmulOp::create(rewriter, loc, TypeRange{acc.getType()},
+                                   ValueRange{lhs, rhs}, ValueRange{acc});
       mm.setIndexingMapsAttr(
           MatmulMaps(ctx, false, false, false, ta, tb).attr(rewriter));
       product = mm.getResult(0);
@@ -127,9 +128,9 @@ struct MatmulLowering : OpConversionPattern<MatmulOp> {
       lhs = collapseBatch(rewriter, loc, lhs);
       rhs = collapseBatch(rewriter, loc, rhs);
       Value acc = createFilledTensor(rewriter, loc, {batch, m, n}, f32, 0.0);
-      auto mm = linalg::BatchMatmulOp::create(
-          rewriter, loc, TypeRange{acc.getType()}, ValueRange{lhs, rhs},
-          ValueRange{acc});
+      auto mm =
+          linalg::BatchMatmulOp::create(rewriter, loc, TypeRange{acc.getType()},
+                                        ValueRange{lhs, rhs}, ValueRange{acc});
       mm.setIndexingMapsAttr(
           MatmulMaps(ctx, true, true, true, ta, tb).attr(rewriter));
       product = mm.getResult(0);

@@ -54,19 +54,18 @@ std::pair<Value, Value> computeStats(OpBuilder &b, Location loc,
                                      const NormLayout &layout, double epsilon) {
   unsigned nRed = layout.numLoops - 1;
   Value sumInit = zeroAccumulator(b, loc, {layout.statSize});
-  Value sum = linalg::GenericOp::create(
-                  b, loc, TypeRange{sumInit.getType()}, ValueRange{layout.x},
-                  ValueRange{sumInit},
-                  ArrayRef<AffineMap>{layout.xMap, layout.statMap},
-                  iterators(1, nRed),
-                  [&](OpBuilder &nb, Location l, ValueRange args) {
-                    linalg::YieldOp::create(
-                        nb, l,
-                        arith::AddFOp::create(nb, l, args[1],
-                                              toCompute(nb, l, args[0]))
-                            .getResult());
-                  })
-                  .getResult(0);
+  Value sum =
+      linalg::GenericOp::create(
+          b, loc, TypeRange{sumInit.getType()}, ValueRange{layout.x},
+          ValueRange{sumInit}, ArrayRef<AffineMap>{layout.xMap, layout.statMap},
+          iterators(1, nRed),
+          [&](OpBuilder &nb, Location l, ValueRange args) {
+            linalg::YieldOp::create(
+                nb, l,
+                arith::AddFOp::create(nb, l, args[1], toCompute(nb, l, args[0]))
+                    .getResult());
+          })
+          .getResult(0);
   double count = double(layout.count);
   Value meanInit = tensor::EmptyOp::create(
       b, loc, ArrayRef<int64_t>{layout.statSize}, computeType(b.getContext()));
@@ -82,21 +81,20 @@ std::pair<Value, Value> computeStats(OpBuilder &b, Location loc,
           })
           .getResult(0);
   Value varInit = zeroAccumulator(b, loc, {layout.statSize});
-  Value sq = linalg::GenericOp::create(
-                 b, loc, TypeRange{varInit.getType()},
-                 ValueRange{layout.x, mean}, ValueRange{varInit},
-                 ArrayRef<AffineMap>{layout.xMap, layout.statMap,
-                                     layout.statMap},
-                 iterators(1, nRed),
-                 [&](OpBuilder &nb, Location l, ValueRange args) {
-                   Value c = arith::SubFOp::create(
-                       nb, l, toCompute(nb, l, args[0]), args[1]);
-                   Value c2 = arith::MulFOp::create(nb, l, c, c);
-                   linalg::YieldOp::create(
-                       nb, l,
-                       arith::AddFOp::create(nb, l, args[2], c2).getResult());
-                 })
-                 .getResult(0);
+  Value sq =
+      linalg::GenericOp::create(
+          b, loc, TypeRange{varInit.getType()}, ValueRange{layout.x, mean},
+          ValueRange{varInit},
+          ArrayRef<AffineMap>{layout.xMap, layout.statMap, layout.statMap},
+          iterators(1, nRed),
+          [&](OpBuilder &nb, Location l, ValueRange args) {
+            Value c = arith::SubFOp::create(nb, l, toCompute(nb, l, args[0]),
+                                            args[1]);
+            Value c2 = arith::MulFOp::create(nb, l, c, c);
+            linalg::YieldOp::create(
+                nb, l, arith::AddFOp::create(nb, l, args[2], c2).getResult());
+          })
+          .getResult(0);
   Value rstdInit = tensor::EmptyOp::create(
       b, loc, ArrayRef<int64_t>{layout.statSize}, computeType(b.getContext()));
   Value rstd =
@@ -222,9 +220,9 @@ struct LayerNormLowering : OpRewritePattern<LayerNormOp> {
     RankedTensorType type = op.getType();
     NormLayout layout = layerNormLayout(rewriter, loc, op.getInput());
     Value y = normForward(rewriter, loc, layout,
-                         dimsMap(rewriter.getContext(), 2, {1}), op.getScale(),
-                         op.getBias(), op.getEpsilon().convertToDouble(),
-                         type.getElementType());
+                          dimsMap(rewriter.getContext(), 2, {1}), op.getScale(),
+                          op.getBias(), op.getEpsilon().convertToDouble(),
+                          type.getElementType());
     rewriter.replaceOp(op, layerNormRestore(rewriter, loc, y, type));
     return success();
   }
@@ -239,8 +237,8 @@ struct BatchNormLowering : OpRewritePattern<BatchNormOp> {
     RankedTensorType type = op.getType();
     NormLayout layout = batchNormLayout(rewriter, loc, op.getInput());
     Value y = normForward(rewriter, loc, layout, layout.statMap, op.getScale(),
-                         op.getBias(), op.getEpsilon().convertToDouble(),
-                         type.getElementType());
+                          op.getBias(), op.getEpsilon().convertToDouble(),
+                          type.getElementType());
     rewriter.replaceOp(op, batchNormRestore(rewriter, loc, y, type));
     return success();
   }
@@ -285,8 +283,8 @@ struct LayerNormGradLowering : OpRewritePattern<LayerNormGradOp> {
     Type elemType = type.getElementType();
     NormLayout layout = layerNormLayout(rewriter, loc, op.getInput());
     Value dy = layerNormLayout(rewriter, loc, op.getGrad()).x;
-    auto [mean, rstd] = computeStats(rewriter, loc, layout,
-                                     op.getEpsilon().convertToDouble());
+    auto [mean, rstd] =
+        computeStats(rewriter, loc, layout, op.getEpsilon().convertToDouble());
     int64_t m = layout.statSize, d = layout.count;
     double count = double(d);
 
@@ -340,14 +338,12 @@ struct LayerNormGradLowering : OpRewritePattern<LayerNormGradOp> {
             .getResult(0);
 
     // Parameter gradients: loops (d | m).
-    auto [dBias, dScale] =
-        paramGrads(rewriter, loc, layout.x, dy, mean, rstd, 2,
-                   dimsMap(ctx, 2, {1, 0}), dimsMap(ctx, 2, {1}),
-                   dimsMap(ctx, 2, {0}), d);
-    rewriter.replaceOp(op,
-                       {layerNormRestore(rewriter, loc, dx, type),
-                        convertTensor(rewriter, loc, dScale, elemType),
-                        convertTensor(rewriter, loc, dBias, elemType)});
+    auto [dBias, dScale] = paramGrads(
+        rewriter, loc, layout.x, dy, mean, rstd, 2, dimsMap(ctx, 2, {1, 0}),
+        dimsMap(ctx, 2, {1}), dimsMap(ctx, 2, {0}), d);
+    rewriter.replaceOp(op, {layerNormRestore(rewriter, loc, dx, type),
+                            convertTensor(rewriter, loc, dScale, elemType),
+                            convertTensor(rewriter, loc, dBias, elemType)});
     return success();
   }
 };
@@ -362,8 +358,8 @@ struct BatchNormGradLowering : OpRewritePattern<BatchNormGradOp> {
     Type elemType = type.getElementType();
     NormLayout layout = batchNormLayout(rewriter, loc, op.getInput());
     Value dy = batchNormLayout(rewriter, loc, op.getGrad()).x;
-    auto [mean, rstd] = computeStats(rewriter, loc, layout,
-                                     op.getEpsilon().convertToDouble());
+    auto [mean, rstd] =
+        computeStats(rewriter, loc, layout, op.getEpsilon().convertToDouble());
     auto [dBias, dScale] =
         paramGrads(rewriter, loc, layout.x, dy, mean, rstd, 3, layout.xMap,
                    layout.statMap, layout.statMap, layout.statSize);
@@ -398,10 +394,9 @@ struct BatchNormGradLowering : OpRewritePattern<BatchNormGradOp> {
               linalg::YieldOp::create(b, l, castScalar(b, l, r, elemType));
             })
             .getResult(0);
-    rewriter.replaceOp(op,
-                       {batchNormRestore(rewriter, loc, dx, type),
-                        convertTensor(rewriter, loc, dScale, elemType),
-                        convertTensor(rewriter, loc, dBias, elemType)});
+    rewriter.replaceOp(op, {batchNormRestore(rewriter, loc, dx, type),
+                            convertTensor(rewriter, loc, dScale, elemType),
+                            convertTensor(rewriter, loc, dBias, elemType)});
     return success();
   }
 };

@@ -57,11 +57,10 @@ Value scaleAndConvert(OpBuilder &b, Location loc, Value t, double divisor,
 Value dilatedGrad(OpBuilder &b, Location loc, Value dy, Value fill,
                   ArrayRef<int64_t> inputShape, ArrayRef<int64_t> kernel,
                   ArrayRef<int64_t> strides, ArrayRef<int64_t> padding) {
-  return dilateAndPad(b, loc, dy, strides,
-                      {kernel[0] - 1 - padding[0], kernel[1] - 1 - padding[1]},
-                      {inputShape[2] + kernel[0] - 1,
-                       inputShape[3] + kernel[1] - 1},
-                      fill);
+  return dilateAndPad(
+      b, loc, dy, strides,
+      {kernel[0] - 1 - padding[0], kernel[1] - 1 - padding[1]},
+      {inputShape[2] + kernel[0] - 1, inputShape[3] + kernel[1] - 1}, fill);
 }
 
 /// max_pool2d: pad with -inf, then linalg.pooling_nchw_max in the element
@@ -127,8 +126,8 @@ struct MaxPool2DGradLowering : OpRewritePattern<MaxPool2DGradOp> {
     Value negInf = negInfConst(rewriter, loc, elemType);
     Value padded = padSpatial(rewriter, loc, op.getInput(), padding, negInf);
     Value window = tensor::EmptyOp::create(rewriter, loc, kernel, elemType);
-    Value minusOne = arith::ConstantOp::create(
-        rewriter, loc, rewriter.getI32IntegerAttr(-1));
+    Value minusOne = arith::ConstantOp::create(rewriter, loc,
+                                               rewriter.getI32IntegerAttr(-1));
     Value maxInit = filledTensor(rewriter, loc, dy, elemType, negInf);
     Value idxInit = filledTensor(rewriter, loc, dy, i32, minusOne);
     AffineExpr d0 = getAffineDimExpr(0, ctx), d1 = getAffineDimExpr(1, ctx),
@@ -186,10 +185,9 @@ struct MaxPool2DGradLowering : OpRewritePattern<MaxPool2DGradOp> {
     Value indices = argmax.getResult(1);
 
     // Step 2: gather the gradient.
-    Value zDy =
-        dilatedGrad(rewriter, loc, op.getGrad(),
-                    floatConst(rewriter, loc, elemType, 0.0), x, kernel,
-                    strides, padding);
+    Value zDy = dilatedGrad(rewriter, loc, op.getGrad(),
+                            floatConst(rewriter, loc, elemType, 0.0), x, kernel,
+                            strides, padding);
     Value zIdx = dilatedGrad(rewriter, loc, indices, minusOne, x, kernel,
                              strides, padding);
     AffineMap zMap = AffineMap::get(
@@ -234,17 +232,16 @@ struct AvgPool2DLowering : OpRewritePattern<AvgPool2DOp> {
     Type elemType = resultType.getElementType();
     ArrayRef<int64_t> kernel = op.getKernel();
     Value padded =
-        padSpatialWithZeros(rewriter, loc, op.getInput(),
-                                        op.getPadding());
+        padSpatialWithZeros(rewriter, loc, op.getInput(), op.getPadding());
     Value init = zeroAccumulator(rewriter, loc, resultType.getShape());
     Value window = tensor::EmptyOp::create(rewriter, loc, kernel,
                                            computeType(rewriter.getContext()));
-    Value sum = linalg::PoolingNchwSumOp::create(
-                    rewriter, loc, TypeRange{init.getType()},
-                    ValueRange{padded, window}, ValueRange{init},
-                    pairAttr(rewriter, op.getStrides()),
-                    pairAttr(rewriter, {1, 1}))
-                    .getResult(0);
+    Value sum =
+        linalg::PoolingNchwSumOp::create(
+            rewriter, loc, TypeRange{init.getType()},
+            ValueRange{padded, window}, ValueRange{init},
+            pairAttr(rewriter, op.getStrides()), pairAttr(rewriter, {1, 1}))
+            .getResult(0);
     rewriter.replaceOp(op, scaleAndConvert(rewriter, loc, sum,
                                            double(kernel[0] * kernel[1]),
                                            elemType));
@@ -271,12 +268,11 @@ struct AvgPool2DGradLowering : OpRewritePattern<AvgPool2DGradOp> {
     Value init = zeroAccumulator(rewriter, loc, x);
     Value window = tensor::EmptyOp::create(rewriter, loc, kernel,
                                            computeType(rewriter.getContext()));
-    Value sum =
-        linalg::PoolingNchwSumOp::create(
-            rewriter, loc, TypeRange{init.getType()}, ValueRange{z, window},
-            ValueRange{init}, pairAttr(rewriter, {1, 1}),
-            pairAttr(rewriter, {1, 1}))
-            .getResult(0);
+    Value sum = linalg::PoolingNchwSumOp::create(
+                    rewriter, loc, TypeRange{init.getType()},
+                    ValueRange{z, window}, ValueRange{init},
+                    pairAttr(rewriter, {1, 1}), pairAttr(rewriter, {1, 1}))
+                    .getResult(0);
     rewriter.replaceOp(op, scaleAndConvert(rewriter, loc, sum,
                                            double(kernel[0] * kernel[1]),
                                            elemType));

@@ -42,9 +42,9 @@ struct ReshapeLowering : OpConversionPattern<ReshapeOp> {
   LogicalResult
   matchAndRewrite(ReshapeOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    rewriter.replaceOp(op, reshapeTensor(rewriter, op.getLoc(),
-                                         adaptor.getInput(),
-                                         op.getResult().getType()));
+    rewriter.replaceOp(op,
+                       reshapeTensor(rewriter, op.getLoc(), adaptor.getInput(),
+                                     op.getResult().getType()));
     return success();
   }
 };
@@ -185,7 +185,8 @@ struct SumToLowering : OpConversionPattern<SumToOp> {
 } // namespace
 
 void remat::populateRematShapeToLinalgPatterns(RewritePatternSet &patterns) {
-  patterns.add<ReshapeLowering, TransposeLowering, ConcatLowering,
-               SliceLowering, SliceGradLowering, BroadcastToLowering,
-               SumToLowering>(patterns.getContext());
+  patterns
+      .add<ReshapeLowering, TransposeLowering, ConcatLowering, SliceLowering,
+           SliceGradLowering, BroadcastToLowering, SumToLowering>(
+          patterns.getContext());
 }

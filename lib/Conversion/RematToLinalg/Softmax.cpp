@@ -74,7 +74,8 @@ Value rowSumExp(OpBuilder &b, Location loc, const AxisNest &nest, Value x,
 Value combine(OpBuilder &b, Location loc, const AxisNest &nest,
               RankedTensorType type, ValueRange inputs,
               ArrayRef<AffineMap> maps, ScalarBodyFn body) {
-  Value init = createEmptyTensor(b, loc, type.getShape(), type.getElementType());
+  Value init =
+      createEmptyTensor(b, loc, type.getShape(), type.getElementType());
   return buildGeneric(b, loc, inputs, maps, init, nest.identity, nest.parallel,
                       body, /*computeInF32=*/true, /*readsOutput=*/false);
 }
@@ -93,17 +94,17 @@ struct SoftmaxLowering : OpConversionPattern<OpTy> {
     Value x = adaptor.getInput();
     Value max = rowMax(rewriter, loc, nest, x);
     Value sum = rowSumExp(rewriter, loc, nest, x, max);
-    Value result = combine(
-        rewriter, loc, nest, type, {x, max, sum},
-        {nest.identity, nest.kept, nest.kept},
-        [](OpBuilder &nb, Location nloc, ValueRange a) -> Value {
-          Value shifted = arith::SubFOp::create(nb, nloc, a[0], a[1]);
-          if (IsLog)
-            return arith::SubFOp::create(nb, nloc, shifted,
-                                         math::LogOp::create(nb, nloc, a[2]));
-          Value e = math::ExpOp::create(nb, nloc, shifted);
-          return arith::DivFOp::create(nb, nloc, e, a[2]);
-        });
+    Value result =
+        combine(rewriter, loc, nest, type, {x, max, sum},
+                {nest.identity, nest.kept, nest.kept},
+                [](OpBuilder &nb, Location nloc, ValueRange a) -> Value {
+                  Value shifted = arith::SubFOp::create(nb, nloc, a[0], a[1]);
+                  if (IsLog)
+                    return arith::SubFOp::create(
+                        nb, nloc, shifted, math::LogOp::create(nb, nloc, a[2]));
+                  Value e = math::ExpOp::create(nb, nloc, shifted);
+                  return arith::DivFOp::create(nb, nloc, e, a[2]);
+                });
     rewriter.replaceOp(op, result);
     return success();
   }

@@ -1,4 +1,5 @@
-//===- LoweringUtils.h - helpers of the remat to linalg lowering -*- C++ -*-===//
+//===- LoweringUtils.h - helpers of the remat to linalg lowering -*- C++
+//-*-===//
 //
 // Part of the remat project.
 //

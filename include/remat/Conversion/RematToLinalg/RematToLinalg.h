@@ -32,7 +32,8 @@ void populateRematMatmulToLinalgPatterns(mlir::RewritePatternSet &patterns);
 
 /// Broadcasting binary ops, unary activations and their gradients to
 /// linalg.generic.
-void populateRematElementwiseToLinalgPatterns(mlir::RewritePatternSet &patterns);
+void populateRematElementwiseToLinalgPatterns(
+    mlir::RewritePatternSet &patterns);
 
 /// softmax, log_softmax and their gradients (max-subtracted reductions).
 void populateRematSoftmaxToLinalgPatterns(mlir::RewritePatternSet &patterns);

@@ -83,16 +83,14 @@ void remat::registerCostExternalModels(DialectRegistry &registry) {
   registry.addExtension(+[](MLIRContext *ctx, linalg::LinalgDialect *) {
     attach<LinalgCostModel, linalg::GenericOp, linalg::MatmulOp,
            linalg::BatchMatmulOp, linalg::Conv2DNchwFchwOp,
-           linalg::PoolingNchwMaxOp, linalg::PoolingNchwSumOp,
-           linalg::ReduceOp, linalg::MapOp, linalg::TransposeOp,
-           linalg::BroadcastOp>(ctx);
+           linalg::PoolingNchwMaxOp, linalg::PoolingNchwSumOp, linalg::ReduceOp,
+           linalg::MapOp, linalg::TransposeOp, linalg::BroadcastOp>(ctx);
     attach<ElementwiseCostModel, linalg::FillOp>(ctx);
   });
   registry.addExtension(+[](MLIRContext *ctx, tensor::TensorDialect *) {
     attach<FreeCostModel, tensor::EmptyOp, tensor::ExpandShapeOp,
            tensor::CollapseShapeOp, tensor::ReshapeOp, tensor::CastOp>(ctx);
-    attach<ElementwiseCostModel, tensor::ExtractSliceOp,
-           tensor::InsertSliceOp, tensor::PadOp, tensor::ConcatOp,
-           tensor::GenerateOp>(ctx);
+    attach<ElementwiseCostModel, tensor::ExtractSliceOp, tensor::InsertSliceOp,
+           tensor::PadOp, tensor::ConcatOp, tensor::GenerateOp>(ctx);
   });
 }

@@ -62,7 +62,8 @@ double remat::getDefaultComputeCost(Operation *op) {
 }
 
 static double numElements(Value v) {
-  return static_cast<double>(cast<RankedTensorType>(v.getType()).getNumElements());
+  return static_cast<double>(
+      cast<RankedTensorType>(v.getType()).getNumElements());
 }
 
 double MatmulOp::getComputeCost() {
@@ -100,8 +101,7 @@ double Conv2DFilterGradOp::getComputeCost() {
   return convCost(getGrad(), getResult().getType().getShape());
 }
 
-template <typename OpTy>
-static double poolCost(OpTy op, Value output) {
+template <typename OpTy> static double poolCost(OpTy op, Value output) {
   return numElements(output) * op.getKernel()[0] * op.getKernel()[1];
 }
 

@@ -43,13 +43,15 @@ static void matmulGrads(OpBuilder &b, Location loc, Value a, Value bm, Value dc,
     if (!ta)
       *da = MatmulOp::create(b, loc, aType, dc, bm, UnitAttr(), unit(b, !tb));
     else
-      *da = MatmulOp::create(b, loc, aType, bm, dc, unit(b, tb), b.getUnitAttr());
+      *da =
+          MatmulOp::create(b, loc, aType, bm, dc, unit(b, tb), b.getUnitAttr());
   }
   if (db) {
     if (!tb)
       *db = MatmulOp::create(b, loc, bType, a, dc, unit(b, !ta), UnitAttr());
     else
-      *db = MatmulOp::create(b, loc, bType, dc, a, b.getUnitAttr(), unit(b, ta));
+      *db =
+          MatmulOp::create(b, loc, bType, dc, a, b.getUnitAttr(), unit(b, ta));
   }
 }
 
@@ -81,8 +83,8 @@ LogicalResult MatmulOp::buildGradient(OpBuilder &b, ValueRange resultGrads,
       // product, so the product is formed untransposed and then transposed.
       Value daT = MatmulOp::create(b, loc, swappedType, dc, getRhs(),
                                    UnitAttr(), unit(b, !tb));
-      da = TransposeOp::create(b, loc, aType, daT,
-                               b.getDenseI64ArrayAttr(perm));
+      da =
+          TransposeOp::create(b, loc, aType, daT, b.getDenseI64ArrayAttr(perm));
     }
     Value a = getLhs();
     if (ta)
@@ -91,16 +93,16 @@ LogicalResult MatmulOp::buildGradient(OpBuilder &b, ValueRange resultGrads,
     auto aT = cast<RankedTensorType>(a.getType());
     auto dcT = cast<RankedTensorType>(dc.getType());
     int64_t rows = aT.getNumElements() / aT.getShape().back();
-    Value a2 = ReshapeOp::create(
-        b, loc,
-        RankedTensorType::get({rows, aT.getShape().back()},
-                              aT.getElementType()),
-        a);
-    Value dc2 = ReshapeOp::create(
-        b, loc,
-        RankedTensorType::get({rows, dcT.getShape().back()},
-                              dcT.getElementType()),
-        dc);
+    Value a2 =
+        ReshapeOp::create(b, loc,
+                          RankedTensorType::get({rows, aT.getShape().back()},
+                                                aT.getElementType()),
+                          a);
+    Value dc2 =
+        ReshapeOp::create(b, loc,
+                          RankedTensorType::get({rows, dcT.getShape().back()},
+                                                dcT.getElementType()),
+                          dc);
     matmulGrads(b, loc, a2, getRhs(), dc2, /*ta=*/false, tb, a2.getType(),
                 bType, nullptr, &db);
   }
@@ -382,13 +384,14 @@ LogicalResult DropoutOp::buildGradient(OpBuilder &b, ValueRange g,
   return success();
 }
 
-LogicalResult SoftmaxCrossEntropyOp::buildGradient(OpBuilder &b, ValueRange g,
-                                                   SmallVectorImpl<Value> &out) {
+LogicalResult
+SoftmaxCrossEntropyOp::buildGradient(OpBuilder &b, ValueRange g,
+                                     SmallVectorImpl<Value> &out) {
   Value dl = singleGrad(g);
-  out.assign({SoftmaxCrossEntropyGradOp::create(
-                  b, getLoc(), getLogits().getType(), getLogits(),
-                  getLabels(), dl),
-              Value()});
+  out.assign(
+      {SoftmaxCrossEntropyGradOp::create(b, getLoc(), getLogits().getType(),
+                                         getLogits(), getLabels(), dl),
+       Value()});
   return success();
 }
 

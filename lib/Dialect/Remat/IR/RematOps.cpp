@@ -63,13 +63,14 @@ static LogicalResult verifySameElementType(Operation *op) {
   return verifySameElementType(op, ref, op->getResults());
 }
 
-static LogicalResult verifyResultShape(Operation *op, ArrayRef<int64_t> expected,
+static LogicalResult verifyResultShape(Operation *op,
+                                       ArrayRef<int64_t> expected,
                                        unsigned resultIdx = 0) {
   ArrayRef<int64_t> actual = tensorType(op->getResult(resultIdx)).getShape();
   if (actual != expected)
-    return op->emitOpError() << "result shape " << shapeStr(actual)
-                             << " does not match the expected shape "
-                             << shapeStr(expected);
+    return op->emitOpError()
+           << "result shape " << shapeStr(actual)
+           << " does not match the expected shape " << shapeStr(expected);
   return success();
 }
 
@@ -77,8 +78,8 @@ static LogicalResult verifyResultShape(Operation *op, ArrayRef<int64_t> expected
 static FailureOr<int64_t> normalizeAxis(Operation *op, int64_t axis,
                                         int64_t rank) {
   if (axis < -rank || axis >= rank)
-    return op->emitOpError() << "axis " << axis << " is out of range for rank "
-                             << rank;
+    return op->emitOpError()
+           << "axis " << axis << " is out of range for rank " << rank;
   return axis < 0 ? axis + rank : axis;
 }
 
@@ -102,8 +103,7 @@ LogicalResult MatmulOp::verify() {
   int64_t kb = getTransposeB() ? b[b.size() - 1] : b[b.size() - 2];
   int64_t n = getTransposeB() ? b[b.size() - 2] : b[b.size() - 1];
   if (ka != kb)
-    return emitOpError("contraction dimensions differ: ")
-           << ka << " vs " << kb;
+    return emitOpError("contraction dimensions differ: ") << ka << " vs " << kb;
   SmallVector<int64_t> expected(a.drop_back(2));
   expected.push_back(m);
   expected.push_back(n);
@@ -133,8 +133,7 @@ LogicalResult SubOp::verify() { return verifyBinary(*this); }
 LogicalResult MulOp::verify() { return verifyBinary(*this); }
 LogicalResult DivOp::verify() { return verifyBinary(*this); }
 
-template <typename OpTy>
-static LogicalResult verifySoftmaxLike(OpTy op) {
+template <typename OpTy> static LogicalResult verifySoftmaxLike(OpTy op) {
   return normalizeAxis(op, op.getAxis(), op.getResult().getType().getRank());
 }
 
@@ -165,8 +164,8 @@ static LogicalResult verifyNormParams(Operation *op, ArrayRef<int64_t> x,
   for (Value p : params) {
     ArrayRef<int64_t> s = tensorType(p).getShape();
     if (s.size() != 1 || s[0] != dim)
-      return op->emitOpError() << "scale and bias must have shape ["
-                               << dim << "], got " << shapeStr(s);
+      return op->emitOpError() << "scale and bias must have shape [" << dim
+                               << "], got " << shapeStr(s);
   }
   return success();
 }
@@ -220,9 +219,9 @@ static FailureOr<int64_t> windowOutput(Operation *op, int64_t in, int64_t k,
                            ">= 1 and padding >= 0");
   int64_t span = dilation * (k - 1) + 1;
   if (in + 2 * pad < span)
-    return op->emitOpError() << "window of extent " << span
-                             << " does not fit input size " << in
-                             << " with padding " << pad;
+    return op->emitOpError()
+           << "window of extent " << span << " does not fit input size " << in
+           << " with padding " << pad;
   return (in + 2 * pad - span) / stride + 1;
 }
 
@@ -234,13 +233,13 @@ convOutputShape(Operation *op, ArrayRef<int64_t> x, ArrayRef<int64_t> w,
   if (x.size() != 4 || w.size() != 4)
     return op->emitOpError("input and filter must have rank 4 (NCHW, OIHW)");
   if (x[1] % groups != 0 || w[0] % groups != 0)
-    return op->emitOpError() << "input channels " << x[1]
-                             << " and output channels " << w[0]
-                             << " must be divisible by groups " << groups;
+    return op->emitOpError()
+           << "input channels " << x[1] << " and output channels " << w[0]
+           << " must be divisible by groups " << groups;
   if (w[1] * groups != x[1])
-    return op->emitOpError() << "filter input channels " << w[1]
-                             << " times groups " << groups
-                             << " must equal input channels " << x[1];
+    return op->emitOpError()
+           << "filter input channels " << w[1] << " times groups " << groups
+           << " must equal input channels " << x[1];
   auto oh = windowOutput(op, x[2], w[2], strides[0], padding[0], dilations[0]);
   if (failed(oh))
     return failure();
@@ -302,10 +301,10 @@ poolOutputShape(Operation *op, ArrayRef<int64_t> x, ArrayRef<int64_t> kernel,
   return SmallVector<int64_t>{x[0], x[1], *oh, *ow};
 }
 
-template <typename OpTy>
-static LogicalResult verifyPool(OpTy op) {
-  auto shape = poolOutputShape(op, op.getInput().getType().getShape(),
-                               op.getKernel(), op.getStrides(), op.getPadding());
+template <typename OpTy> static LogicalResult verifyPool(OpTy op) {
+  auto shape =
+      poolOutputShape(op, op.getInput().getType().getShape(), op.getKernel(),
+                      op.getStrides(), op.getPadding());
   if (failed(shape) || failed(verifyResultShape(op, *shape)))
     return failure();
   return verifySameElementType(op);
@@ -393,7 +392,8 @@ LogicalResult TransposeOp::verify() {
   for (int64_t p : perm) {
     if (p < 0 || p >= (int64_t)x.size() || seen[p])
       return emitOpError("permutation ")
-             << shapeStr(perm) << " is not a permutation of 0.." << x.size() - 1;
+             << shapeStr(perm) << " is not a permutation of 0.."
+             << x.size() - 1;
     seen[p] = true;
     expected.push_back(x[p]);
   }
@@ -543,9 +543,9 @@ static LogicalResult verifyLabels(Operation *op, ArrayRef<int64_t> logits,
 /// Losses may be accumulated in a wider type than their inputs (f32 loss of
 /// f16 logits), so only the float operands must agree with each other.
 static LogicalResult verifyLossOperands(Operation *op, Value ref) {
-  return verifySameElementType(op, tensorType(ref).getElementType(),
-                               op->getOperands().drop_back(
-                                   op->getNumOperands() == 3 ? 1 : 0));
+  return verifySameElementType(
+      op, tensorType(ref).getElementType(),
+      op->getOperands().drop_back(op->getNumOperands() == 3 ? 1 : 0));
 }
 
 LogicalResult SoftmaxCrossEntropyOp::verify() {
@@ -597,8 +597,7 @@ LogicalResult RecomputeOp::verify() {
   for (auto [arg, input] : llvm::zip(body.getArguments(), getInputs()))
     if (arg.getType() != input.getType())
       return emitOpError("body argument type ")
-             << arg.getType() << " differs from input type "
-             << input.getType();
+             << arg.getType() << " differs from input type " << input.getType();
   auto yield = body.empty() ? YieldOp() : dyn_cast<YieldOp>(body.back());
   if (!yield)
     return emitOpError("body must end with remat.yield");

@@ -37,7 +37,8 @@ static LogicalResult differentiate(func::FuncOp func) {
   auto lossType = dyn_cast<RankedTensorType>(loss.getType());
   if (!lossType || lossType.getRank() != 0 ||
       !isa<FloatType>(lossType.getElementType()))
-    return ret.emitError("the returned loss must be a rank-0 float tensor, got ")
+    return ret.emitError(
+               "the returned loss must be a rank-0 float tensor, got ")
            << loss.getType();
 
   SmallVector<BlockArgument> params;
@@ -100,8 +101,8 @@ static LogicalResult differentiate(func::FuncOp func) {
       return failure();
     if (operandGrads.size() != op->getNumOperands())
       return op->emitError("gradient rule returned ")
-             << operandGrads.size() << " gradients for "
-             << op->getNumOperands() << " operands";
+             << operandGrads.size() << " gradients for " << op->getNumOperands()
+             << " operands";
     for (auto [operand, g] : llvm::zip(op->getOperands(), operandGrads))
       if (g && active.contains(operand))
         accumulate(operand, g);
@@ -116,7 +117,8 @@ static LogicalResult differentiate(func::FuncOp func) {
   }
 
   // Everything created after the last forward op belongs to the backward.
-  for (Operation *op = lastForward ? lastForward->getNextNode() : &block.front();
+  for (Operation *op = lastForward ? lastForward->getNextNode()
+                                   : &block.front();
        op != ret.getOperation(); op = op->getNextNode())
     setPhase(op, Phase::backward);
 

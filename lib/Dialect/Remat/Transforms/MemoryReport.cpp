@@ -51,8 +51,8 @@ struct MemoryReportPass
     std::string message;
     auto file = openOutputFile(jsonFile, &message);
     if (!file) {
-      getOperation().emitError() << "cannot write '" << jsonFile
-                                 << "': " << message;
+      getOperation().emitError()
+          << "cannot write '" << jsonFile << "': " << message;
       return signalPassFailure();
     }
     file->os() << json;
@@ -68,8 +68,9 @@ struct MemoryReportPass
                   << ", outputs " << analysis.getOutputBytes() << ")";
     if (Operation *peak = analysis.getPeakOp()) {
       remark << " at '" << peak->getName() << "'";
-      mlir::emitRemark(peak->getLoc()) << "memory peak: " << analysis.getPeakBytes()
-                         << " activation bytes live";
+      mlir::emitRemark(peak->getLoc())
+          << "memory peak: " << analysis.getPeakBytes()
+          << " activation bytes live";
     }
     if (!perOp)
       return;

@@ -26,14 +26,14 @@ std::string remat::describePlan(const PlanResult &plan, const Graph &graph,
     os << " (" << plan.detail << ")";
   os << ": peak activation bytes " << plan.sim.peakBytes << " (store-all "
      << storeAllPeak << ", ratio "
-     << llvm::format("%.3f", storeAllPeak ? double(plan.sim.peakBytes) /
-                                                storeAllPeak
-                                          : 1.0)
+     << llvm::format("%.3f", storeAllPeak
+                                 ? double(plan.sim.peakBytes) / storeAllPeak
+                                 : 1.0)
      << "), total with arguments " << plan.sim.peakTotalBytes
      << ", recompute cost " << llvm::format("%.6g", plan.sim.recomputeCost)
      << " ("
-     << llvm::format("%.1f", percent(plan.sim.recomputeCost,
-                                     graph.forwardCost()))
+     << llvm::format("%.1f",
+                     percent(plan.sim.recomputeCost, graph.forwardCost()))
      << "% of forward), " << plan.sim.recomputeCount << " recomputed ops, "
      << "planned in " << llvm::format("%.3f", plan.planSeconds * 1e3) << " ms";
   return s;
@@ -51,7 +51,8 @@ void remat::writePlanJSON(llvm::json::OStream &j, const PlanResult &plan,
     j.attribute("forward_cost", graph.forwardCost());
     j.attribute("recompute_percent",
                 percent(plan.sim.recomputeCost, graph.forwardCost()));
-    j.attribute("recomputed_ops", static_cast<int64_t>(plan.sim.recomputeCount));
+    j.attribute("recomputed_ops",
+                static_cast<int64_t>(plan.sim.recomputeCount));
     j.attribute("plan_seconds", plan.planSeconds);
   });
 }
@@ -63,13 +64,13 @@ std::string remat::formatPlanTable(llvm::StringRef title,
   llvm::raw_string_ostream os(s);
   os << title << " (" << graph.size() << " ops, forward cost "
      << llvm::format("%.6g", graph.forwardCost()) << ")\n";
-  os << llvm::format("%-10s %16s %7s %14s %8s %9s %10s  %s\n", "strategy",
+  os << llvm::format("%-16s %16s %7s %14s %8s %9s %10s  %s\n", "strategy",
                      "peak bytes", "ratio", "recompute", "recomp%", "rec. ops",
                      "plan ms", "detail");
   for (const PlanResult &p : plans)
     os << llvm::format(
-        "%-10s %16lld %7.3f %14.6g %8.1f %9zu %10.3f  %s\n",
-        p.strategy.c_str(), static_cast<long long>(p.sim.peakBytes),
+        "%-16s %16lld %7.3f %14.6g %8.1f %9zu %10.3f  %s\n", p.strategy.c_str(),
+        static_cast<long long>(p.sim.peakBytes),
         storeAllPeak ? double(p.sim.peakBytes) / storeAllPeak : 1.0,
         p.sim.recomputeCost, percent(p.sim.recomputeCost, graph.forwardCost()),
         p.sim.recomputeCount, p.planSeconds * 1e3, p.detail.c_str());
