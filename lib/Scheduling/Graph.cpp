@@ -49,6 +49,13 @@ double Graph::forwardCost() const {
   return total;
 }
 
+bool Graph::isForwardOnly() const {
+  for (const Node &node : nodes)
+    if (node.backward)
+      return false;
+  return true;
+}
+
 size_t Schedule::numRecomputed() const {
   size_t count = 0;
   for (const std::vector<unsigned> &list : recomputeBefore)

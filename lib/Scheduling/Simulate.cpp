@@ -6,9 +6,9 @@
 ///
 /// \file
 /// `simulate` flattens a schedule into its execution sequence (the original op
-/// order with every `recomputeBefore` list spliced in front of its backward
-/// node), resolves every operand reference to the most recent instance, and
-/// records the last use of every instance. A second sweep then accumulates the
+/// order with every `recomputeBefore` list spliced in front of its node),
+/// resolves every operand reference to the most recent instance, and records
+/// the last use of every instance. A second sweep then accumulates the
 /// live bytes: an execution sees every live instance plus its own result, and
 /// afterwards the instances whose last use it was are freed. Both sweeps are
 /// linear in the number of executions plus operand references.
@@ -37,17 +37,24 @@ static std::optional<std::string> checkSchedule(const Graph &graph,
   if (schedule.recomputeBefore.size() != n)
     return "schedule has " + std::to_string(schedule.recomputeBefore.size()) +
            " recompute lists for a graph of " + std::to_string(n) + " nodes";
+  // In a training graph recomputation serves the backward pass only; in a
+  // forward-only graph it may precede any node (Graph.h).
+  bool forwardOnly = graph.isForwardOnly();
   for (unsigned k = 0; k != n; ++k) {
     const std::vector<unsigned> &list = schedule.recomputeBefore[k];
     if (list.empty())
       continue;
-    if (!graph.nodes[k].backward)
+    if (!forwardOnly && !graph.nodes[k].backward)
       return "recomputations are listed before forward node " +
-             describe(graph, k) + "; only backward nodes may have them";
+             describe(graph, k) +
+             "; in a training graph only backward nodes may have them";
     for (unsigned u : list) {
       if (u >= n)
         return "recomputation before " + describe(graph, k) + " names node #" +
                std::to_string(u) + " which is out of range";
+      if (forwardOnly && u >= k)
+        return "recomputation of " + describe(graph, u) + " before " +
+               describe(graph, k) + ", which precedes its first execution";
       if (graph.nodes[u].backward)
         return "recomputation of backward node " + describe(graph, u) +
                " before " + describe(graph, k);

@@ -12,8 +12,15 @@
 ///
 /// Semantics of a schedule. The original op order is executed unchanged: every
 /// forward node runs once, every backward node runs once, in `Graph::nodes`
-/// order. In addition, immediately before backward node `k`, the forward nodes
-/// listed in `Schedule::recomputeBefore[k]` are executed again, in list order.
+/// order. In addition, immediately before node `k`, the forward nodes listed
+/// in `Schedule::recomputeBefore[k]` are executed again, in list order. In a
+/// training graph (one with at least one backward node) only backward nodes
+/// may have such a list: recomputation serves the backward pass, and the
+/// rewriter places a recompute region before the backward op that needs it.
+/// In a forward-only graph (no backward node at all, e.g. the Moccasin
+/// benchmark DAGs) any node may have one, as long as every node it lists has
+/// already run once (its index is smaller than `k`): a value may then be
+/// freed after a use and recomputed before a later one anywhere in the graph.
 /// Every operand reference resolves to the most recent instance of that node
 /// at the time of the use. An instance is live from its execution to its last
 /// use (or to the end if the node is a graph output); nothing else keeps memory
@@ -73,11 +80,15 @@ struct Graph {
   std::optional<std::string> validate() const;
   /// Sum of the compute cost of all forward nodes.
   double forwardCost() const;
+  /// True if no node is a backward node: the graph has no forward/backward
+  /// split, and a schedule may recompute before any node (see above).
+  bool isForwardOnly() const;
 };
 
-/// A rematerialization schedule: for every node index `k` (only backward nodes
-/// may have a non-empty list), the forward nodes recomputed right before it.
-/// An empty schedule (all lists empty) is store-all.
+/// A rematerialization schedule: for every node index `k`, the forward nodes
+/// recomputed right before it (in a training graph only backward nodes may
+/// have a non-empty list; in a forward-only graph any node may). An empty
+/// schedule (all lists empty) is store-all.
 struct Schedule {
   std::vector<std::vector<unsigned>> recomputeBefore;
 
@@ -101,7 +112,7 @@ struct SimResult {
   unsigned peakAt = 0;
   /// The step of the original op order in which the peak falls: equal to
   /// `peakAt` unless the peak is reached by a recomputation, in which case it
-  /// is the backward node whose `recomputeBefore` list holds it.
+  /// is the node whose `recomputeBefore` list holds it.
   unsigned peakStep = 0;
   /// True if the peak is reached while executing a recomputation.
   bool peakInRecompute = false;
@@ -114,9 +125,10 @@ struct SimResult {
 /// Simulates `schedule` on `graph`. Returns an error message if the schedule
 /// is malformed: wrong length, a recomputation of a backward node or of a
 /// no-recompute node, an index out of range, a recomputed node whose operand
-/// has no instance yet, a non-empty list before a forward node; or if the
-/// graph is malformed (`Graph::validate`). Runs in O(nodes + recomputations +
-/// operand references of all executions).
+/// has no instance yet, a non-empty list before a forward node of a training
+/// graph, a node recomputed in a forward-only graph before its own first
+/// execution; or if the graph is malformed (`Graph::validate`). Runs in
+/// O(nodes + recomputations + operand references of all executions).
 std::optional<std::string>
 simulate(const Graph &graph, const Schedule &schedule, SimResult &result);
 

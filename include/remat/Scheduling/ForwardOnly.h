@@ -1,0 +1,99 @@
+//===- ForwardOnly.h - Rematerialization without backward -----*- C++ -*-===//
+//
+// Part of the remat project.
+//
+//===----------------------------------------------------------------------===//
+///
+/// \file
+/// Rematerialization of forward-only graphs (`Graph::isForwardOnly`): DAGs
+/// without a forward/backward split, such as the random layered graphs of the
+/// Moccasin benchmark, where any value may be freed after a use and computed
+/// again right before a later consumer. The goal is the least activation peak
+/// over the whole DAG, or the least recompute cost under a memory budget.
+///
+/// A plan is a drop mode per value (`DropMode`), lowered to a `Schedule` that
+/// recomputes a dropped value, and recursively its dropped operands, right
+/// before the consumers it no longer serves. `forwardOnlyMinPeak` searches the
+/// drop modes greedily, guided by `simulate`.
+///
+/// What is not claimed: optimality. Moccasin (Bartan et al. 2023, constraint
+/// programming) and Checkmate (Jain et al. 2020, MILP) solve this problem
+/// exactly, over all placements of recomputations; the search here explores
+/// only drop modes (a value is recomputed before all or all but the first of
+/// its consumers, never before some of them) with single-value moves.
+///
+//===----------------------------------------------------------------------===//
+
+#ifndef REMAT_SCHEDULING_FORWARDONLY_H
+#define REMAT_SCHEDULING_FORWARDONLY_H
+
+#include "remat/Scheduling/Plan.h"
+
+#include <cstdint>
+#include <vector>
+
+namespace remat {
+namespace sched {
+
+/// How a forward-only plan treats a value. The consumers of a value are the
+/// nodes that list it as an operand, in op order: c_1 < c_2 < ...
+enum class DropMode : uint8_t {
+  /// The value lives from its definition to its last use (including uses by
+  /// recomputations of other values).
+  Keep,
+  /// The original instance serves c_1 and is freed there; the value is
+  /// recomputed right before every later consumer.
+  AfterFirstUse,
+  /// The value is recomputed right before every consumer, so it only lives
+  /// around its uses; the original instance is freed as soon as it is made,
+  /// unless c_1 immediately follows the definition (index + 1), which then
+  /// reads it (a recomputation there would cost more and save nothing).
+  AtEveryUse,
+};
+
+/// Lowers drop modes (one per node) to a schedule of a forward-only graph.
+/// Nodes for which `isAlwaysKept` holds (KeptSet.h: outputs, `keep` and
+/// `noRecompute` nodes) are kept whatever `modes` says.
+///
+/// Before node k, every dropped operand of k whose original instance no
+/// longer serves k (see `DropMode`) is recomputed, preceded by those of its
+/// own dropped operands that need a new instance at k too, transitively; the
+/// list is in topological order and holds each node at most once, and all of
+/// its reads of a value resolve to one instance. Kept operands of a
+/// recomputation are read in place, which extends their lifetime to k.
+/// Runs in O(nodes + operand references of all executions).
+Schedule lowerDropModes(const Graph &graph, const std::vector<DropMode> &modes);
+
+/// `lowerDropModes` with `DropMode::AtEveryUse` for every `dropped` node and
+/// `DropMode::Keep` for the others: a dropped value is recomputed right
+/// before each of its consumers (recursively its dropped operands), so it
+/// lives only around its uses; kept values live from definition to last use.
+/// Outputs, `keep` and `noRecompute` nodes are never dropped.
+Schedule lowerDroppedSet(const Graph &graph, const std::vector<bool> &dropped);
+
+/// Plans a forward-only graph (the graph must be valid and forward-only).
+///
+/// With `budget` = 0 it minimises the activation peak; with `budget` > 0 it
+/// stops lowering the peak once it is within the budget and then minimises
+/// the recompute cost subject to it. The budget is met if and only if the
+/// returned plan's `sim.peakBytes <= budget` (the plan is simulated exactly);
+/// otherwise the plan is the least peak the search found, which is then the
+/// smallest budget this strategy can meet.
+///
+/// The search is a heuristic (see the file comment). From store-all, it
+/// repeatedly applies the single move (one value to a stronger drop mode)
+/// that lowers the simulated peak the most per unit of added recompute cost;
+/// only values with an instance live during the peak execution are tried. A
+/// move that leaves the peak equal but reduces the number of steps at the
+/// peak counts as progress (to walk along plateaus). When no move helps, a
+/// pass tries to weaken each drop (most expensive first) and keeps every
+/// change that stays within the budget (or the peak reached), to cut
+/// recompute. Without a budget, search and pass are repeated while the peak
+/// still falls. Each move costs one simulation per candidate, so a plan
+/// costs O(moves * candidates * simulation).
+PlanResult forwardOnlyMinPeak(const Graph &graph, int64_t budget);
+
+} // namespace sched
+} // namespace remat
+
+#endif // REMAT_SCHEDULING_FORWARDONLY_H

@@ -1,0 +1,426 @@
+//===- ForwardOnly.cpp - Rematerialization without a backward pass --------===//
+//
+// Part of the remat project.
+//
+//===----------------------------------------------------------------------===//
+///
+/// \file
+/// Lowering of drop modes to schedules of forward-only graphs, and the greedy
+/// search `forwardOnlyMinPeak` over drop modes (a heuristic; see
+/// ForwardOnly.h).
+///
+//===----------------------------------------------------------------------===//
+
+#include "remat/Scheduling/ForwardOnly.h"
+
+#include "remat/Scheduling/KeptSet.h"
+
+#include <algorithm>
+#include <cassert>
+#include <chrono>
+#include <limits>
+#include <tuple>
+#include <utility>
+
+using namespace remat::sched;
+
+namespace {
+constexpr unsigned kForever = std::numeric_limits<unsigned>::max();
+} // namespace
+
+/// The consumers of every node in op order, each consumer once.
+static std::vector<std::vector<unsigned>> getConsumers(const Graph &graph) {
+  unsigned n = graph.size();
+  std::vector<std::vector<unsigned>> consumers(n);
+  for (unsigned k = 0; k != n; ++k)
+    for (unsigned op : graph.nodes[k].operands)
+      if (consumers[op].empty() || consumers[op].back() != k)
+        consumers[op].push_back(k);
+  return consumers;
+}
+
+/// The drop mode a node actually gets: always-kept nodes are kept.
+static DropMode effectiveMode(const Graph &graph,
+                              const std::vector<DropMode> &modes, unsigned v) {
+  return isAlwaysKept(graph.nodes[v]) ? DropMode::Keep : modes[v];
+}
+
+/// The last step at which the original instance of every node may serve a
+/// read: kForever for kept nodes; for dropped ones the first consumer it
+/// still serves, or the node itself when it serves none.
+static std::vector<unsigned>
+getServedUntil(const Graph &graph, const std::vector<DropMode> &modes,
+               const std::vector<std::vector<unsigned>> &consumers) {
+  unsigned n = graph.size();
+  std::vector<unsigned> servedUntil(n, kForever);
+  for (unsigned v = 0; v != n; ++v) {
+    const std::vector<unsigned> &cs = consumers[v];
+    switch (effectiveMode(graph, modes, v)) {
+    case DropMode::Keep:
+      break;
+    case DropMode::AfterFirstUse:
+      servedUntil[v] = cs.empty() ? v : cs.front();
+      break;
+    case DropMode::AtEveryUse:
+      servedUntil[v] = !cs.empty() && cs.front() == v + 1 ? v + 1 : v;
+      break;
+    }
+  }
+  return servedUntil;
+}
+
+static Schedule
+lowerWithConsumers(const Graph &graph, const std::vector<DropMode> &modes,
+                   const std::vector<std::vector<unsigned>> &consumers) {
+  unsigned n = graph.size();
+  assert(modes.size() == n && "one drop mode per node");
+  const std::vector<Node> &nodes = graph.nodes;
+  std::vector<unsigned> servedUntil = getServedUntil(graph, modes, consumers);
+
+  // A read of v at step k needs a new instance iff k > servedUntil[v]: before
+  // that, no recomputation of v has happened and the original still lives.
+  // inList[v] == k: v is on the DFS stack or already in the list before k.
+  Schedule schedule(n);
+  std::vector<unsigned> inList(n, kForever);
+  // Explicit DFS stack of (node, next operand) to survive long chains of
+  // dropped values.
+  std::vector<std::pair<unsigned, unsigned>> stack;
+  for (unsigned k = 0; k != n; ++k) {
+    std::vector<unsigned> &list = schedule.recomputeBefore[k];
+    for (unsigned root : nodes[k].operands) {
+      if (k <= servedUntil[root] || inList[root] == k)
+        continue;
+      inList[root] = k;
+      stack.emplace_back(root, 0);
+      while (!stack.empty()) {
+        auto &[v, next] = stack.back();
+        const std::vector<unsigned> &ops = nodes[v].operands;
+        if (next < ops.size()) {
+          unsigned op = ops[next++];
+          if (k > servedUntil[op] && inList[op] != k) {
+            inList[op] = k;
+            stack.emplace_back(op, 0);
+          }
+          continue;
+        }
+        list.push_back(v);
+        stack.pop_back();
+      }
+    }
+  }
+  return schedule;
+}
+
+Schedule remat::sched::lowerDropModes(const Graph &graph,
+                                      const std::vector<DropMode> &modes) {
+  return lowerWithConsumers(graph, modes, getConsumers(graph));
+}
+
+Schedule remat::sched::lowerDroppedSet(const Graph &graph,
+                                       const std::vector<bool> &dropped) {
+  assert(dropped.size() == graph.size() && "one entry per node");
+  std::vector<DropMode> modes(graph.size(), DropMode::Keep);
+  for (unsigned v = 0, e = graph.size(); v != e; ++v)
+    if (dropped[v])
+      modes[v] = DropMode::AtEveryUse;
+  return lowerDropModes(graph, modes);
+}
+
+/// The nodes with an instance live during the execution at which `sim`'s peak
+/// is reached (its operands and its result included).
+static std::vector<unsigned> getNodesLiveAtPeak(const Graph &graph,
+                                                const Schedule &schedule,
+                                                const SimResult &sim) {
+  unsigned n = graph.size();
+  std::vector<unsigned> execNode;
+  std::vector<size_t> lastUse;
+  std::vector<size_t> latest(n, 0);
+  size_t peakPos = 0;
+  auto execute = [&](unsigned v, unsigned step) {
+    size_t pos = execNode.size();
+    for (unsigned op : graph.nodes[v].operands)
+      lastUse[latest[op]] = pos;
+    execNode.push_back(v);
+    lastUse.push_back(pos);
+    latest[v] = pos;
+    if (v == sim.peakAt && step == sim.peakStep)
+      peakPos = pos;
+  };
+  for (unsigned k = 0; k != n; ++k) {
+    for (unsigned u : schedule.recomputeBefore[k])
+      execute(u, k);
+    execute(k, k);
+  }
+  std::vector<unsigned> live;
+  for (size_t q = 0; q <= peakPos && q < execNode.size(); ++q)
+    if (lastUse[q] >= peakPos)
+      live.push_back(execNode[q]);
+  std::sort(live.begin(), live.end());
+  live.erase(std::unique(live.begin(), live.end()), live.end());
+  return live;
+}
+
+namespace {
+
+/// The greedy search of `forwardOnlyMinPeak`.
+class MinPeakSearch {
+public:
+  MinPeakSearch(const Graph &graph, int64_t budget)
+      : graph(graph), budget(budget), consumers(getConsumers(graph)),
+        modes(graph.size(), DropMode::Keep) {
+    double total = 0;
+    for (const Node &node : graph.nodes)
+      total += node.cost;
+    costEpsilon = 1e-6 * (graph.size() ? total / graph.size() : 0) + 1e-12;
+  }
+
+  PlanResult run();
+
+private:
+  /// The schedule of the current drop modes and its simulation.
+  struct Eval {
+    Schedule schedule;
+    SimResult sim;
+    /// Number of steps whose largest live byte count equals the peak.
+    size_t peakSteps = 0;
+  };
+  /// Changing one or two values to stronger drop modes, evaluated.
+  struct Move {
+    std::vector<std::pair<unsigned, DropMode>> changes;
+    Eval eval;
+    /// True if the move lowers the peak; otherwise it keeps the peak and
+    /// reduces the number of steps at the peak.
+    bool lowers = false;
+    /// Gain (bytes off the peak, or steps off the plateau) per unit of added
+    /// recompute cost.
+    double score = 0;
+  };
+
+  Eval evaluate();
+  bool withinBudget(const Eval &e) const {
+    return budget > 0 && e.sim.peakBytes <= budget;
+  }
+  /// The drop modes stronger than the current one that change the schedule.
+  std::vector<DropMode> strongerModes(unsigned v) const;
+  /// Keeps in `best` the better of `best` and the move of `changes` reaching
+  /// `e` from `cur`, if that move makes progress.
+  void consider(std::optional<Move> &best, const Eval &cur,
+                std::vector<std::pair<unsigned, DropMode>> changes, Eval e);
+  /// The best single move from `cur`, if any makes progress.
+  std::optional<Move> bestSingleMove(const Eval &cur);
+  /// The best pair of moves from `cur`, if any makes progress: the first
+  /// among the kPairFirstMoves single moves reaching the smallest peaks, the
+  /// second among the values live at the peak after the first.
+  std::optional<Move> bestPairMove(const Eval &cur);
+  /// Applies improving moves until none is left or the budget is met.
+  void descend(Eval &cur);
+  /// Weakens drops (most expensive first) while the peak stays <= limit.
+  void relax(Eval &cur, int64_t limit);
+
+  /// First moves tried by bestPairMove.
+  static constexpr size_t kPairFirstMoves = 16;
+  /// Rounds of descend and relax without a budget.
+  static constexpr unsigned kMaxRounds = 8;
+
+  const Graph &graph;
+  int64_t budget;
+  std::vector<std::vector<unsigned>> consumers;
+  std::vector<DropMode> modes;
+  double costEpsilon = 0;
+  size_t numSimulations = 0;
+  size_t numMoves = 0;
+  size_t numPairMoves = 0;
+};
+
+} // namespace
+
+MinPeakSearch::Eval MinPeakSearch::evaluate() {
+  Eval e;
+  e.schedule = lowerWithConsumers(graph, modes, consumers);
+  std::vector<int64_t> stepPeak;
+  std::optional<std::string> error =
+      liveBytesTrace(graph, e.schedule, e.sim, stepPeak);
+  assert(!error && "lowered drop modes must simulate");
+  (void)error;
+  ++numSimulations;
+  e.peakSteps = std::count(stepPeak.begin(), stepPeak.end(), e.sim.peakBytes);
+  return e;
+}
+
+std::vector<DropMode> MinPeakSearch::strongerModes(unsigned v) const {
+  std::vector<DropMode> result;
+  const std::vector<unsigned> &cs = consumers[v];
+  if (isAlwaysKept(graph.nodes[v]) || cs.empty())
+    return result;
+  // AfterFirstUse is Keep for a value with one consumer, unless that
+  // consumer is dropped (its recomputations read the value later); with the
+  // first consumer right after the definition, AtEveryUse is AfterFirstUse.
+  bool readLater = cs.size() > 1 ||
+                   effectiveMode(graph, modes, cs.front()) != DropMode::Keep;
+  if (modes[v] == DropMode::Keep && readLater)
+    result.push_back(DropMode::AfterFirstUse);
+  if (modes[v] != DropMode::AtEveryUse && cs.front() != v + 1)
+    result.push_back(DropMode::AtEveryUse);
+  return result;
+}
+
+void MinPeakSearch::consider(std::optional<Move> &best, const Eval &cur,
+                             std::vector<std::pair<unsigned, DropMode>> changes,
+                             Eval e) {
+  bool lowers = e.sim.peakBytes < cur.sim.peakBytes;
+  bool plateau =
+      e.sim.peakBytes == cur.sim.peakBytes && e.peakSteps < cur.peakSteps;
+  if (!lowers && !plateau)
+    return;
+  double gain = lowers ? double(cur.sim.peakBytes - e.sim.peakBytes)
+                       : double(cur.peakSteps - e.peakSteps);
+  double addedCost = std::max(0.0, e.sim.recomputeCost - cur.sim.recomputeCost);
+  double score = gain / (addedCost + costEpsilon);
+  if (best && (best->lowers > lowers ||
+               (best->lowers == lowers && best->score >= score)))
+    return;
+  best = Move{std::move(changes), std::move(e), lowers, score};
+}
+
+std::optional<MinPeakSearch::Move>
+MinPeakSearch::bestSingleMove(const Eval &cur) {
+  std::optional<Move> best;
+  for (unsigned v : getNodesLiveAtPeak(graph, cur.schedule, cur.sim)) {
+    for (DropMode m : strongerModes(v)) {
+      DropMode old = modes[v];
+      modes[v] = m;
+      Eval e = evaluate();
+      modes[v] = old;
+      consider(best, cur, {{v, m}}, std::move(e));
+    }
+  }
+  return best;
+}
+
+std::optional<MinPeakSearch::Move>
+MinPeakSearch::bestPairMove(const Eval &cur) {
+  // Every single move, by the peak (then the plateau) it reaches.
+  std::vector<std::tuple<int64_t, size_t, unsigned, DropMode>> firsts;
+  for (unsigned v : getNodesLiveAtPeak(graph, cur.schedule, cur.sim)) {
+    for (DropMode m : strongerModes(v)) {
+      DropMode old = modes[v];
+      modes[v] = m;
+      Eval e = evaluate();
+      modes[v] = old;
+      firsts.emplace_back(e.sim.peakBytes, e.peakSteps, v, m);
+    }
+  }
+  std::sort(firsts.begin(), firsts.end());
+  if (firsts.size() > kPairFirstMoves)
+    firsts.resize(kPairFirstMoves);
+  std::optional<Move> best;
+  for (auto [peak, steps, v, m] : firsts) {
+    DropMode oldV = modes[v];
+    modes[v] = m;
+    Eval first = evaluate();
+    for (unsigned w : getNodesLiveAtPeak(graph, first.schedule, first.sim)) {
+      for (DropMode m2 : strongerModes(w)) {
+        DropMode oldW = modes[w];
+        modes[w] = m2;
+        Eval e = evaluate();
+        modes[w] = oldW;
+        consider(best, cur, {{v, m}, {w, m2}}, std::move(e));
+      }
+    }
+    modes[v] = oldV;
+  }
+  return best;
+}
+
+void MinPeakSearch::descend(Eval &cur) {
+  size_t maxMoves = 4 * size_t(graph.size()) + 16;
+  for (size_t iter = 0; iter != maxMoves && !withinBudget(cur); ++iter) {
+    std::optional<Move> move = bestSingleMove(cur);
+    if (!move) {
+      // Stuck: one value's drop only moves the peak elsewhere (typically by
+      // extending the lifetime of its operands); try two at once.
+      move = bestPairMove(cur);
+      if (!move)
+        return;
+      ++numPairMoves;
+    }
+    for (auto [v, m] : move->changes)
+      modes[v] = m;
+    cur = std::move(move->eval);
+    ++numMoves;
+  }
+}
+
+void MinPeakSearch::relax(Eval &cur, int64_t limit) {
+  // Weight of a drop: the cost of the recomputations of the node.
+  std::vector<double> weight(graph.size(), 0);
+  for (const std::vector<unsigned> &list : cur.schedule.recomputeBefore)
+    for (unsigned u : list)
+      weight[u] += graph.nodes[u].cost;
+  std::vector<unsigned> dropped;
+  for (unsigned v = 0, e = graph.size(); v != e; ++v)
+    if (modes[v] != DropMode::Keep)
+      dropped.push_back(v);
+  std::stable_sort(dropped.begin(), dropped.end(), [&](unsigned a, unsigned b) {
+    return weight[a] > weight[b];
+  });
+  for (unsigned v : dropped) {
+    DropMode old = modes[v];
+    // Weakest first: keeping the value saves the most.
+    for (DropMode m : {DropMode::Keep, DropMode::AfterFirstUse}) {
+      if (m >= old)
+        break;
+      modes[v] = m;
+      Eval e = evaluate();
+      if (e.sim.peakBytes <= limit &&
+          e.sim.recomputeCost <= cur.sim.recomputeCost) {
+        cur = std::move(e);
+        break;
+      }
+      modes[v] = old;
+    }
+  }
+}
+
+PlanResult MinPeakSearch::run() {
+  auto start = std::chrono::steady_clock::now();
+  Eval cur = evaluate();
+  for (unsigned round = 0; round != kMaxRounds && !withinBudget(cur); ++round) {
+    int64_t before = cur.sim.peakBytes;
+    descend(cur);
+    // Within the budget, cut recompute down to it; otherwise keep the peak.
+    relax(cur, withinBudget(cur) ? budget : cur.sim.peakBytes);
+    // A new round starts from the relaxed modes; stop once one gains nothing.
+    if (cur.sim.peakBytes >= before)
+      break;
+  }
+
+  size_t numDropped = 0, numAfterFirst = 0;
+  for (unsigned v = 0, e = graph.size(); v != e; ++v) {
+    DropMode m = effectiveMode(graph, modes, v);
+    numDropped += m != DropMode::Keep;
+    numAfterFirst += m == DropMode::AfterFirstUse;
+  }
+  PlanResult plan;
+  plan.strategy = "forward-min-peak";
+  plan.detail = (budget > 0 ? "budget=" + std::to_string(budget)
+                            : std::string("least peak")) +
+                "; dropped " + std::to_string(numDropped) + " (" +
+                std::to_string(numAfterFirst) + " after the first use); " +
+                std::to_string(numMoves) + " moves (" +
+                std::to_string(numPairMoves) + " pairs), " +
+                std::to_string(numSimulations) + " simulations";
+  plan.schedule = std::move(cur.schedule);
+  plan.sim = cur.sim;
+  plan.planSeconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+          .count();
+  return plan;
+}
+
+PlanResult remat::sched::forwardOnlyMinPeak(const Graph &graph,
+                                            int64_t budget) {
+  assert(!graph.validate() && graph.isForwardOnly() &&
+         "forwardOnlyMinPeak needs a valid forward-only graph");
+  return MinPeakSearch(graph, budget).run();
+}
