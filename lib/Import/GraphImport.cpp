@@ -406,6 +406,13 @@ func::FuncOp remat::buildGraphFunction(OpBuilder &builder,
   auto func = func::FuncOp::create(
       builder, getNodeLoc(context, funcName), funcName,
       builder.getFunctionType(inputType, resultTypes));
+  // Without a backward phase every value may be recomputed: mark the
+  // function so that rematerialization plans the whole DAG.
+  if (llvm::none_of(graph.nodes, [](const ImportedGraph::Node &node) {
+        return node.backward;
+      }))
+    func->setAttr(RematDialect::getForwardOnlyAttrName(),
+                  builder.getUnitAttr());
   Block *block = func.addEntryBlock();
   BlockArgument input = block->getArgument(0);
   input.setLoc(getNodeLoc(context, "input"));

@@ -30,6 +30,9 @@
 ///    : (...) -> tensor<<bytes>xi8>` per node, in topological order, with
 ///    operands in topological order of the predecessors; backward nodes are
 ///    marked `{remat.phase = #remat.phase<backward>}`.
+///  - has the unit attribute `remat.forward_only` when no node is backward
+///    (Moccasin graphs, Checkmate graphs with `allForward`), so that
+///    `--remat-rematerialize` plans the whole DAG;
 ///  - returns every node without successors (the last gradient of a
 ///    Checkmate graph, the target node of a Moccasin graph), so that they are
 ///    the step's outputs and live to its end.

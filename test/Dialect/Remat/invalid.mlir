@@ -1349,6 +1349,29 @@ func.func @training_step_not_unit() attributes {remat.training_step = "yes"} {
 
 // -----
 
+// expected-error @+1 {{'remat.forward_only' must be a unit attribute}}
+func.func @forward_only_not_unit() attributes {remat.forward_only = true} {
+  return
+}
+
+// -----
+
+func.func @forward_only_on_op(%x: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error @+1 {{'remat.forward_only' applies to functions}}
+  %0 = remat.relu %x {remat.forward_only} : (tensor<4xf32>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+// expected-error @+1 {{'remat.forward_only' function holds the backward op 'remat.relu'}}
+func.func @forward_only_with_backward(%x: tensor<4xf32>) -> tensor<4xf32> attributes {remat.forward_only} {
+  %0 = remat.relu %x {remat.phase = #remat.phase<backward>} : (tensor<4xf32>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
 // expected-error @+1 {{'remat.param' is an argument attribute of a function}}
 func.func @param_on_op() attributes {remat.param} {
   return

@@ -9,6 +9,7 @@
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/DialectImplementation.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
 #include "llvm/ADT/TypeSwitch.h"
 
 using namespace mlir;
@@ -56,6 +57,24 @@ LogicalResult RematDialect::verifyOperationAttribute(Operation *op,
   if (name == getTrainingStepAttrName()) {
     if (!isa<UnitAttr>(attr.getValue()))
       return op->emitError() << "'" << name << "' must be a unit attribute";
+    return success();
+  }
+  if (name == getForwardOnlyAttrName()) {
+    if (!isa<UnitAttr>(attr.getValue()))
+      return op->emitError() << "'" << name << "' must be a unit attribute";
+    if (!isa<FunctionOpInterface>(op))
+      return op->emitError() << "'" << name << "' applies to functions";
+    Operation *backward = nullptr;
+    op->walk([&](Operation *inner) {
+      if (getPhase(inner) != Phase::backward)
+        return WalkResult::advance();
+      backward = inner;
+      return WalkResult::interrupt();
+    });
+    if (backward)
+      return op->emitError()
+             << "'" << name << "' function holds the backward op '"
+             << backward->getName() << "'";
     return success();
   }
   if (name == getParamAttrName())

@@ -31,7 +31,7 @@ struct CompareStrategiesPass
     llvm::json::OStream j(jsonOs, 2);
     j.arrayBegin();
     for (auto func : getOperation().getOps<func::FuncOp>()) {
-      if (!isTrainingStep(func))
+      if (!isTrainingStep(func) && !isForwardOnlyGraph(func))
         continue;
       FailureOr<TrainingGraph> tg = TrainingGraph::build(func);
       if (failed(tg))

@@ -9,6 +9,7 @@
 #include "remat/Scheduling/BudgetDriver.h"
 #include "remat/Scheduling/Chain.h"
 #include "remat/Scheduling/ChainOptimal.h"
+#include "remat/Scheduling/ForwardOnly.h"
 #include "remat/Scheduling/Revolve.h"
 #include "remat/Scheduling/Strategies.h"
 
@@ -20,9 +21,9 @@ using namespace remat;
 using namespace remat::sched;
 
 llvm::ArrayRef<llvm::StringRef> remat::getStrategyNames() {
-  static const llvm::StringRef names[] = {"auto",  "store-all", "sqrt",
-                                          "greedy", "logn",     "revolve",
-                                          "chain-opt"};
+  static const llvm::StringRef names[] = {
+      "auto", "store-all", "sqrt",      "greedy",
+      "logn", "revolve",   "chain-opt", "forward-min-peak"};
   return names;
 }
 
@@ -138,9 +139,83 @@ planChainMinMemory(const Graph &graph, unsigned dpSlots,
   return plan;
 }
 
+/// The strategies that need a forward/backward split.
+static const char *const kTrainingStrategies[] = {"sqrt", "greedy", "logn",
+                                                  "revolve", "chain-opt"};
+
+/// planAllStrategies on a forward-only graph: store-all and the least-peak
+/// search; the training-step strategies are declined in `notes`.
+static std::vector<PlanResult>
+planAllForwardOnly(const Graph &graph, std::vector<std::string> &notes) {
+  std::vector<PlanResult> plans;
+  PlanResult storeAllPlan;
+  if (std::optional<std::string> err =
+          evaluatePlan(graph, "store-all", "", storeAll, storeAllPlan))
+    notes.push_back("store-all: " + *err);
+  else
+    plans.push_back(std::move(storeAllPlan));
+  plans.push_back(forwardOnlyMinPeak(graph, 0));
+  std::string names;
+  for (const char *name : kTrainingStrategies)
+    names += (names.empty() ? "" : ", ") + std::string(name);
+  notes.push_back(names + ": need a training step (forward and backward "
+                          "ops); the graph is forward-only");
+  return plans;
+}
+
+/// planRematerialization on a forward-only graph: `auto` and
+/// `forward-min-peak` run `forwardOnlyMinPeak` (without a budget, the least
+/// peak it finds; with one, the least recompute it finds within it), and
+/// `store-all` is the baseline; the other strategies decline.
+static void planForwardOnly(const Graph &graph, const PlannerOptions &options,
+                            PlannerResult &result) {
+  const std::string &s = options.strategy;
+  if (s == "store-all") {
+    PlanResult p;
+    if (std::optional<std::string> err =
+            evaluatePlan(graph, "store-all", "", storeAll, p)) {
+      result.error = *err;
+      return;
+    }
+    result.candidates.push_back(p);
+    if (options.budget > 0 && p.sim.peakBytes > options.budget) {
+      PlanResult least = forwardOnlyMinPeak(graph, 0);
+      result.minFeasibleBudget = least.sim.peakBytes;
+      result.minFeasibleStrategy = least.strategy;
+      result.error = "budget of " + std::to_string(options.budget) +
+                     " bytes is below what strategy 'store-all' can meet";
+      return;
+    }
+    result.plan = std::move(p);
+    return;
+  }
+  if (s != "auto" && s != "forward-min-peak") {
+    result.error = "strategy '" + s +
+                   "' needs a training step (forward and backward ops); this "
+                   "function is forward-only (remat.forward_only): use auto, "
+                   "forward-min-peak or store-all";
+    return;
+  }
+  // Without a budget the search returns the least peak it finds; with a
+  // budget it returns a plan within it, or (when it cannot meet it) again
+  // the least peak, which is then the smallest budget it meets.
+  PlanResult p = forwardOnlyMinPeak(graph, options.budget);
+  result.candidates.push_back(p);
+  if (options.budget > 0 && p.sim.peakBytes > options.budget) {
+    result.minFeasibleBudget = p.sim.peakBytes;
+    result.minFeasibleStrategy = p.strategy;
+    result.error = "budget of " + std::to_string(options.budget) +
+                   " bytes is below what strategy '" + s + "' can meet";
+    return;
+  }
+  result.plan = std::move(p);
+}
+
 std::vector<PlanResult>
 remat::planAllStrategies(const Graph &graph, std::vector<std::string> &notes,
                          unsigned dpSlots) {
+  if (graph.isForwardOnly())
+    return planAllForwardOnly(graph, notes);
   std::vector<PlanResult> plans;
   auto add = [&](const char *name, std::string detail, ScheduleBuilder fn) {
     PlanResult p;
@@ -194,7 +269,17 @@ PlannerResult remat::planRematerialization(const Graph &graph,
     simulate(graph, storeAll(graph), sim);
     result.storeAllPeak = sim.peakBytes;
   }
+  if (graph.isForwardOnly()) {
+    planForwardOnly(graph, options, result);
+    return result;
+  }
   const std::string &s = options.strategy;
+  if (s == "forward-min-peak") {
+    result.error = "strategy 'forward-min-peak' needs a forward-only function "
+                   "(remat.forward_only, no backward ops); this one is a "
+                   "training step";
+    return result;
+  }
   std::vector<PlanResult> &cands = result.candidates;
   auto addBuilder = [&](const char *name, std::string detail,
                         ScheduleBuilder fn) {

@@ -40,7 +40,7 @@ struct RematerializePass
     llvm::json::OStream j(jsonOs, 2);
     j.arrayBegin();
     for (auto func : getOperation().getOps<func::FuncOp>()) {
-      if (!isTrainingStep(func))
+      if (!isTrainingStep(func) && !isForwardOnlyGraph(func))
         continue;
       if (failed(runOnFunction(func, j)))
         return signalPassFailure();

@@ -146,6 +146,22 @@ FailureOr<unsigned> remat::applySchedule(TrainingGraph &tg,
   std::vector<SmallVector<Value>> current(n);
   for (unsigned i = 0; i < n; ++i)
     current[i].assign(tg.ops[i]->result_begin(), tg.ops[i]->result_end());
+  // The (node, result number) of every instance: original results and the
+  // results of the recompute ops created below. In a forward-only graph an
+  // op may be recomputed after its own operands were redirected to
+  // recomputed instances (a region placed before its original execution),
+  // so operands are resolved through this map, not through their defining
+  // op.
+  DenseMap<Value, std::pair<unsigned, unsigned>> instanceOf;
+  for (unsigned i = 0; i < n; ++i)
+    for (OpResult res : tg.ops[i]->getResults())
+      instanceOf[res] = {i, res.getResultNumber()};
+  auto latestOf = [&](Value v) -> Value {
+    auto it = instanceOf.find(v);
+    if (it == instanceOf.end())
+      return v; // A function argument.
+    return current[it->second.first][it->second.second];
+  };
 
   unsigned recomputed = 0;
   for (unsigned k = 0; k < n; ++k) {
@@ -159,14 +175,9 @@ FailureOr<unsigned> remat::applySchedule(TrainingGraph &tg,
       DenseMap<unsigned, unsigned> posInBatch;
       for (auto [pos, node] : llvm::enumerate(batch)) {
         for (Value v : tg.ops[node]->getOperands()) {
-          Operation *def = v.getDefiningOp();
-          if (!def) {
-            inputs.insert(v);
-            continue;
-          }
-          unsigned src = tg.nodeOf.lookup(def);
-          if (!posInBatch.count(src))
-            inputs.insert(current[src][cast<OpResult>(v).getResultNumber()]);
+          auto it = instanceOf.find(v);
+          if (it == instanceOf.end() || !posInBatch.count(it->second.first))
+            inputs.insert(latestOf(v));
         }
         posInBatch[node] = pos;
       }
@@ -185,15 +196,8 @@ FailureOr<unsigned> remat::applySchedule(TrainingGraph &tg,
         Operation *orig = tg.ops[node];
         // Map each operand to the instance the recomputation reads.
         IRMapping local;
-        for (Value v : orig->getOperands()) {
-          Operation *def = v.getDefiningOp();
-          Value inst = v;
-          if (def) {
-            unsigned src = tg.nodeOf.lookup(def);
-            inst = current[src][cast<OpResult>(v).getResultNumber()];
-          }
-          local.map(v, map.lookup(inst));
-        }
+        for (Value v : orig->getOperands())
+          local.map(v, map.lookup(latestOf(v)));
         Operation *clone = b.clone(*orig, local);
         clone->removeAttr(RematDialect::getPhaseAttrName());
         for (auto [origRes, cloneRes] :
@@ -210,27 +214,21 @@ FailureOr<unsigned> remat::applySchedule(TrainingGraph &tg,
       // Outside the region, the latest instances are the region's results.
       unsigned r = 0;
       for (unsigned node : batch)
-        for (unsigned i = 0, e = tg.ops[node]->getNumResults(); i < e; ++i)
-          current[node][i] = region.getResult(r++);
+        for (unsigned i = 0, e = tg.ops[node]->getNumResults(); i < e; ++i) {
+          current[node][i] = region.getResult(r);
+          instanceOf[region.getResult(r++)] = {node, i};
+        }
     }
     // Point the anchor's operands at the latest instances.
-    for (OpOperand &use : anchor->getOpOperands()) {
-      Operation *def = use.get().getDefiningOp();
-      if (!def || !tg.nodeOf.count(def))
-        continue;
-      unsigned src = tg.nodeOf.lookup(def);
-      use.set(current[src][cast<OpResult>(use.get()).getResultNumber()]);
-    }
+    for (OpOperand &use : anchor->getOpOperands())
+      use.set(latestOf(use.get()));
   }
   // The terminator reads the latest instances too.
   Operation *term = tg.ops.empty() ? nullptr
                                    : tg.ops.back()->getBlock()->getTerminator();
   if (term)
     for (OpOperand &use : term->getOpOperands())
-      if (Operation *def = use.get().getDefiningOp())
-        if (tg.nodeOf.count(def))
-          use.set(current[tg.nodeOf.lookup(def)]
-                         [cast<OpResult>(use.get()).getResultNumber()]);
+      use.set(latestOf(use.get()));
 
   // Drop region results nobody reads, so yields keep nothing alive.
   SmallVector<RecomputeOp> regions;

@@ -215,12 +215,16 @@ private:
   }
 
   /// Whether `candidate` (an original op) is a clone of `op` reading
-  /// `operands` (already mapped to originals). Cheap: the reason for a
-  /// mismatch is only spelled out by `mismatch()` for the diagnostic.
-  static bool isClone(Operation *op, ArrayRef<Value> operands,
-                      Operation *candidate) {
+  /// `operands` (already mapped to originals). The candidate's operands are
+  /// mapped to originals too: in a forward-only function an original op may
+  /// itself read a recomputed value (placed before it). Cheap: the reason for
+  /// a mismatch is only spelled out by `mismatch()` for the diagnostic.
+  bool isClone(Operation *op, ArrayRef<Value> operands,
+               Operation *candidate) const {
     return candidate->getName() == op->getName() &&
-           llvm::equal(operands, candidate->getOperands()) &&
+           llvm::equal(operands,
+                       llvm::map_range(candidate->getOperands(),
+                                       [&](Value v) { return original(v); })) &&
            candidate->getResultTypes() == op->getResultTypes() &&
            getComparedAttrs(candidate) == getComparedAttrs(op);
   }
@@ -236,7 +240,7 @@ private:
     for (auto [index, pair] :
          llvm::enumerate(llvm::zip(operands, candidate->getOperands()))) {
       auto [mine, theirs] = pair;
-      if (mine != theirs)
+      if (mine != original(theirs))
         return "operand #" + std::to_string(index) +
                " of the recomputed op corresponds to " + printOperand(mine) +
                ", the original reads " + printOperand(theirs);
@@ -338,7 +342,7 @@ private:
       for (NamedAttribute attr : getComparedAttrs(candidate))
         score.first += llvm::is_contained(mine, attr);
       for (auto [value, theirs] : llvm::zip(operands, candidate->getOperands()))
-        score.second += value == theirs;
+        score.second += value == original(theirs);
       if (score > bestScore) {
         bestScore = score;
         closest = candidate;

@@ -46,6 +46,12 @@ def Remat_Dialect : Dialect {
     static llvm::StringRef getTrainingStepAttrName() {
       return "remat.training_step";
     }
+    /// Name of the unit attribute marking a function without a backward
+    /// phase whose every value may be recomputed (the Moccasin benchmark
+    /// DAGs, set by remat-import): rematerialization plans the whole DAG.
+    static llvm::StringRef getForwardOnlyAttrName() {
+      return "remat.forward_only";
+    }
     void registerAttributes();
   }];
 }

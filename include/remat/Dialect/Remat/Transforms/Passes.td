@@ -81,10 +81,11 @@ def RematRematerialize : Pass<"remat-rematerialize", "mlir::ModuleOp"> {
   let summary = "Chooses what to keep and what to recompute, and rewrites the IR";
   let description = [{
     Plans every training step (a `func.func` with `#remat.phase<backward>`
-    ops) with one strategy and materialises the plan with the one rewriter:
-    the forward ops a plan recomputes are cloned into `remat.recompute`
-    regions placed right before the first backward op that needs them, and
-    later uses read the recomputed values.
+    ops) and every forward-only function (below) with one strategy and
+    materialises the plan with the one rewriter: the forward ops a plan
+    recomputes are cloned into `remat.recompute` regions placed right before
+    the first backward op (in a forward-only function, the op) that needs
+    them, and later uses read the recomputed values.
 
     Strategies (`strategy=`):
     - `store-all`: keep everything (the baseline).
@@ -102,6 +103,19 @@ def RematRematerialize : Pass<"remat-rematerialize", "mlir::ModuleOp"> {
       over discretised memory, `dp-slots=`) under the budget.
     - `auto`: the budget driver: every strategy and parameter above, and the
       plan that fits `budget=` with the least recompute cost.
+    - `forward-min-peak`: for forward-only functions (below).
+
+    Forward-only functions (the unit attribute `remat.forward_only`, which
+    remat-import sets on graphs without a backward phase such as the Moccasin
+    DAGs) are planned too: any value may be freed after a use and recomputed
+    right before a later consumer, so the `remat.recompute` regions sit
+    before forward ops. There `auto` and `forward-min-peak` run a greedy
+    search over which values to drop (guided by the exact simulation; a
+    heuristic, not the optimum that Moccasin's CP or Checkmate's MILP
+    compute): without a budget it returns the least peak it finds (where a
+    training step's `auto` returns store-all), with one the least recompute
+    it finds within it. `store-all` is the baseline; the other strategies
+    need a training step and fail.
     `budget=` is in bytes of activations (function arguments excluded). A
     plan whose simulated peak equals the budget is accepted. If nothing fits,
     the pass fails with the smallest budget that any strategy meets. Hints
@@ -132,7 +146,7 @@ def RematRematerialize : Pass<"remat-rematerialize", "mlir::ModuleOp"> {
   }];
   let options = [
     Option<"strategy", "strategy", "std::string", /*default=*/"\"auto\"",
-           "auto, store-all, sqrt, greedy, logn, revolve or chain-opt">,
+           "auto, store-all, sqrt, greedy, logn, revolve, chain-opt or forward-min-peak">,
     Option<"budget", "budget", "int64_t", /*default=*/"0",
            "Activation memory budget in bytes (0: none)">,
     Option<"slots", "slots", "unsigned", /*default=*/"0",
@@ -157,6 +171,8 @@ def RematCompareStrategies : Pass<"remat-compare-strategies", "mlir::ModuleOp"> 
     and the same as JSON to `json=`. Strategies that decline a graph (for
     example chain strategies on a graph that is not a chain of segments) are
     listed with the reason. Each row is also emitted as a remark.
+    Forward-only functions (`remat.forward_only`) get store-all and
+    forward-min-peak; the training-step strategies are listed as declined.
   }];
   let options = [
     Option<"table", "table", "std::string", /*default=*/"\"\"",
@@ -184,7 +200,9 @@ def RematVerifySchedule : Pass<"remat-verify-schedule", "mlir::ModuleOp"> {
        original op outside the regions: same op name, same attributes
        (ignoring the discardable `remat.*` ones), same result types, and
        operands that correspond (a block argument corresponds to the input it
-       captures, a recompute result to the original of the value it yields).
+       captures, a recompute result to the original of the value it yields;
+       on both sides, as in a forward-only function an original op may read
+       a recomputed value too).
        The original must be a forward (or loss) op that is not marked
        `remat.no_recompute` and whose result is not hinted `remat.keep`.
     3. Memory: the peak of the activation bytes over the execution order

@@ -25,7 +25,9 @@
 namespace remat {
 
 /// The strategies remat implements, as spelled in pass options.
-/// "auto" is the budget driver over all of them.
+/// "auto" is the budget driver over all of them. "forward-min-peak" plans
+/// forward-only graphs (ForwardOnly.h); the chain and Chen strategies need a
+/// training step.
 llvm::ArrayRef<llvm::StringRef> getStrategyNames();
 
 struct PlannerOptions {
@@ -62,12 +64,17 @@ struct PlannerResult {
 
 /// Plans `graph` with `options`. With a budget, the result is either a plan
 /// whose simulated peak is within the budget or an error with the smallest
-/// feasible budget.
+/// feasible budget. A forward-only graph (`Graph::isForwardOnly`) is planned
+/// by `forwardOnlyMinPeak` under `auto` and `forward-min-peak` (without a
+/// budget: the least peak it finds, unlike a training step's `auto`, which
+/// is store-all without a budget), by store-all under `store-all`; any other
+/// strategy is an error naming these.
 PlannerResult planRematerialization(const sched::Graph &graph,
                                     const PlannerOptions &options);
 
 /// One plan per strategy with default parameters (for comparisons and
 /// benchmarks); strategies that decline the graph are reported in `notes`.
+/// On a forward-only graph: store-all and forward-min-peak (least peak).
 std::vector<sched::PlanResult>
 planAllStrategies(const sched::Graph &graph, std::vector<std::string> &notes,
                   unsigned dpSlots = 500);

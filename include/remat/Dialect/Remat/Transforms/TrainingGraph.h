@@ -45,15 +45,24 @@ struct TrainingGraph {
 /// something to schedule.
 bool isTrainingStep(mlir::func::FuncOp func);
 
+/// True if `func` has a body, carries the `remat.forward_only` unit attribute
+/// (set by remat-import on graphs without a backward phase, such as the
+/// Moccasin DAGs) and holds no backward op: a DAG whose every value may be
+/// recomputed before any later consumer. Its graph is forward-only
+/// (`sched::Graph::isForwardOnly`), and only the forward-only strategies
+/// (and store-all) plan it.
+bool isForwardOnlyGraph(mlir::func::FuncOp func);
+
 /// Writes `text` to `path` ('-' is stdout); emits an error on `anchor` and
 /// returns failure if the file cannot be written.
 mlir::LogicalResult writeReportFile(mlir::Operation *anchor,
                                     llvm::StringRef path, llvm::StringRef text);
 
 /// Materialises `schedule` in the function of `tg`: the forward ops listed
-/// before backward node k are cloned, in order, into one `remat.recompute`
-/// op inserted right before that node's op; every later use resolves to the
-/// most recent instance of a value, exactly as `sched::simulate` assumes.
+/// before node k (a backward node, or any node of a forward-only graph) are
+/// cloned, in order, into one `remat.recompute` op inserted right before that
+/// node's op; every later use resolves to the most recent instance of a
+/// value, exactly as `sched::simulate` assumes.
 /// Returns the number of recomputed ops. `tg` is invalidated.
 mlir::FailureOr<unsigned> applySchedule(TrainingGraph &tg,
                                         const sched::Schedule &schedule);
