@@ -6,10 +6,11 @@
 //
 // Runs every strategy on generated chains (n = 10 .. 10000) and on the
 // training steps of the MLIR files given on the command line (forward models
-// are differentiated first), and prints Markdown tables: peak activation
-// bytes against store-all (the baseline of the same run), recompute cost as a
-// percentage of the forward, recomputed ops, planning time; and the scaling
-// of the peak with depth for sqrt(n) and log(n).
+// are differentiated first; functions marked remat.forward_only, such as the
+// imported Moccasin DAGs, are planned as forward-only graphs), and prints
+// Markdown tables: peak activation bytes against store-all (the baseline of the
+// same run), recompute cost as a percentage of the forward, recomputed ops,
+// planning time; and the scaling of the peak with depth for sqrt(n) and log(n).
 //
 //===----------------------------------------------------------------------===//
 
@@ -158,7 +159,7 @@ static int runFile(MLIRContext &ctx, llvm::StringRef path) {
     return 1;
   std::string base = llvm::sys::path::stem(path).str();
   for (auto func : module->getOps<func::FuncOp>()) {
-    if (!isTrainingStep(func))
+    if (!isTrainingStep(func) && !isForwardOnlyGraph(func))
       continue;
     FailureOr<TrainingGraph> tg = TrainingGraph::build(func);
     if (failed(tg))

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Regenerates bench/results.md: every rematerialization strategy on generated
 # chains (n = 10 .. 10000), generated ResNet-like, GPT-like and LSTM models of
-# several depths, the bundled examples, and the published Checkmate graphs.
+# several depths, the bundled examples, and the published Checkmate and
+# Moccasin graphs.
 # Usage: bench/run.sh [build-dir]   (default: build)
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
@@ -28,7 +29,9 @@ models+=("$work/mlp_d100.mlir")
 
 shared="$root/../shared/benchmarks/checkmate"
 if [ -x "$build/bin/remat-import" ] && [ -d "$shared" ]; then
-  for f in "$shared"/*_train.json; do
+  # Checkmate training graphs, then the Moccasin random layered DAGs
+  # (forward-only: planned by store-all and forward-min-peak).
+  for f in "$shared"/*_train.json "$shared"/random_layered_n*.json; do
     name="$(basename "$f" .json)"
     "$build/bin/remat-import" "$f" -o "$work/$name.mlir"
     models+=("$work/$name.mlir")
