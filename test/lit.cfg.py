@@ -34,6 +34,17 @@ llvm_config.add_tool_substitutions(tools, tool_dirs)
 if os.path.isdir(os.path.join(config.remat_src_root, "..", "shared", "benchmarks")):
     config.available_features.add("shared-benchmarks")
 
+# The milp strategy exists only when the build found CBC (lib/Scheduling).
+def _built_with_cbc():
+    try:
+        with open(os.path.join(config.remat_obj_root, "CMakeCache.txt")) as f:
+            return any(l.strip() == "REMAT_CBC_FOUND:INTERNAL=1" for l in f)
+    except OSError:
+        return False
+
+if _built_with_cbc():
+    config.available_features.add("cbc")
+
 # GPU execution tests need an NVIDIA driver and a device.
 def _has_cuda_device():
     smi = shutil.which("nvidia-smi")

@@ -10,6 +10,7 @@
 #include "remat/Scheduling/Chain.h"
 #include "remat/Scheduling/ChainOptimal.h"
 #include "remat/Scheduling/ForwardOnly.h"
+#include "remat/Scheduling/Milp.h"
 #include "remat/Scheduling/Revolve.h"
 #include "remat/Scheduling/Strategies.h"
 
@@ -23,7 +24,8 @@ using namespace remat::sched;
 llvm::ArrayRef<llvm::StringRef> remat::getStrategyNames() {
   static const llvm::StringRef names[] = {
       "auto", "store-all", "sqrt",      "greedy",
-      "logn", "revolve",   "chain-opt", "forward-min-peak"};
+      "logn", "revolve",   "chain-opt", "forward-min-peak",
+      "milp"};
   return names;
 }
 
@@ -138,6 +140,9 @@ planChainMinMemory(const Graph &graph, unsigned dpSlots,
   plan.detail = "least memory; " + plan.detail;
   return plan;
 }
+
+/// CBC time limit of each solve of the `milp` strategy.
+static constexpr double kMilpSecondsPerSolve = 60;
 
 /// The strategies that need a forward/backward split.
 static const char *const kTrainingStrategies[] = {"sqrt", "greedy", "logn",
@@ -344,6 +349,21 @@ PlannerResult remat::planRematerialization(const Graph &graph,
       p = planChainMinMemory(graph, options.dpSlots, result.notes);
     if (p)
       cands.push_back(std::move(*p));
+  } else if (s == "milp") {
+    // Exact (CBC): with a budget the least recompute within it, without one
+    // the least peak. When the budget is proved infeasible, the least-peak
+    // plan becomes the candidate so that the error names the smallest budget.
+    std::string note;
+    std::optional<PlanResult> p =
+        milpOptimal(graph, options.budget, kMilpSecondsPerSolve, note);
+    if (!p && options.budget > 0) {
+      result.notes.push_back(note);
+      p = milpOptimal(graph, 0, kMilpSecondsPerSolve, note);
+    }
+    if (p)
+      cands.push_back(std::move(*p));
+    else
+      result.notes.push_back(note);
   } else if (s == "auto") {
     cands = defaultCandidates(graph);
     std::vector<std::string> notes;

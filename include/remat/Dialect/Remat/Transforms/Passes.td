@@ -104,6 +104,10 @@ def RematRematerialize : Pass<"remat-rematerialize", "mlir::ModuleOp"> {
     - `auto`: the budget driver: every strategy and parameter above, and the
       plan that fits `budget=` with the least recompute cost.
     - `forward-min-peak`: for forward-only functions (below).
+    - `milp`: exact mixed-integer program (Checkmate-style, solved with CBC;
+      only when remat was built with coinor-libcbc-dev) for training steps of
+      at most 80 ops: with `budget=` the least recompute within it, without
+      one the least peak; the plan is checked by simulation.
 
     Forward-only functions (the unit attribute `remat.forward_only`, which
     remat-import sets on graphs without a backward phase such as the Moccasin
@@ -146,7 +150,7 @@ def RematRematerialize : Pass<"remat-rematerialize", "mlir::ModuleOp"> {
   }];
   let options = [
     Option<"strategy", "strategy", "std::string", /*default=*/"\"auto\"",
-           "auto, store-all, sqrt, greedy, logn, revolve, chain-opt or forward-min-peak">,
+           "auto, store-all, sqrt, greedy, logn, revolve, chain-opt, forward-min-peak or milp">,
     Option<"budget", "budget", "int64_t", /*default=*/"0",
            "Activation memory budget in bytes (0: none)">,
     Option<"slots", "slots", "unsigned", /*default=*/"0",

@@ -1,0 +1,68 @@
+//===- Milp.h - Exact rematerialization by mixed-integer programming -*- C++
+//-*-===//
+//
+// Part of the remat project.
+//
+//===----------------------------------------------------------------------===//
+///
+/// \file
+/// A Checkmate-style MILP over remat's schedule model, solved with CBC.
+///
+/// Stages: stage 0 is the forward pass (every forward node once, in order);
+/// stage t >= 1 belongs to the t-th backward node b_t: the MILP may recompute
+/// forward nodes (binary R[t][i], executed in index order), then b_t runs.
+/// S[t][i] says that a value of forward node i is resident entering stage t.
+/// Dependencies: a node computed in stage t needs each forward operand
+/// recomputed earlier in the stage or resident; S[t+1][i] <= R[t][i] +
+/// S[t][i]. Memory: at every execution point of every stage, the live bytes
+/// (fixed backward values, the resident or recomputed forward values still
+/// needed at or after that point or kept to the next stage, the result)
+/// are bounded by the budget (or the peak variable P). Needed-later and live
+/// indicators are continuous variables bounded below by the binaries, so the
+/// model's live bytes are an upper bound of `simulate`'s and equal them at an
+/// optimum. `keep`, `noRecompute` and output nodes are never recomputed.
+///
+/// The restriction compared with all schedules: a node is recomputed at most
+/// once per recompute list. The result is always converted into a `Schedule`
+/// and checked with `simulate`; the reported peak is the simulated one.
+///
+//===----------------------------------------------------------------------===//
+
+#ifndef REMAT_SCHEDULING_MILP_H
+#define REMAT_SCHEDULING_MILP_H
+
+#include "remat/Scheduling/Graph.h"
+#include "remat/Scheduling/Plan.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+namespace remat {
+namespace sched {
+
+/// True if remat was built with CBC (REMAT_HAVE_CBC); otherwise
+/// `milpOptimal` always declines.
+bool milpAvailable();
+
+/// Largest graph (number of nodes) `milpOptimal` accepts.
+constexpr unsigned kMilpMaxNodes = 80;
+
+/// Solves the MILP above. With `budgetBytes > 0`: the least recompute cost
+/// whose simulated activation peak is within the budget. With
+/// `budgetBytes <= 0`: the least peak, then the least recompute at that peak.
+/// `timeLimitSeconds` bounds each CBC solve. Returns the plan (strategy
+/// "milp", `detail` "optimal" only if CBC proved optimality of every solve
+/// within the time limit, else "feasible, gap X%"), or none with `note`
+/// saying why: no CBC, graph too large (> kMilpMaxNodes), forward-only graph
+/// or forward node after a backward node, infeasible budget, no solution in
+/// time, or a simulated peak above the budget (a model mismatch; never
+/// reported as success).
+std::optional<PlanResult> milpOptimal(const Graph &graph, int64_t budgetBytes,
+                                      double timeLimitSeconds,
+                                      std::string &note);
+
+} // namespace sched
+} // namespace remat
+
+#endif // REMAT_SCHEDULING_MILP_H

@@ -1,0 +1,453 @@
+//===- Milp.cpp - Exact rematerialization by mixed-integer programming ----===//
+//
+// Part of the remat project.
+//
+//===----------------------------------------------------------------------===//
+///
+/// \file
+/// Builds the MILP described in Milp.h, solves it with CBC's C interface,
+/// lowers the recompute decisions to a Schedule and checks it with simulate.
+///
+//===----------------------------------------------------------------------===//
+
+#include "remat/Scheduling/Milp.h"
+#include "remat/Scheduling/KeptSet.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <set>
+
+#ifdef REMAT_HAVE_CBC
+#include <coin/Cbc_C_Interface.h>
+#endif
+
+using namespace remat::sched;
+
+bool remat::sched::milpAvailable() {
+#ifdef REMAT_HAVE_CBC
+  return true;
+#else
+  return false;
+#endif
+}
+
+#ifdef REMAT_HAVE_CBC
+namespace {
+
+/// Outcome of one CBC solve.
+struct SolveOutcome {
+  bool found = false;
+  bool optimal = false;
+  bool infeasible = false;
+  double gapPercent = 0;
+  Schedule schedule;
+};
+
+/// The MILP for one graph; `peakMode` makes the peak a variable P
+/// (minimised), otherwise the peak is bounded by `budget` and the recompute
+/// cost is minimised.
+class MilpBuilder {
+public:
+  MilpBuilder(const Graph &graph, unsigned numForward)
+      : graph(graph), n(graph.size()), f(numForward), numStages(n - f) {
+    const std::vector<Node> &nodes = graph.nodes;
+    counted.assign(n, 0);
+    for (unsigned v = 0; v != n; ++v) {
+      const Node &node = nodes[v];
+      int64_t c = node.bytes;
+      if (node.output)
+        c -= node.outputBytes >= 0 ? std::min(node.outputBytes, node.bytes)
+                                   : node.bytes;
+      counted[v] = c;
+    }
+    recomputable.assign(f, false);
+    for (unsigned i = 0; i != f; ++i)
+      recomputable[i] = !isAlwaysKept(nodes[i]);
+    lastUse.resize(n);
+    lastForwardUse.resize(n);
+    for (unsigned v = 0; v != n; ++v) {
+      lastUse[v] = v;
+      lastForwardUse[v] = -1;
+    }
+    for (unsigned v = 0; v != n; ++v)
+      for (unsigned op : nodes[v].operands) {
+        lastUse[op] = std::max(lastUse[op], v);
+        if (!nodes[v].backward)
+          lastForwardUse[op] = std::max<int>(lastForwardUse[op], v);
+      }
+    int64_t maxBytes = 1, total = 0;
+    for (unsigned v = 0; v != n; ++v) {
+      maxBytes = std::max(maxBytes, counted[v]);
+      total += counted[v];
+    }
+    scale = double(maxBytes);
+    bigM = double(total) / scale + 1;
+    double maxCost = 0;
+    for (unsigned i = 0; i != f; ++i)
+      maxCost = std::max(maxCost, nodes[i].cost);
+    costScale = maxCost > 0 ? maxCost : 1;
+  }
+
+  SolveOutcome solve(bool peakMode, int64_t budget, double seconds) {
+    SolveOutcome out;
+    Cbc_Model *model = Cbc_newModel();
+    Cbc_setLogLevel(model, 0);
+    Cbc_setMaximumSeconds(model, std::max(0.01, seconds));
+    Cbc_setObjSense(model, 1);
+    int numCols = 0;
+    auto addCol = [&](double lb, double ub, double obj, bool integer) {
+      Cbc_addCol(model, "", lb, ub, obj, integer ? 1 : 0, 0, nullptr, nullptr);
+      return numCols++;
+    };
+    auto addRow = [&](const std::vector<int> &cols,
+                      const std::vector<double> &coefs, char sense,
+                      double rhs) {
+      Cbc_addRow(model, "", int(cols.size()), cols.data(), coefs.data(), sense,
+                 rhs);
+    };
+    const std::vector<Node> &nodes = graph.nodes;
+    // Variables. R[t][i], S[t][i] for t = 1..numStages (index t-1).
+    std::vector<std::vector<int>> R(numStages, std::vector<int>(f, -1));
+    std::vector<std::vector<int>> S(numStages, std::vector<int>(f, -1));
+    int P = -1;
+    if (peakMode)
+      P = addCol(0, 1e30, 1, false);
+    for (unsigned t = 0; t != numStages; ++t)
+      for (unsigned i = 0; i != f; ++i) {
+        S[t][i] = addCol(0, 1, 0, true);
+        if (recomputable[i])
+          R[t][i] =
+              addCol(0, 1, peakMode ? 0 : nodes[i].cost / costScale, true);
+      }
+    double budgetScaled = double(budget) / scale;
+    // Memory row helper: sum(coefs*cols) [- P] <= rhsConst [+ budget].
+    auto addMemRow = [&](std::vector<int> cols, std::vector<double> coefs,
+                         double rhs) {
+      if (peakMode) {
+        cols.push_back(P);
+        coefs.push_back(-1);
+      } else {
+        rhs += budgetScaled;
+      }
+      addRow(cols, coefs, 'L', rhs);
+    };
+
+    // Stage 0: every forward node runs once, in order.
+    for (unsigned i = 0; i != f; ++i) {
+      double fixed = counted[i] / scale;
+      std::vector<int> cols;
+      std::vector<double> coefs;
+      for (unsigned j = 0; j != i; ++j) {
+        if (counted[j] == 0)
+          continue;
+        if (lastForwardUse[j] >= int(i))
+          fixed += counted[j] / scale;
+        else if (numStages > 0) {
+          cols.push_back(S[0][j]);
+          coefs.push_back(counted[j] / scale);
+        }
+      }
+      addMemRow(cols, coefs, -fixed);
+    }
+
+    for (unsigned t = 0; t != numStages; ++t) {
+      unsigned b = f + t;
+      // Dependencies of the recomputations and of b.
+      for (unsigned i = 0; i != f; ++i) {
+        if (R[t][i] < 0)
+          continue;
+        std::set<unsigned> ops(nodes[i].operands.begin(),
+                               nodes[i].operands.end());
+        for (unsigned j : ops) {
+          std::vector<int> cols{R[t][i], S[t][j]};
+          std::vector<double> coefs{1, -1};
+          if (R[t][j] >= 0) {
+            cols.push_back(R[t][j]);
+            coefs.push_back(-1);
+          }
+          addRow(cols, coefs, 'L', 0);
+        }
+      }
+      std::set<unsigned> bOps;
+      for (unsigned j : nodes[b].operands)
+        if (j < f)
+          bOps.insert(j);
+      for (unsigned j : bOps) {
+        std::vector<int> cols{S[t][j]};
+        std::vector<double> coefs{1};
+        if (R[t][j] >= 0) {
+          cols.push_back(R[t][j]);
+          coefs.push_back(1);
+        }
+        addRow(cols, coefs, 'G', 1);
+      }
+      // Residency.
+      if (t + 1 < numStages)
+        for (unsigned i = 0; i != f; ++i) {
+          std::vector<int> cols{S[t + 1][i], S[t][i]};
+          std::vector<double> coefs{1, -1};
+          if (R[t][i] >= 0) {
+            cols.push_back(R[t][i]);
+            coefs.push_back(-1);
+          }
+          addRow(cols, coefs, 'L', 0);
+        }
+      // Backward values live across the whole stage.
+      double constLive = 0;
+      for (unsigned v = f; v < b; ++v)
+        if (lastUse[v] >= b)
+          constLive += counted[v] / scale;
+      // Execution points: recomputable forward nodes, then b (index f).
+      std::vector<unsigned> points;
+      for (unsigned i = 0; i != f; ++i)
+        if (R[t][i] >= 0)
+          points.push_back(i);
+      points.push_back(f);
+      // Live indicators L[j][k] per point k and value j.
+      std::vector<std::vector<int>> Lv(points.size(), std::vector<int>(f, -1));
+      for (unsigned j = 0; j != f; ++j) {
+        if (counted[j] == 0)
+          continue;
+        // N[k]: j needed at or after point k (or kept to the next stage).
+        std::vector<int> N(points.size());
+        for (unsigned k = 0; k != points.size(); ++k)
+          N[k] = addCol(0, 1, 0, false);
+        for (unsigned k = 0; k != points.size(); ++k) {
+          unsigned p = points[k];
+          if (k + 1 < points.size())
+            addRow({N[k], N[k + 1]}, {1, -1}, 'G', 0);
+          if (p < f) {
+            const std::vector<unsigned> &ops = nodes[p].operands;
+            if (std::find(ops.begin(), ops.end(), j) != ops.end())
+              addRow({N[k], R[t][p]}, {1, -1}, 'G', 0);
+          } else {
+            if (bOps.count(j))
+              Cbc_setColLower(model, N[k], 1);
+            if (t + 1 < numStages)
+              addRow({N[k], S[t + 1][j]}, {1, -1}, 'G', 0);
+          }
+        }
+        for (unsigned k = 0; k != points.size(); ++k) {
+          unsigned p = points[k];
+          if (p == j)
+            continue;
+          int L = addCol(0, 1, 0, false);
+          Lv[k][j] = L;
+          addRow({L, S[t][j], N[k]}, {1, -1, -1}, 'G', -1);
+          if (j < p && R[t][j] >= 0)
+            addRow({L, R[t][j], N[k]}, {1, -1, -1}, 'G', -1);
+        }
+      }
+      // Memory rows.
+      for (unsigned k = 0; k != points.size(); ++k) {
+        unsigned p = points[k];
+        std::vector<int> cols;
+        std::vector<double> coefs;
+        for (unsigned j = 0; j != f; ++j)
+          if (Lv[k][j] >= 0) {
+            cols.push_back(Lv[k][j]);
+            coefs.push_back(counted[j] / scale);
+          }
+        if (p < f) {
+          cols.push_back(R[t][p]);
+          coefs.push_back(bigM);
+          addMemRow(cols, coefs, bigM - constLive - counted[p] / scale);
+        } else {
+          addMemRow(cols, coefs, -constLive - counted[b] / scale);
+        }
+      }
+    }
+
+    Cbc_solve(model);
+    const double *sol = Cbc_getColSolution(model);
+    int status = Cbc_status(model);
+    bool haveSol = sol && Cbc_bestSolution(model) != nullptr;
+    if (Cbc_isProvenInfeasible(model) || !haveSol) {
+      out.infeasible = Cbc_isProvenInfeasible(model);
+      Cbc_deleteModel(model);
+      return out;
+    }
+    (void)status;
+    sol = Cbc_bestSolution(model);
+    out.found = true;
+    out.optimal = Cbc_isProvenOptimal(model);
+    if (!out.optimal) {
+      double obj = Cbc_getObjValue(model);
+      double bound = Cbc_getBestPossibleObjValue(model);
+      out.gapPercent =
+          std::fabs(obj) > 1e-12 ? 100.0 * (obj - bound) / std::fabs(obj) : 0;
+      if (out.gapPercent < 0)
+        out.gapPercent = 0;
+    }
+    out.schedule = Schedule(n);
+    for (unsigned t = 0; t != numStages; ++t)
+      for (unsigned i = 0; i != f; ++i)
+        if (R[t][i] >= 0 && sol[R[t][i]] > 0.5)
+          out.schedule.recomputeBefore[f + t].push_back(i);
+    Cbc_deleteModel(model);
+    pruneUnread(out.schedule);
+    return out;
+  }
+
+private:
+  /// Removes recomputations whose instance no execution reads (possible for
+  /// zero-cost nodes); removing them never adds memory.
+  void pruneUnread(Schedule &schedule) {
+    bool changed = true;
+    while (changed) {
+      changed = false;
+      // Flatten: (node, step, index in list or -1 for the node itself).
+      std::vector<int> latest(n, -1);
+      struct Exec {
+        unsigned node, step;
+        int pos;
+        bool read = false;
+      };
+      std::vector<Exec> execs;
+      for (unsigned k = 0; k != n; ++k) {
+        auto run = [&](unsigned v, int pos) {
+          for (unsigned op : graph.nodes[v].operands)
+            if (latest[op] >= 0)
+              execs[latest[op]].read = true;
+          latest[v] = int(execs.size());
+          execs.push_back({v, k, pos});
+        };
+        const std::vector<unsigned> &list = schedule.recomputeBefore[k];
+        for (unsigned q = 0; q != list.size(); ++q)
+          run(list[q], int(q));
+        run(k, -1);
+      }
+      for (auto it = execs.rbegin(); it != execs.rend(); ++it)
+        if (it->pos >= 0 && !it->read) {
+          std::vector<unsigned> &list = schedule.recomputeBefore[it->step];
+          list.erase(list.begin() + it->pos);
+          changed = true;
+          break;
+        }
+    }
+  }
+
+  const Graph &graph;
+  unsigned n, f, numStages;
+  std::vector<int64_t> counted;
+  std::vector<bool> recomputable;
+  std::vector<unsigned> lastUse;
+  std::vector<int> lastForwardUse;
+  double scale = 1, bigM = 1, costScale = 1;
+};
+
+std::string formatDetail(bool optimal, double gap) {
+  if (optimal)
+    return "optimal";
+  char buf[64];
+  std::snprintf(buf, sizeof(buf), "feasible, gap %.2f%%", gap);
+  return buf;
+}
+
+} // namespace
+#endif
+
+std::optional<PlanResult> remat::sched::milpOptimal(const Graph &graph,
+                                                    int64_t budgetBytes,
+                                                    double timeLimitSeconds,
+                                                    std::string &note) {
+#ifndef REMAT_HAVE_CBC
+  (void)graph;
+  (void)budgetBytes;
+  (void)timeLimitSeconds;
+  note = "milp: remat was built without CBC (coinor-libcbc-dev)";
+  return std::nullopt;
+#else
+  if (std::optional<std::string> err = graph.validate()) {
+    note = "milp: malformed graph: " + *err;
+    return std::nullopt;
+  }
+  unsigned n = graph.size();
+  if (n > kMilpMaxNodes) {
+    note = "milp: graph has " + std::to_string(n) + " nodes, more than the " +
+           std::to_string(kMilpMaxNodes) + " the exact solver accepts";
+    return std::nullopt;
+  }
+  if (graph.isForwardOnly()) {
+    note = "milp: needs a training step (forward and backward nodes); the "
+           "graph is forward-only";
+    return std::nullopt;
+  }
+  unsigned f = 0;
+  while (f < n && !graph.nodes[f].backward)
+    ++f;
+  for (unsigned v = f; v < n; ++v)
+    if (!graph.nodes[v].backward) {
+      note = "milp: forward node '" + graph.nodes[v].name +
+             "' follows a backward node; the stage model needs the forward "
+             "pass first";
+      return std::nullopt;
+    }
+
+  auto start = std::chrono::steady_clock::now();
+  MilpBuilder builder(graph, f);
+  PlanResult plan;
+  plan.strategy = "milp";
+  bool optimal = true;
+  double gap = 0;
+  int64_t budget = budgetBytes;
+  SolveOutcome result;
+  if (budgetBytes <= 0) {
+    SolveOutcome least = builder.solve(/*peakMode=*/true, 0, timeLimitSeconds);
+    if (!least.found) {
+      note = "milp: no solution within the time limit";
+      return std::nullopt;
+    }
+    SimResult sim;
+    if (std::optional<std::string> err = simulate(graph, least.schedule, sim)) {
+      note = "milp: invalid schedule: " + *err;
+      return std::nullopt;
+    }
+    optimal = least.optimal;
+    gap = least.gapPercent;
+    budget = sim.peakBytes;
+    result = std::move(least);
+    // Then the least recompute at that peak.
+    SolveOutcome cheap = builder.solve(false, budget, timeLimitSeconds);
+    SimResult cheapSim;
+    if (cheap.found && !simulate(graph, cheap.schedule, cheapSim) &&
+        cheapSim.peakBytes <= budget) {
+      result = std::move(cheap);
+      optimal = optimal && result.optimal;
+      gap = std::max(gap, result.gapPercent);
+    } else {
+      optimal = false;
+    }
+  } else {
+    result = builder.solve(false, budgetBytes, timeLimitSeconds);
+    if (!result.found) {
+      note = result.infeasible
+                 ? "milp: no schedule fits the budget of " +
+                       std::to_string(budgetBytes) + " bytes (proved)"
+                 : "milp: no solution within the time limit";
+      return std::nullopt;
+    }
+    optimal = result.optimal;
+    gap = result.gapPercent;
+  }
+  plan.planSeconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+          .count();
+  plan.schedule = std::move(result.schedule);
+  if (std::optional<std::string> err =
+          simulate(graph, plan.schedule, plan.sim)) {
+    note = "milp: invalid schedule: " + *err;
+    return std::nullopt;
+  }
+  if (plan.sim.peakBytes > budget) {
+    note = "milp: model mismatch: simulated peak " +
+           std::to_string(plan.sim.peakBytes) + " bytes exceeds " +
+           std::to_string(budget);
+    return std::nullopt;
+  }
+  plan.detail = formatDetail(optimal, gap);
+  return plan;
+#endif
+}

@@ -1,0 +1,235 @@
+//===- MilpTest.cpp - Tests of the exact MILP scheduler -------------------===//
+//
+// Part of the remat project.
+//
+//===----------------------------------------------------------------------===//
+
+#include "remat/Scheduling/Milp.h"
+#include "remat/Scheduling/ChainOptimal.h"
+#include "remat/Scheduling/KeptSet.h"
+#include "remat/Scheduling/Strategies.h"
+
+#include "TestGraphs.h"
+
+#include <gtest/gtest.h>
+
+#include <limits>
+#include <random>
+
+using namespace remat::sched;
+
+namespace {
+
+constexpr double kTimeLimit = 60;
+
+/// The best schedule an exhaustive search finds: every kept set lowered with
+/// lowerKeptSet, and every assignment of a subset of the recomputable forward
+/// nodes (in index order) to every backward node's recompute list. Written
+/// independently of the MILP: it only uses simulate.
+struct Exhaustive {
+  int64_t minPeak = std::numeric_limits<int64_t>::max();
+  /// Every (peak, cost) pair seen.
+  std::vector<std::pair<int64_t, double>> points;
+
+  double leastCostWithin(int64_t budget) const {
+    double best = std::numeric_limits<double>::infinity();
+    for (auto [peak, cost] : points)
+      if (peak <= budget)
+        best = std::min(best, cost);
+    return best;
+  }
+};
+
+Exhaustive exhaustive(const Graph &g) {
+  Exhaustive ex;
+  auto record = [&](const Schedule &s) {
+    SimResult sim;
+    std::optional<std::string> err = simulate(g, s, sim);
+    ASSERT_FALSE(err) << *err;
+    ex.minPeak = std::min(ex.minPeak, sim.peakBytes);
+    ex.points.push_back({sim.peakBytes, sim.recomputeCost});
+  };
+  std::vector<unsigned> fwd, bwd;
+  for (unsigned v = 0; v != g.size(); ++v) {
+    if (g.nodes[v].backward)
+      bwd.push_back(v);
+    else if (!isAlwaysKept(g.nodes[v]))
+      fwd.push_back(v);
+  }
+  // Kept sets.
+  for (uint64_t mask = 0; mask < (uint64_t(1) << fwd.size()); ++mask) {
+    std::vector<bool> kept(g.size(), true);
+    for (unsigned q = 0; q != fwd.size(); ++q)
+      kept[fwd[q]] = (mask >> q) & 1;
+    record(lowerKeptSet(g, kept));
+  }
+  // All recompute lists (each forward node at most once per list).
+  unsigned bits = fwd.size() * bwd.size();
+  EXPECT_LE(bits, 20u) << "graph too large for the exhaustive search";
+  for (uint64_t mask = 0; mask < (uint64_t(1) << bits); ++mask) {
+    Schedule s(g.size());
+    for (unsigned t = 0; t != bwd.size(); ++t)
+      for (unsigned q = 0; q != fwd.size(); ++q)
+        if ((mask >> (t * fwd.size() + q)) & 1)
+          s.recomputeBefore[bwd[t]].push_back(fwd[q]);
+    record(s);
+  }
+  return ex;
+}
+
+/// The 4-layer tanh chain of test/Transforms/remat-rematerialize.mlir.
+Graph tanhChain4() {
+  Graph g;
+  auto add = [&](const char *name, int64_t bytes, bool backward,
+                 std::vector<unsigned> ops, bool output = false) {
+    Node n;
+    n.name = name;
+    n.bytes = bytes;
+    n.cost = 4;
+    n.backward = backward;
+    n.operands = std::move(ops);
+    n.output = output;
+    return g.addNode(n);
+  };
+  unsigned a = add("a", 16, false, {});
+  unsigned b = add("b", 16, false, {a});
+  unsigned c = add("c", 16, false, {b});
+  unsigned d = add("d", 16, false, {c});
+  add("loss", 4, false, {d}, /*output=*/true);
+  unsigned one = add("one", 4, true, {});
+  unsigned gd = add("gd", 16, true, {d, one});
+  unsigned gc = add("gc", 16, true, {gd, d});
+  unsigned gb = add("gb", 16, true, {gc, c});
+  unsigned ga = add("ga", 16, true, {gb, b});
+  add("gx", 16, true, {ga, a}, /*output=*/true);
+  g.inputBytes = 32;
+  return g;
+}
+
+/// A gradient chain with random layer sizes and costs.
+Graph randomChain(std::mt19937 &rng, unsigned n) {
+  test::GradChain c = test::makeGradChain(n, 16);
+  std::uniform_int_distribution<int> bytes(1, 64), cost(1, 10);
+  for (Node &node : c.graph.nodes) {
+    node.bytes = bytes(rng);
+    node.cost = cost(rng);
+  }
+  return c.graph;
+}
+
+#define REQUIRE_CBC()                                                          \
+  if (!milpAvailable()) {                                                      \
+    GTEST_SKIP() << "built without CBC";                                       \
+  }
+
+TEST(Milp, DeclinesWithoutCbcOrLargeGraphs) {
+  std::string note;
+  test::GradChain big = test::makeGradChain(60, 16);
+  EXPECT_FALSE(milpOptimal(big.graph, 0, 1, note));
+  if (milpAvailable()) {
+    EXPECT_NE(note.find("more than the 80"), std::string::npos) << note;
+  } else {
+    EXPECT_NE(note.find("without CBC"), std::string::npos) << note;
+  }
+}
+
+TEST(Milp, TanhChainLeastPeakIs48) {
+  REQUIRE_CBC();
+  Graph g = tanhChain4();
+  SimResult storeAllSim;
+  ASSERT_FALSE(simulate(g, storeAll(g), storeAllSim));
+  EXPECT_EQ(storeAllSim.peakBytes, 96);
+  std::string note;
+  std::optional<PlanResult> p = milpOptimal(g, 0, kTimeLimit, note);
+  ASSERT_TRUE(p) << note;
+  EXPECT_EQ(p->strategy, "milp");
+  EXPECT_EQ(p->detail, "optimal");
+  EXPECT_EQ(p->sim.peakBytes, 48);
+  SimResult check;
+  ASSERT_FALSE(simulate(g, p->schedule, check));
+  EXPECT_EQ(check.peakBytes, 48);
+  // Least recompute at that peak, by hand: during gc = tanh_grad(gd, d)
+  // gd, d and gc are live (48), so a, b, c are all dropped; c is recomputed
+  // from a and b before gb (3), and with gc and c live b cannot stay, so a
+  // and b are recomputed before ga (2) and a before gx (1): 6 tanh of cost 4.
+  EXPECT_EQ(p->sim.recomputeCount, 6u);
+  EXPECT_DOUBLE_EQ(p->sim.recomputeCost, 24);
+  // Below the least peak: declined, never a wrong claim.
+  EXPECT_FALSE(milpOptimal(g, 47, kTimeLimit, note));
+  EXPECT_NE(note.find("no schedule fits"), std::string::npos) << note;
+}
+
+TEST(Milp, EqualsExhaustiveSearchOnTinyGraphs) {
+  REQUIRE_CBC();
+  std::mt19937 rng(1234);
+  unsigned compared = 0;
+  for (unsigned iter = 0; iter != 40; ++iter) {
+    unsigned numF = 3 + iter % 2, numB = 8 - numF - (iter % 3 == 0);
+    Graph g = test::makeRandomGraph(rng, numF, numB);
+    ASSERT_FALSE(g.validate());
+    Exhaustive ex = exhaustive(g);
+    SimResult sa;
+    ASSERT_FALSE(simulate(g, storeAll(g), sa));
+    // Least peak mode.
+    std::string note;
+    std::optional<PlanResult> least = milpOptimal(g, 0, kTimeLimit, note);
+    ASSERT_TRUE(least) << note;
+    EXPECT_EQ(least->sim.peakBytes, ex.minPeak) << "graph " << iter;
+    EXPECT_DOUBLE_EQ(least->sim.recomputeCost, ex.leastCostWithin(ex.minPeak))
+        << "graph " << iter;
+    EXPECT_EQ(least->detail, "optimal");
+    // Budgets from the least peak to store-all.
+    for (int64_t budget : {ex.minPeak, (ex.minPeak + sa.peakBytes) / 2,
+                           sa.peakBytes - 1, sa.peakBytes}) {
+      if (budget < ex.minPeak)
+        continue;
+      std::optional<PlanResult> p = milpOptimal(g, budget, kTimeLimit, note);
+      ASSERT_TRUE(p) << note << " graph " << iter << " budget " << budget;
+      EXPECT_LE(p->sim.peakBytes, budget);
+      EXPECT_DOUBLE_EQ(p->sim.recomputeCost, ex.leastCostWithin(budget))
+          << "graph " << iter << " budget " << budget;
+      ++compared;
+    }
+    if (ex.minPeak > 1) {
+      EXPECT_FALSE(milpOptimal(g, ex.minPeak - 1, kTimeLimit, note));
+    }
+  }
+  EXPECT_GE(compared, 100u);
+}
+
+TEST(Milp, NeverWorseThanHeuristicsAtTheirPeaks) {
+  REQUIRE_CBC();
+  std::mt19937 rng(77);
+  for (unsigned iter = 0; iter != 12; ++iter) {
+    Graph g = randomChain(rng, 3 + iter % 4);
+    std::vector<std::pair<const char *, Schedule>> others;
+    others.push_back({"sqrt", sqrtN(g)});
+    others.push_back({"greedy", greedySearch(g).schedule});
+    SimResult sq;
+    ASSERT_FALSE(simulate(g, others[0].second, sq));
+    ChainPlan chain = chainOptimal(g, sq.peakBytes);
+    if (chain.ok)
+      others.push_back({"chain-opt", chain.schedule});
+    for (auto &[name, schedule] : others) {
+      SimResult sim;
+      ASSERT_FALSE(simulate(g, schedule, sim));
+      std::string note;
+      std::optional<PlanResult> p =
+          milpOptimal(g, sim.peakBytes, kTimeLimit, note);
+      ASSERT_TRUE(p) << note << " (" << name << ", chain " << iter << ")";
+      EXPECT_LE(p->sim.peakBytes, sim.peakBytes) << name;
+      EXPECT_LE(p->sim.recomputeCost, sim.recomputeCost + 1e-9)
+          << name << ", chain " << iter;
+    }
+    std::string note;
+    std::optional<PlanResult> least = milpOptimal(g, 0, kTimeLimit, note);
+    ASSERT_TRUE(least) << note;
+    for (auto &[name, schedule] : others) {
+      SimResult sim;
+      ASSERT_FALSE(simulate(g, schedule, sim));
+      EXPECT_LE(least->sim.peakBytes, sim.peakBytes) << name;
+    }
+  }
+}
+
+} // namespace
