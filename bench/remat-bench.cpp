@@ -18,6 +18,7 @@
 #include "remat/Dialect/Remat/Transforms/Planner.h"
 #include "remat/Dialect/Remat/Transforms/TrainingGraph.h"
 #include "remat/InitAll.h"
+#include "remat/Scheduling/Milp.h"
 #include "remat/Scheduling/Strategies.h"
 
 #include "mlir/IR/DialectRegistry.h"
@@ -83,6 +84,22 @@ static Graph makeChain(unsigned n, int64_t bytes) {
   return g;
 }
 
+/// Graphs up to this many ops also get the exact MILP plan (least peak),
+/// the reference the heuristics are measured against.
+static constexpr unsigned kMilpMaxOps = 32;
+
+/// Appends the MILP's least-peak plan for small graphs (when CBC is built in).
+static void addMilp(const Graph &graph, std::vector<PlanResult> &plans,
+                    std::vector<std::string> &notes) {
+  if (!milpAvailable() || graph.size() > kMilpMaxOps)
+    return;
+  std::string note;
+  if (std::optional<PlanResult> p = milpOptimal(graph, 0, 30.0, note))
+    plans.push_back(std::move(*p));
+  else
+    notes.push_back("milp: " + note);
+}
+
 static void printRows(llvm::StringRef name, const Graph &graph,
                       const std::vector<PlanResult> &plans,
                       const std::vector<std::string> &notes) {
@@ -123,6 +140,7 @@ static int runChains() {
     Graph g = makeChain(n, layer);
     std::vector<std::string> notes;
     std::vector<PlanResult> plans = planAllStrategies(g, notes);
+    addMilp(g, plans, notes);
     printRows("chain-" + std::to_string(n), g, plans, notes);
     Scaling s{n, 0, 0};
     for (const PlanResult &p : plans) {
@@ -166,6 +184,7 @@ static int runFile(MLIRContext &ctx, llvm::StringRef path) {
       return 1;
     std::vector<std::string> notes;
     std::vector<PlanResult> plans = planAllStrategies(tg->graph, notes);
+    addMilp(tg->graph, plans, notes);
     printRows(base, tg->graph, plans, notes);
   }
   return 0;

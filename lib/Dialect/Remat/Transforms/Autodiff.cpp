@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "remat/Dialect/Remat/Transforms/Passes.h"
+#include "remat/Dialect/Remat/Transforms/TrainingGraph.h"
 
 #include "mlir/IR/Builders.h"
 #include "llvm/ADT/DenseSet.h"
@@ -147,8 +148,11 @@ namespace {
 struct AutodiffPass : public remat::impl::RematAutodiffBase<AutodiffPass> {
   void runOnOperation() override {
     for (auto func : getOperation().getOps<func::FuncOp>()) {
+      // Already a training step: built by autodiff, or written with its
+      // backward ops.
       if (func.isExternal() ||
-          func->hasAttr(RematDialect::getTrainingStepAttrName()))
+          func->hasAttr(RematDialect::getTrainingStepAttrName()) ||
+          isTrainingStep(func))
         continue;
       bool hasParam = llvm::any_of(func.getArguments(), [&](BlockArgument a) {
         return func.getArgAttr(a.getArgNumber(),
