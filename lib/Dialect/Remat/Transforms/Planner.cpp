@@ -53,6 +53,10 @@ static bool fromChainPlan(const Graph &graph, const char *strategy,
 /// are coarsened to this many stages first.
 static constexpr unsigned kMaxDPStages = 100;
 
+/// Graphs up to this many ops get the exact MILP plan among auto's
+/// candidates (CBC proves such graphs optimal in well under a second).
+static constexpr unsigned kAutoMilpMaxOps = 32;
+
 template <typename Fn>
 static double timed(Fn &&fn) {
   auto start = std::chrono::steady_clock::now();
@@ -379,6 +383,20 @@ PlannerResult remat::planRematerialization(const Graph &graph,
       if (std::optional<PlanResult> p = planChainOptimal(
               graph, options.budget, options.dpSlots, result.notes))
         cands.push_back(std::move(*p));
+      // Small graphs: the exact optimum joins the candidates (the least
+      // recompute within the budget, or the least peak when none fits), so
+      // that auto is optimal where that can be proven.
+      if (milpAvailable() && graph.size() <= kAutoMilpMaxOps) {
+        std::string note;
+        std::optional<PlanResult> p =
+            milpOptimal(graph, options.budget, kMilpSecondsPerSolve, note);
+        if (!p)
+          p = milpOptimal(graph, 0, kMilpSecondsPerSolve, note);
+        if (p)
+          cands.push_back(std::move(*p));
+        else
+          result.notes.push_back("milp: " + note);
+      }
     }
   } else {
     result.error = "unknown strategy '" + s + "'";
