@@ -670,20 +670,3 @@ func.func @no_params(%x: tensor<4x8xf32>, %t: tensor<4x8xf32>) -> tensor<f32> {
 
 // CHECK-LABEL: func.func private @declaration(tensor<4xf32> {remat.param}) -> tensor<f32>{{$}}
 func.func private @declaration(tensor<4xf32> {remat.param}) -> tensor<f32>
-
-// -----
-
-// A function that already holds backward ops is a training step: autodiff
-// leaves it alone (it would otherwise reject the two results).
-// CHECK-LABEL: func.func @already_a_step
-// CHECK-SAME: -> (tensor<f32>, tensor<4xf32>)
-// CHECK-COUNT-1: remat.tanh_grad
-// CHECK: return
-func.func @already_a_step(%x: tensor<4xf32> {remat.param}, %t: tensor<4xf32>) -> (tensor<f32>, tensor<4xf32>) {
-  %a = remat.tanh %x : (tensor<4xf32>) -> tensor<4xf32>
-  %loss = remat.mse %a, %t {remat.phase = #remat.phase<loss>} : (tensor<4xf32>, tensor<4xf32>) -> tensor<f32>
-  %one = arith.constant {remat.phase = #remat.phase<backward>} dense<1.0> : tensor<f32>
-  %ga = remat.mse_grad %a, %t, %one {remat.phase = #remat.phase<backward>} : (tensor<4xf32>, tensor<4xf32>, tensor<f32>) -> tensor<4xf32>
-  %gx = remat.tanh_grad %ga, %a {remat.phase = #remat.phase<backward>} : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
-  return %loss, %gx : tensor<f32>, tensor<4xf32>
-}
