@@ -26,25 +26,6 @@ namespace remat::cpn {
 
 FloatType computeType(MLIRContext *ctx) { return Float32Type::get(ctx); }
 
-Value castScalar(OpBuilder &b, Location loc, Value v, Type type) {
-  Type from = v.getType();
-  if (from == type)
-    return v;
-  unsigned fromWidth = cast<FloatType>(from).getWidth();
-  unsigned toWidth = cast<FloatType>(type).getWidth();
-  if (fromWidth < toWidth)
-    return arith::ExtFOp::create(b, loc, type, v);
-  if (fromWidth > toWidth)
-    return arith::TruncFOp::create(b, loc, type, v);
-  // Same width, different format (f16 <-> bf16): go through f32.
-  Value wide = arith::ExtFOp::create(b, loc, computeType(b.getContext()), v);
-  return arith::TruncFOp::create(b, loc, type, wide);
-}
-
-Value toCompute(OpBuilder &b, Location loc, Value v) {
-  return castScalar(b, loc, v, computeType(b.getContext()));
-}
-
 Value floatConst(OpBuilder &b, Location loc, Type type, double value) {
   return arith::ConstantOp::create(b, loc, b.getFloatAttr(type, value));
 }
@@ -65,23 +46,6 @@ Value filledTensor(OpBuilder &b, Location loc, ArrayRef<int64_t> shape,
 Value zeroAccumulator(OpBuilder &b, Location loc, ArrayRef<int64_t> shape) {
   Type f32 = computeType(b.getContext());
   return filledTensor(b, loc, shape, f32, floatConst(b, loc, f32, 0.0));
-}
-
-Value convertTensor(OpBuilder &b, Location loc, Value t, Type elemType) {
-  auto type = cast<RankedTensorType>(t.getType());
-  if (type.getElementType() == elemType)
-    return t;
-  unsigned rank = type.getRank();
-  Value init = tensor::EmptyOp::create(b, loc, type.getShape(), elemType);
-  AffineMap id = b.getMultiDimIdentityMap(rank);
-  auto generic = linalg::GenericOp::create(
-      b, loc, TypeRange{init.getType()}, ValueRange{t}, ValueRange{init},
-      ArrayRef<AffineMap>{id, id}, iterators(rank, 0),
-      [&](OpBuilder &nb, Location nloc, ValueRange args) {
-        linalg::YieldOp::create(nb, nloc,
-                                castScalar(nb, nloc, args[0], elemType));
-      });
-  return generic.getResult(0);
 }
 
 Value padSpatial(OpBuilder &b, Location loc, Value x, ArrayRef<int64_t> pad,

@@ -19,6 +19,8 @@
 #ifndef REMAT_LIB_CONVERSION_REMATTOLINALG_CONVPOOLNORMCOMMON_H
 #define REMAT_LIB_CONVERSION_REMATTOLINALG_CONVPOOLNORMCOMMON_H
 
+#include "remat/Conversion/RematToLinalg/LoweringUtils.h"
+
 #include "mlir/Dialect/Utils/ReshapeOpsUtils.h"
 #include "mlir/Dialect/Utils/StructuredOpsUtils.h"
 #include "mlir/IR/AffineMap.h"
@@ -30,13 +32,6 @@ namespace remat::cpn {
 
 /// The type every accumulation and arithmetic expression is evaluated in.
 mlir::FloatType computeType(mlir::MLIRContext *ctx);
-
-/// Widens a float scalar to the compute type (no-op for f32).
-mlir::Value toCompute(mlir::OpBuilder &b, mlir::Location loc, mlir::Value v);
-
-/// Converts a float scalar to `type` (truncation or extension as needed).
-mlir::Value castScalar(mlir::OpBuilder &b, mlir::Location loc, mlir::Value v,
-                       mlir::Type type);
 
 /// An arith.constant of float type `type` holding `value`.
 mlir::Value floatConst(mlir::OpBuilder &b, mlir::Location loc, mlir::Type type,
@@ -54,11 +49,6 @@ mlir::Value filledTensor(mlir::OpBuilder &b, mlir::Location loc,
 /// Zero-filled tensor of `shape` in the compute type.
 mlir::Value zeroAccumulator(mlir::OpBuilder &b, mlir::Location loc,
                             llvm::ArrayRef<int64_t> shape);
-
-/// Converts every element of `t` to `elemType` with an elementwise
-/// linalg.generic; returns `t` itself if the element type already matches.
-mlir::Value convertTensor(mlir::OpBuilder &b, mlir::Location loc, mlir::Value t,
-                          mlir::Type elemType);
 
 /// Pads dimensions 2 and 3 of the rank-4 tensor `x` by `pad[i]` on both
 /// sides with the scalar `padValue` (tensor.pad); returns `x` if no padding.

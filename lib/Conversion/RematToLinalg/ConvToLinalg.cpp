@@ -85,7 +85,8 @@ struct Conv2DLowering : OpRewritePattern<Conv2DOp> {
     Value conv =
         correlate(rewriter, loc, padded, op.getFilter(), op.getGroups(),
                   {out[2], out[3]}, op.getStrides(), op.getDilations());
-    rewriter.replaceOp(op, convertTensor(rewriter, loc, conv, elemType));
+    rewriter.replaceOp(op,
+                       castTensorFromCompute(rewriter, loc, conv, elemType));
     return success();
   }
 };
@@ -145,7 +146,7 @@ struct Conv2DInputGradLowering : OpRewritePattern<Conv2DInputGradOp> {
             ArrayRef<AffineMap>{readMap, rewriter.getMultiDimIdentityMap(5)},
             iterators(5, 0),
             [&](OpBuilder &b, Location l, ValueRange args) {
-              linalg::YieldOp::create(b, l, toCompute(b, l, args[0]));
+              linalg::YieldOp::create(b, l, extendToCompute(b, l, args[0]));
             })
             .getResult(0);
     // [G, Cg, Og, KH, KW] -> [C, Og, KH, KW]: the filter of a grouped
@@ -154,7 +155,8 @@ struct Conv2DInputGradLowering : OpRewritePattern<Conv2DInputGradOp> {
 
     Value conv =
         correlate(rewriter, loc, z, filter, groups, {x[2], x[3]}, {1, 1}, dil);
-    rewriter.replaceOp(op, convertTensor(rewriter, loc, conv, elemType));
+    rewriter.replaceOp(op,
+                       castTensorFromCompute(rewriter, loc, conv, elemType));
     return success();
   }
 };
@@ -205,14 +207,15 @@ struct Conv2DFilterGradLowering : OpRewritePattern<Conv2DFilterGradOp> {
             ValueRange{init}, ArrayRef<AffineMap>{xMap, dyMap, outMap},
             iterators(5, 3),
             [&](OpBuilder &b, Location l, ValueRange args) {
-              Value prod = arith::MulFOp::create(b, l, toCompute(b, l, args[0]),
-                                                 toCompute(b, l, args[1]));
+              Value prod =
+                  arith::MulFOp::create(b, l, extendToCompute(b, l, args[0]),
+                                        extendToCompute(b, l, args[1]));
               linalg::YieldOp::create(
                   b, l, arith::AddFOp::create(b, l, args[2], prod).getResult());
             })
             .getResult(0);
     Value dw = collapse(rewriter, loc, acc, splitDim0());
-    rewriter.replaceOp(op, convertTensor(rewriter, loc, dw, elemType));
+    rewriter.replaceOp(op, castTensorFromCompute(rewriter, loc, dw, elemType));
     return success();
   }
 };

@@ -35,7 +35,11 @@ Value remat::castFromCompute(OpBuilder &b, Location loc, Value scalar,
   auto to = cast<FloatType>(elementType);
   if (to.getWidth() < from.getWidth())
     return arith::TruncFOp::create(b, loc, to, scalar);
-  return arith::ExtFOp::create(b, loc, to, scalar);
+  if (to.getWidth() > from.getWidth())
+    return arith::ExtFOp::create(b, loc, to, scalar);
+  // Same width, different format (f16 <-> bf16): through f32.
+  Value wide = arith::ExtFOp::create(b, loc, b.getF32Type(), scalar);
+  return arith::TruncFOp::create(b, loc, to, wide);
 }
 
 Value remat::createF32Constant(OpBuilder &b, Location loc, double value) {

@@ -62,7 +62,8 @@ std::pair<Value, Value> computeStats(OpBuilder &b, Location loc,
           [&](OpBuilder &nb, Location l, ValueRange args) {
             linalg::YieldOp::create(
                 nb, l,
-                arith::AddFOp::create(nb, l, args[1], toCompute(nb, l, args[0]))
+                arith::AddFOp::create(nb, l, args[1],
+                                      extendToCompute(nb, l, args[0]))
                     .getResult());
           })
           .getResult(0);
@@ -88,8 +89,8 @@ std::pair<Value, Value> computeStats(OpBuilder &b, Location loc,
           ArrayRef<AffineMap>{layout.xMap, layout.statMap, layout.statMap},
           iterators(1, nRed),
           [&](OpBuilder &nb, Location l, ValueRange args) {
-            Value c = arith::SubFOp::create(nb, l, toCompute(nb, l, args[0]),
-                                            args[1]);
+            Value c = arith::SubFOp::create(
+                nb, l, extendToCompute(nb, l, args[0]), args[1]);
             Value c2 = arith::MulFOp::create(nb, l, c, c);
             linalg::YieldOp::create(
                 nb, l, arith::AddFOp::create(nb, l, args[2], c2).getResult());
@@ -200,13 +201,15 @@ Value normForward(OpBuilder &b, Location loc, const NormLayout &layout,
                                  paramMap, paramMap, layout.xMap},
              iterators(layout.numLoops, 0),
              [&](OpBuilder &nb, Location l, ValueRange args) {
-               Value xh = normalize(nb, l, toCompute(nb, l, args[0]), args[1],
-                                    args[2]);
+               Value xh = normalize(nb, l, extendToCompute(nb, l, args[0]),
+                                    args[1], args[2]);
                Value y = arith::AddFOp::create(
                    nb, l,
-                   arith::MulFOp::create(nb, l, xh, toCompute(nb, l, args[3])),
-                   toCompute(nb, l, args[4]));
-               linalg::YieldOp::create(nb, l, castScalar(nb, l, y, elemType));
+                   arith::MulFOp::create(nb, l, xh,
+                                         extendToCompute(nb, l, args[3])),
+                   extendToCompute(nb, l, args[4]));
+               linalg::YieldOp::create(nb, l,
+                                       castFromCompute(nb, l, y, elemType));
              })
       .getResult(0);
 }
@@ -261,9 +264,9 @@ std::pair<Value, Value> paramGrads(OpBuilder &b, Location loc, Value x,
       ArrayRef<AffineMap>{xMap, xMap, statMap, statMap, outMap, outMap},
       iterators(1, numLoops - 1),
       [&](OpBuilder &nb, Location l, ValueRange args) {
-        Value g = toCompute(nb, l, args[1]);
+        Value g = extendToCompute(nb, l, args[1]);
         Value xh =
-            normalize(nb, l, toCompute(nb, l, args[0]), args[2], args[3]);
+            normalize(nb, l, extendToCompute(nb, l, args[0]), args[2], args[3]);
         Value sumG = arith::AddFOp::create(nb, l, args[4], g);
         Value sumGX = arith::AddFOp::create(
             nb, l, args[5], arith::MulFOp::create(nb, l, g, xh));
@@ -299,10 +302,10 @@ struct LayerNormGradLowering : OpRewritePattern<LayerNormGradOp> {
         ValueRange{initA, initB},
         ArrayRef<AffineMap>{id2, id2, colMap, rowMap, rowMap, rowMap, rowMap},
         iterators(1, 1), [&](OpBuilder &b, Location l, ValueRange args) {
-          Value g = arith::MulFOp::create(b, l, toCompute(b, l, args[1]),
-                                          toCompute(b, l, args[2]));
+          Value g = arith::MulFOp::create(b, l, extendToCompute(b, l, args[1]),
+                                          extendToCompute(b, l, args[2]));
           Value xh =
-              normalize(b, l, toCompute(b, l, args[0]), args[3], args[4]);
+              normalize(b, l, extendToCompute(b, l, args[0]), args[3], args[4]);
           Value sumG = arith::AddFOp::create(b, l, args[5], g);
           Value sumGX = arith::AddFOp::create(
               b, l, args[6], arith::MulFOp::create(b, l, g, xh));
@@ -323,17 +326,18 @@ struct LayerNormGradLowering : OpRewritePattern<LayerNormGradOp> {
             [&](OpBuilder &b, Location l, ValueRange args) {
               Type f = computeType(b.getContext());
               Value n = floatConst(b, l, f, count);
-              Value g = arith::MulFOp::create(b, l, toCompute(b, l, args[1]),
-                                              toCompute(b, l, args[2]));
-              Value xh =
-                  normalize(b, l, toCompute(b, l, args[0]), args[3], args[4]);
+              Value g =
+                  arith::MulFOp::create(b, l, extendToCompute(b, l, args[1]),
+                                        extendToCompute(b, l, args[2]));
+              Value xh = normalize(b, l, extendToCompute(b, l, args[0]),
+                                   args[3], args[4]);
               Value meanG = arith::DivFOp::create(b, l, args[5], n);
               Value meanGX = arith::DivFOp::create(b, l, args[6], n);
               Value inner = arith::SubFOp::create(
                   b, l, arith::SubFOp::create(b, l, g, meanG),
                   arith::MulFOp::create(b, l, xh, meanGX));
               Value r = arith::MulFOp::create(b, l, args[4], inner);
-              linalg::YieldOp::create(b, l, castScalar(b, l, r, elemType));
+              linalg::YieldOp::create(b, l, castFromCompute(b, l, r, elemType));
             })
             .getResult(0);
 
@@ -341,9 +345,10 @@ struct LayerNormGradLowering : OpRewritePattern<LayerNormGradOp> {
     auto [dBias, dScale] = paramGrads(
         rewriter, loc, layout.x, dy, mean, rstd, 2, dimsMap(ctx, 2, {1, 0}),
         dimsMap(ctx, 2, {1}), dimsMap(ctx, 2, {0}), d);
-    rewriter.replaceOp(op, {layerNormRestore(rewriter, loc, dx, type),
-                            convertTensor(rewriter, loc, dScale, elemType),
-                            convertTensor(rewriter, loc, dBias, elemType)});
+    rewriter.replaceOp(op,
+                       {layerNormRestore(rewriter, loc, dx, type),
+                        castTensorFromCompute(rewriter, loc, dScale, elemType),
+                        castTensorFromCompute(rewriter, loc, dBias, elemType)});
     return success();
   }
 };
@@ -380,23 +385,24 @@ struct BatchNormGradLowering : OpRewritePattern<BatchNormGradOp> {
             [&](OpBuilder &b, Location l, ValueRange args) {
               Type f = computeType(b.getContext());
               Value n = floatConst(b, l, f, count);
-              Value g = toCompute(b, l, args[1]);
-              Value xh =
-                  normalize(b, l, toCompute(b, l, args[0]), args[3], args[4]);
+              Value g = extendToCompute(b, l, args[1]);
+              Value xh = normalize(b, l, extendToCompute(b, l, args[0]),
+                                   args[3], args[4]);
               Value meanDb = arith::DivFOp::create(b, l, args[5], n);
               Value meanDs = arith::DivFOp::create(b, l, args[6], n);
               Value inner = arith::SubFOp::create(
                   b, l, arith::SubFOp::create(b, l, g, meanDb),
                   arith::MulFOp::create(b, l, xh, meanDs));
-              Value coef = arith::MulFOp::create(b, l, toCompute(b, l, args[2]),
-                                                 args[4]);
+              Value coef = arith::MulFOp::create(
+                  b, l, extendToCompute(b, l, args[2]), args[4]);
               Value r = arith::MulFOp::create(b, l, coef, inner);
-              linalg::YieldOp::create(b, l, castScalar(b, l, r, elemType));
+              linalg::YieldOp::create(b, l, castFromCompute(b, l, r, elemType));
             })
             .getResult(0);
-    rewriter.replaceOp(op, {batchNormRestore(rewriter, loc, dx, type),
-                            convertTensor(rewriter, loc, dScale, elemType),
-                            convertTensor(rewriter, loc, dBias, elemType)});
+    rewriter.replaceOp(op,
+                       {batchNormRestore(rewriter, loc, dx, type),
+                        castTensorFromCompute(rewriter, loc, dScale, elemType),
+                        castTensorFromCompute(rewriter, loc, dBias, elemType)});
     return success();
   }
 };

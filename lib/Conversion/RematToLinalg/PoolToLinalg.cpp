@@ -47,7 +47,8 @@ Value scaleAndConvert(OpBuilder &b, Location loc, Value t, double divisor,
                Value q = arith::DivFOp::create(
                    nb, l, args[0],
                    floatConst(nb, l, args[0].getType(), divisor));
-               linalg::YieldOp::create(nb, l, castScalar(nb, l, q, elemType));
+               linalg::YieldOp::create(nb, l,
+                                       castFromCompute(nb, l, q, elemType));
              })
       .getResult(0);
 }
@@ -208,14 +209,14 @@ struct MaxPool2DGradLowering : OpRewritePattern<MaxPool2DGradOp> {
               Value k32 = arith::IndexCastOp::create(b, l, b.getI32Type(), k);
               Value match = arith::CmpIOp::create(
                   b, l, arith::CmpIPredicate::eq, args[1], k32);
-              Value g = toCompute(b, l, args[0]);
+              Value g = extendToCompute(b, l, args[0]);
               Value zero = floatConst(b, l, g.getType(), 0.0);
               Value add = arith::SelectOp::create(b, l, match, g, zero);
               linalg::YieldOp::create(
                   b, l, arith::AddFOp::create(b, l, args[3], add).getResult());
             })
             .getResult(0);
-    rewriter.replaceOp(op, convertTensor(rewriter, loc, dx, elemType));
+    rewriter.replaceOp(op, castTensorFromCompute(rewriter, loc, dx, elemType));
     return success();
   }
 };
@@ -291,20 +292,20 @@ struct GlobalAvgPoolLowering : OpRewritePattern<GlobalAvgPoolOp> {
     ArrayRef<int64_t> x = op.getInput().getType().getShape();
     Type elemType = op.getType().getElementType();
     Value init = zeroAccumulator(rewriter, loc, {x[0], x[1]});
-    Value sum =
-        linalg::GenericOp::create(
-            rewriter, loc, TypeRange{init.getType()}, ValueRange{op.getInput()},
-            ValueRange{init},
-            ArrayRef<AffineMap>{rewriter.getMultiDimIdentityMap(4),
-                                dimsMap(ctx, 4, {0, 1})},
-            iterators(2, 2),
-            [&](OpBuilder &b, Location l, ValueRange args) {
-              linalg::YieldOp::create(
-                  b, l,
-                  arith::AddFOp::create(b, l, args[1], toCompute(b, l, args[0]))
-                      .getResult());
-            })
-            .getResult(0);
+    Value sum = linalg::GenericOp::create(
+                    rewriter, loc, TypeRange{init.getType()},
+                    ValueRange{op.getInput()}, ValueRange{init},
+                    ArrayRef<AffineMap>{rewriter.getMultiDimIdentityMap(4),
+                                        dimsMap(ctx, 4, {0, 1})},
+                    iterators(2, 2),
+                    [&](OpBuilder &b, Location l, ValueRange args) {
+                      linalg::YieldOp::create(
+                          b, l,
+                          arith::AddFOp::create(b, l, args[1],
+                                                extendToCompute(b, l, args[0]))
+                              .getResult());
+                    })
+                    .getResult(0);
     rewriter.replaceOp(
         op, scaleAndConvert(rewriter, loc, sum, double(x[2] * x[3]), elemType));
     return success();
@@ -332,10 +333,10 @@ struct GlobalAvgPoolGradLowering : OpRewritePattern<GlobalAvgPoolGradOp> {
                                 rewriter.getMultiDimIdentityMap(4)},
             iterators(4, 0),
             [&](OpBuilder &b, Location l, ValueRange args) {
-              Value g = toCompute(b, l, args[0]);
+              Value g = extendToCompute(b, l, args[0]);
               Value q = arith::DivFOp::create(
                   b, l, g, floatConst(b, l, g.getType(), count));
-              linalg::YieldOp::create(b, l, castScalar(b, l, q, elemType));
+              linalg::YieldOp::create(b, l, castFromCompute(b, l, q, elemType));
             })
             .getResult(0);
     rewriter.replaceOp(op, dx);

@@ -35,8 +35,9 @@ mlir::Type getComputeType(mlir::Type elementType);
 mlir::Value extendToCompute(mlir::OpBuilder &b, mlir::Location loc,
                             mlir::Value scalar);
 
-/// Truncates (or extends) a float scalar to `elementType`; no-op when the
-/// types agree.
+/// Converts a float scalar to the float type `elementType` (truncating,
+/// extending, or through f32 between f16 and bf16); no-op when the types
+/// agree.
 mlir::Value castFromCompute(mlir::OpBuilder &b, mlir::Location loc,
                             mlir::Value scalar, mlir::Type elementType);
 
