@@ -23,9 +23,8 @@ using namespace remat::sched;
 
 llvm::ArrayRef<llvm::StringRef> remat::getStrategyNames() {
   static const llvm::StringRef names[] = {
-      "auto", "store-all", "sqrt",      "greedy",
-      "logn", "revolve",   "chain-opt", "forward-min-peak",
-      "milp"};
+      "auto",      "store-all",        "sqrt", "greedy", "logn", "revolve",
+      "chain-opt", "forward-min-peak", "milp"};
   return names;
 }
 
@@ -57,8 +56,7 @@ static constexpr unsigned kMaxDPStages = 100;
 /// candidates (CBC proves such graphs optimal in well under a second).
 static constexpr unsigned kAutoMilpMaxOps = 32;
 
-template <typename Fn>
-static double timed(Fn &&fn) {
+template <typename Fn> static double timed(Fn &&fn) {
   auto start = std::chrono::steady_clock::now();
   fn();
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
@@ -98,7 +96,8 @@ planRevolveForBudget(const Graph &graph, int64_t budget,
     } else {
       if (mid == 1) {
         if (!best)
-          best = std::move(p); // Smallest Revolve peak, reported if nothing fits.
+          best =
+              std::move(p); // Smallest Revolve peak, reported if nothing fits.
         break;
       }
       hi = mid - 1;
@@ -137,7 +136,8 @@ planChainMinMemory(const Graph &graph, unsigned dpSlots,
     return std::nullopt;
   }
   ChainPlan chain;
-  s += timed([&] { chain = chainOptimal(graph, *probe.minFeasibleBytes, opts); });
+  s += timed(
+      [&] { chain = chainOptimal(graph, *probe.minFeasibleBytes, opts); });
   PlanResult plan;
   if (!fromChainPlan(graph, "chain-opt", std::move(chain), s, plan, notes))
     return std::nullopt;
@@ -256,7 +256,8 @@ remat::planAllStrategies(const Graph &graph, std::vector<std::string> &notes,
   }
   StageChain chain = buildStageChain(graph);
   unsigned c = std::max<unsigned>(
-      1, static_cast<unsigned>(std::ceil(std::sqrt(double(chain.stages.size())))));
+      1,
+      static_cast<unsigned>(std::ceil(std::sqrt(double(chain.stages.size())))));
   if (std::optional<PlanResult> p = planRevolve(graph, c, notes))
     plans.push_back(std::move(*p));
   // The heterogeneous-chain optimum at the memory of the sqrt(n) plan: the
@@ -268,6 +269,44 @@ remat::planAllStrategies(const Graph &graph, std::vector<std::string> &notes,
   if (std::optional<PlanResult> p = planChainMinMemory(graph, dpSlots, notes))
     plans.push_back(std::move(*p));
   return plans;
+}
+
+/// The candidates of `auto`: every strategy and parameter, and with a budget
+/// the budget-specific plans (Revolve with the most slots that fit, the chain
+/// optimum, the exact MILP on small graphs). The least-peak plans are always
+/// among them, so the smallest budget any of them meets is the smallest budget
+/// remat can meet.
+static std::vector<PlanResult> autoCandidates(const Graph &graph,
+                                              const PlannerOptions &options,
+                                              std::vector<std::string> &notes) {
+  std::vector<PlanResult> all = defaultCandidates(graph);
+  for (PlanResult &p : planAllStrategies(graph, notes, options.dpSlots))
+    if (p.strategy == "logn" || p.strategy == "revolve" ||
+        p.strategy == "chain-opt")
+      all.push_back(std::move(p));
+  if (options.budget > 0) {
+    if (std::optional<PlanResult> p =
+            planRevolveForBudget(graph, options.budget, notes))
+      all.push_back(std::move(*p));
+    if (std::optional<PlanResult> p =
+            planChainOptimal(graph, options.budget, options.dpSlots, notes))
+      all.push_back(std::move(*p));
+    // Small graphs: the exact optimum joins the candidates (the least
+    // recompute within the budget, or the least peak when none fits), so
+    // that auto is optimal where that can be proven.
+    if (milpAvailable() && graph.size() <= kAutoMilpMaxOps) {
+      std::string note;
+      std::optional<PlanResult> p =
+          milpOptimal(graph, options.budget, kMilpSecondsPerSolve, note);
+      if (!p)
+        p = milpOptimal(graph, 0, kMilpSecondsPerSolve, note);
+      if (p)
+        all.push_back(std::move(*p));
+      else
+        notes.push_back("milp: " + note);
+    }
+  }
+  return all;
 }
 
 PlannerResult remat::planRematerialization(const Graph &graph,
@@ -369,35 +408,7 @@ PlannerResult remat::planRematerialization(const Graph &graph,
     else
       result.notes.push_back(note);
   } else if (s == "auto") {
-    cands = defaultCandidates(graph);
-    std::vector<std::string> notes;
-    for (PlanResult &p : planAllStrategies(graph, notes, options.dpSlots))
-      if (p.strategy == "logn" || p.strategy == "revolve" ||
-          p.strategy == "chain-opt")
-        cands.push_back(std::move(p));
-    llvm::append_range(result.notes, notes);
-    if (options.budget > 0) {
-      if (std::optional<PlanResult> p =
-              planRevolveForBudget(graph, options.budget, result.notes))
-        cands.push_back(std::move(*p));
-      if (std::optional<PlanResult> p = planChainOptimal(
-              graph, options.budget, options.dpSlots, result.notes))
-        cands.push_back(std::move(*p));
-      // Small graphs: the exact optimum joins the candidates (the least
-      // recompute within the budget, or the least peak when none fits), so
-      // that auto is optimal where that can be proven.
-      if (milpAvailable() && graph.size() <= kAutoMilpMaxOps) {
-        std::string note;
-        std::optional<PlanResult> p =
-            milpOptimal(graph, options.budget, kMilpSecondsPerSolve, note);
-        if (!p)
-          p = milpOptimal(graph, 0, kMilpSecondsPerSolve, note);
-        if (p)
-          cands.push_back(std::move(*p));
-        else
-          result.notes.push_back("milp: " + note);
-      }
-    }
+    cands = autoCandidates(graph, options, result.notes);
   } else {
     result.error = "unknown strategy '" + s + "'";
     return result;
@@ -412,10 +423,10 @@ PlannerResult remat::planRematerialization(const Graph &graph,
 
   if (options.budget <= 0) {
     // No budget: the single plan, or for auto the least recompute (store-all).
-    auto best = llvm::min_element(cands, [](const PlanResult &a,
-                                            const PlanResult &b) {
-      return a.sim.recomputeCost < b.sim.recomputeCost;
-    });
+    auto best =
+        llvm::min_element(cands, [](const PlanResult &a, const PlanResult &b) {
+          return a.sim.recomputeCost < b.sim.recomputeCost;
+        });
     result.plan = *best;
     return result;
   }
@@ -427,16 +438,15 @@ PlannerResult remat::planRematerialization(const Graph &graph,
   }
   // Infeasible for this strategy: name the smallest budget that any strategy
   // meets, so the user knows what to ask for.
-  std::vector<std::string> notes;
-  std::vector<PlanResult> all = defaultCandidates(graph);
-  for (PlanResult &p : planAllStrategies(graph, notes, options.dpSlots))
-    all.push_back(std::move(p));
-  for (PlanResult &p : cands)
-    all.push_back(p);
-  auto best = llvm::min_element(all, [](const PlanResult &a,
-                                        const PlanResult &b) {
-    return a.sim.peakBytes < b.sim.peakBytes;
-  });
+  std::vector<PlanResult> all = cands;
+  if (s != "auto") {
+    std::vector<std::string> notes;
+    llvm::append_range(all, autoCandidates(graph, options, notes));
+  }
+  auto best =
+      llvm::min_element(all, [](const PlanResult &a, const PlanResult &b) {
+        return a.sim.peakBytes < b.sim.peakBytes;
+      });
   result.minFeasibleBudget = best->sim.peakBytes;
   result.minFeasibleStrategy = best->strategy;
   result.error = "budget of " + std::to_string(options.budget) +
