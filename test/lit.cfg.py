@@ -30,6 +30,15 @@ tools = ["remat-opt", "mlir-opt", "mlir-runner", "mlir-translate", "llvm-nm", "n
          ToolSubst("remat-runner", unresolved="ignore")]
 llvm_config.add_tool_substitutions(tools, tool_dirs)
 
+# The dialect and pass plugin for upstream mlir-opt (tools/remat-plugin).
+remat_plugin = os.path.join(config.remat_obj_root, "lib", "RematPlugin.so")
+config.substitutions.append(("%remat_plugin", remat_plugin))
+config.substitutions.append(("%remat_obj_root", config.remat_obj_root))
+if os.path.exists(remat_plugin):
+    config.available_features.add("remat-plugin")
+if shutil.which("cmake") and shutil.which("ninja"):
+    config.available_features.add("cmake")
+
 # The published benchmark graphs live beside the project root.
 if os.path.isdir(os.path.join(config.remat_src_root, "..", "shared", "benchmarks")):
     config.available_features.add("shared-benchmarks")

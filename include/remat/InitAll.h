@@ -1,8 +1,15 @@
-//===- InitAll.h - register remat and the upstream pieces it uses -*- C++
-//-*-===//
+//===- InitAll.h - register remat and upstream dialects/passes --*- C++ -*-===//
 //
 // Part of the remat project.
 //
+//===----------------------------------------------------------------------===//
+///
+/// \file
+/// Registration entry points for tools built on remat: `remat-opt` registers
+/// everything (upstream and remat); `RematPlugin` registers only what remat
+/// adds, on top of a host tool that already has upstream's dialects and
+/// passes.
+///
 //===----------------------------------------------------------------------===//
 
 #ifndef REMAT_INITALL_H
@@ -14,11 +21,18 @@ class DialectRegistry;
 
 namespace remat {
 
-/// Registers the remat dialect, the upstream dialects remat pipelines use,
-/// and the cost-model external models on upstream ops.
+/// Registers the remat dialect and the external models remat attaches to
+/// upstream ops (the cost interface of arith, math, linalg and tensor ops).
+void registerRematDialects(mlir::DialectRegistry &registry);
+
+/// Registers remat's own passes (dialect transforms, conversion, buffer
+/// passes) and nothing of upstream's.
+void registerRematOnlyPasses();
+
+/// Registers every upstream dialect and extension, then remat's dialects.
 void registerAllDialects(mlir::DialectRegistry &registry);
 
-/// Registers the remat passes and the upstream passes remat pipelines use.
+/// Registers every upstream pass, then remat's passes.
 void registerAllPasses();
 
 } // namespace remat

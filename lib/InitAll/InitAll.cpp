@@ -1,4 +1,4 @@
-//===- InitAll.cpp - register remat and upstream pieces ---------*- C++ -*-===//
+//===- InitAll.cpp - register remat and upstream dialects/passes ---------===//
 //
 // Part of the remat project.
 //
@@ -16,16 +16,24 @@
 #include "mlir/InitAllExtensions.h"
 #include "mlir/InitAllPasses.h"
 
-void remat::registerAllDialects(mlir::DialectRegistry &registry) {
-  mlir::registerAllDialects(registry);
-  mlir::registerAllExtensions(registry);
+void remat::registerRematDialects(mlir::DialectRegistry &registry) {
   registry.insert<remat::RematDialect>();
   remat::registerCostExternalModels(registry);
 }
 
-void remat::registerAllPasses() {
-  mlir::registerAllPasses();
+void remat::registerRematOnlyPasses() {
   remat::registerRematPasses();
   remat::registerRematConversionPasses();
   remat::registerRematBufferPasses();
+}
+
+void remat::registerAllDialects(mlir::DialectRegistry &registry) {
+  mlir::registerAllDialects(registry);
+  mlir::registerAllExtensions(registry);
+  registerRematDialects(registry);
+}
+
+void remat::registerAllPasses() {
+  mlir::registerAllPasses();
+  registerRematOnlyPasses();
 }

@@ -35,7 +35,7 @@ done
 [[ -f "$header" ]] || { echo "error: no header '$header'" >&2; exit 1; }
 [[ -f "$object" ]] || { echo "error: no object '$object'" >&2; exit 1; }
 
-flags=(-std=c++17 -O2 -include "$header" -I"$src_root/include")
+flags=(-std=c++17 -O2 -include "$header" -I"${REMAT_RUNNER_INCLUDE_DIR:-$src_root/include}")
 libs=(-lm)
 if grep -q '^#define REMAT_TARGET_CUDA 1' "$header"; then
   if [[ -z "$runtime" || ! -f "$runtime" ]]; then

@@ -6,14 +6,9 @@
 //
 // Pattern sets of `--remat-lower-to-linalg`, one per op family, each defined
 // in its own file of lib/Conversion/RematToLinalg/. Every pattern replaces one
-// remat op by linalg / tensor / arith / math / scf ops on tensors.
-//
-// Note to the engineer of ConvPoolNorm.cpp: the pass calls
-// populateRematConvPoolNormToLinalgPatterns (through
-// populateRematToLinalgPatterns) and the CMake glob picks up your file, so the
-// library links only once ConvPoolNorm.cpp defines that function. The
-// helpers of LoweringUtils.h (f32 compute type, broadcasting generics,
-// reductions) are available to you as well.
+// remat op by linalg / tensor / arith / math / scf ops on tensors. The
+// shared helpers (f32 compute type, broadcasting generics, reductions) are in
+// LoweringUtils.h.
 //
 //===----------------------------------------------------------------------===//
 
@@ -49,8 +44,7 @@ void populateRematEmbeddingDropoutToLinalgPatterns(
 void populateRematLossToLinalgPatterns(mlir::RewritePatternSet &patterns);
 
 /// conv2d and its gradients, max/avg/global pooling and their gradients,
-/// layer_norm, batch_norm and their gradients. Defined in ConvPoolNorm.cpp
-/// (maintained separately).
+/// layer_norm, batch_norm and their gradients (ConvPoolNorm.cpp).
 void populateRematConvPoolNormToLinalgPatterns(
     mlir::RewritePatternSet &patterns);
 
