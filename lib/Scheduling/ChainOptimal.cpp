@@ -16,6 +16,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "remat/Scheduling/ChainOptimal.h"
+#include "remat/Scheduling/Revolve.h"
 
 #include <algorithm>
 #include <cmath>
@@ -75,22 +76,27 @@ size_t pairIndex(unsigned L, unsigned s, unsigned t) {
   return len * L - len * (len - 1) / 2 + (s - 1);
 }
 
-/// ceil(bytes * S / M), capped at S + 1 (infeasible on its own).
-int toSlots(int64_t bytes, int64_t budget, int S) {
+/// bytes * S / M in slots, rounded up (`nearest` false: a schedule that fits
+/// in slots fits in bytes) or to the nearest integer (`nearest` true: no such
+/// guarantee, the caller checks the schedule in bytes), capped at S + 1
+/// (infeasible on its own).
+int toSlots(int64_t bytes, int64_t budget, int S, bool nearest) {
   if (bytes <= 0)
     return 0;
   if (budget <= 0 || S == 0)
     return S + 1;
   if (bytes >= budget)
     return bytes == budget ? S : S + 1;
-  // bytes < budget: rem * S fits unless budget is enormous.
-  if (bytes <= std::numeric_limits<int64_t>::max() / S) {
+  // bytes < budget: bytes * S fits unless budget is enormous.
+  if (bytes <= std::numeric_limits<int64_t>::max() / (2 * int64_t(S))) {
     int64_t num = bytes * S;
-    int64_t slots = num / budget + (num % budget != 0);
+    int64_t slots = nearest ? (2 * num + budget) / (2 * budget)
+                            : num / budget + (num % budget != 0);
     return static_cast<int>(std::min<int64_t>(slots, S + 1));
   }
   long double exact = static_cast<long double>(bytes) * S / budget;
-  int64_t slots = static_cast<int64_t>(std::ceil(exact)) + 1;
+  int64_t slots = nearest ? static_cast<int64_t>(std::llround(exact))
+                          : static_cast<int64_t>(std::ceil(exact)) + 1;
   return static_cast<int>(std::min<int64_t>(slots, S + 1));
 }
 
@@ -322,6 +328,255 @@ private:
   std::vector<Tail> tails;
 };
 
+/// A non-increasing step function of the memory m in bytes: value vals[k]
+/// on [xs[k], xs[k+1]) (the last piece up to the budget), infinite below
+/// xs[0]; no points at all means infinite everywhere. Values strictly
+/// decrease from one point to the next.
+/// Total breakpoints over all rows beyond which the exact DP gives way to
+/// the discretised one (16 bytes each).
+constexpr size_t kMaxExactPoints = size_t(1) << 22;
+/// Mean breakpoints per row beyond which it does so.
+constexpr size_t kMaxMeanPoints = 16;
+
+struct StepFn {
+  std::vector<int64_t> xs;
+  std::vector<double> vals;
+
+  double at(int64_t m) const {
+    auto it = std::upper_bound(xs.begin(), xs.end(), m);
+    if (it == xs.begin())
+      return kInfD;
+    return vals[it - xs.begin() - 1];
+  }
+  size_t size() const { return xs.size(); }
+  static constexpr double kInfD = std::numeric_limits<double>::infinity();
+};
+
+/// Appends (x, v) to `out` if v is below its last value (ties within a
+/// relative 1e-12 are equal: costs are sums of the same numbers in different
+/// orders).
+void pushPoint(StepFn &out, int64_t x, double v) {
+  if (!out.vals.empty()) {
+    double last = out.vals.back();
+    if (!(v < last - 1e-12 * std::abs(last)))
+      return;
+    if (out.xs.back() == x) {
+      out.vals.back() = v;
+      return;
+    }
+  }
+  out.xs.push_back(x);
+  out.vals.push_back(v);
+}
+
+/// The dynamic program of the file comment in exact bytes: every row is a
+/// step function of the memory, so no size is rounded and the result is the
+/// optimum of the nested persistent class for the budget. Rows only change
+/// where some combination of sizes is reached, so they stay short when the
+/// budget holds a few tens of values; `solve` gives up (returns false) when
+/// the rows grow beyond `maxPoints` in total.
+class ExactChainDP {
+public:
+  ExactChainDP(const Sizes<int64_t> &z, int64_t budget)
+      : z(z), budget(budget), L(z.L) {
+    size_t pairs = static_cast<size_t>(L) * (L + 1) / 2;
+    rows.resize(2 * pairs);
+  }
+
+  const StepFn &row(int v, unsigned s, unsigned t) const {
+    return rows[2 * pairIndex(L, s, t) + v];
+  }
+
+  bool solve(size_t maxPoints) {
+    size_t total = 0, rowsDone = 0;
+    for (unsigned len = 0; len < L; ++len) {
+      for (unsigned s = 1; s + len <= L; ++s) {
+        unsigned t = s + len;
+        for (int v : {kCovered, kOwn}) {
+          StepFn &r = rows[2 * pairIndex(L, s, t) + v];
+          if (v == kOwn && z.input(kOwn, s) == 0)
+            r = row(kCovered, s, t);
+          else
+            r = computeRow(v, s, t);
+          total += r.size();
+        }
+        rowsDone += 2;
+      }
+      // Long rows make the exact table slower than the discretised one (and
+      // rows only grow with the length): give up early.
+      if (total > maxPoints || total > kMaxMeanPoints * rowsDone)
+        return false;
+    }
+    return true;
+  }
+
+  /// Appends the actions of Opt(v, s, t, m) (which must be finite).
+  void emit(int v, unsigned s, unsigned t, int64_t m,
+            ChainSchedule &out) const {
+    double target = row(v, s, t).at(m);
+    unsigned j = choose(v, s, t, m, target);
+    if (j == 0) {
+      out.push_back(ChainAction::tape(s));
+      if (v == kOwn && s > 1)
+        out.push_back(ChainAction::free(s - 1));
+      if (s < t)
+        emit(kCovered, s + 1, t, m - z.tapeHold(v, s), out);
+      out.push_back(ChainAction::backward(s));
+      return;
+    }
+    int64_t in = z.input(v, s);
+    out.push_back(ChainAction::advance(s - 1, j));
+    out.push_back(ChainAction::checkpoint(j));
+    emit(kOwn, j + 1, t, m - in, out);
+    emit(v, s, j, m, out);
+  }
+
+private:
+  /// The option of Opt(v, s, t, m) reaching `target` (0: tape stage s, else
+  /// the checkpoint position), the cheapest if none does exactly.
+  unsigned choose(int v, unsigned s, unsigned t, int64_t m,
+                  double target) const {
+    unsigned bestJ = 0;
+    double bestVal = StepFn::kInfD;
+    auto consider = [&](unsigned j, double val) {
+      if (val < bestVal) {
+        bestVal = val;
+        bestJ = j;
+      }
+    };
+    double mul = z.mul(t);
+    if (m >= z.tapeNeed(v, s, t))
+      consider(0, mul * z.tc[s] +
+                      (s == t ? 0.0
+                              : row(kCovered, s + 1, t).at(m - z.tapeHold(v, s))));
+    int64_t in = z.input(v, s), peak = 0;
+    double fwd = 0;
+    for (unsigned j = s; j < t; ++j) {
+      peak = std::max(peak, z.aw[j] + (j > s ? z.x[j - 1] : 0));
+      fwd += mul * z.fc[j];
+      if (m < in + z.g[t] + peak)
+        break;
+      consider(j, fwd + row(kOwn, j + 1, t).at(m - in) + row(v, s, j).at(m));
+      if (bestVal <= target + 1e-9 * std::abs(target))
+        return bestJ;
+    }
+    return bestJ;
+  }
+
+  /// out = min(a, b) pointwise.
+  static void minOf(const StepFn &a, const StepFn &b, StepFn &out) {
+    out.xs.clear();
+    out.vals.clear();
+    size_t i = 0, k = 0;
+    double va = StepFn::kInfD, vb = StepFn::kInfD;
+    while (i < a.size() || k < b.size()) {
+      int64_t x = std::min(i < a.size() ? a.xs[i] : INT64_MAX,
+                           k < b.size() ? b.xs[k] : INT64_MAX);
+      while (i < a.size() && a.xs[i] == x)
+        va = a.vals[i++];
+      while (k < b.size() && b.xs[k] == x)
+        vb = b.vals[k++];
+      pushPoint(out, x, std::min(va, vb));
+    }
+  }
+
+  /// Replaces acc by min(acc, opt).
+  void accumulate(StepFn &acc, const StepFn &opt) {
+    if (!opt.size())
+      return;
+    if (!acc.size()) {
+      acc = opt;
+      return;
+    }
+    minOf(acc, opt, tmp);
+    std::swap(acc, tmp);
+  }
+
+  StepFn computeRow(int v, unsigned s, unsigned t) {
+    StepFn &acc = accBuf;
+    acc.xs.clear();
+    acc.vals.clear();
+    int64_t in = z.input(v, s);
+    double mul = z.mul(t);
+
+    // Tape stage s.
+    {
+      int64_t need = z.tapeNeed(v, s, t);
+      double base = mul * z.tc[s];
+      if (s == t) {
+        if (need <= budget)
+          pushPoint(acc, need, base);
+      } else {
+        const StepFn &sub = row(kCovered, s + 1, t);
+        int64_t hold = z.tapeHold(v, s);
+        if (sub.size()) {
+          int64_t start = std::max(need, sub.xs[0] + hold);
+          if (start <= budget) {
+            pushPoint(acc, start, base + sub.at(start - hold));
+            for (size_t k = 0; k < sub.size(); ++k) {
+              int64_t x = sub.xs[k] + hold;
+              if (x > start && x <= budget)
+                pushPoint(acc, x, base + sub.vals[k]);
+            }
+          }
+        }
+      }
+    }
+
+    // Advance to j and checkpoint it.
+    int64_t peak = 0;
+    double fwd = 0;
+    StepFn &opt = optBuf;
+    for (unsigned j = s; j < t; ++j) {
+      peak = std::max(peak, z.aw[j] + (j > s ? z.x[j - 1] : 0));
+      fwd += mul * z.fc[j];
+      int64_t advNeed = in + z.g[t] + peak;
+      if (advNeed > budget)
+        break;
+      const StepFn &right = row(kOwn, j + 1, t);
+      const StepFn &left = row(v, s, j);
+      if (!right.size() || !left.size())
+        continue;
+      int64_t start = std::max({advNeed, right.xs[0] + in, left.xs[0]});
+      if (start > budget)
+        continue;
+      // Dominated everywhere: no value of the option is below what the row
+      // already has at the option's first point.
+      double floor = fwd + right.vals.back() + left.vals.back();
+      if (acc.size() && !(acc.at(start) > floor))
+        continue;
+      opt.xs.clear();
+      opt.vals.clear();
+      double vr = right.at(start - in), vl = left.at(start);
+      pushPoint(opt, start, fwd + vr + vl);
+      size_t i = std::upper_bound(right.xs.begin(), right.xs.end(),
+                                  start - in) -
+                 right.xs.begin();
+      size_t k = std::upper_bound(left.xs.begin(), left.xs.end(), start) -
+                 left.xs.begin();
+      while (i < right.size() || k < left.size()) {
+        int64_t x = std::min(i < right.size() ? right.xs[i] + in : INT64_MAX,
+                             k < left.size() ? left.xs[k] : INT64_MAX);
+        if (x > budget)
+          break;
+        while (i < right.size() && right.xs[i] + in == x)
+          vr = right.vals[i++];
+        while (k < left.size() && left.xs[k] == x)
+          vl = left.vals[k++];
+        pushPoint(opt, x, fwd + vr + vl);
+      }
+      accumulate(acc, opt);
+    }
+    return acc;
+  }
+
+  const Sizes<int64_t> &z;
+  int64_t budget;
+  unsigned L;
+  std::vector<StepFn> rows;
+  StepFn accBuf, optBuf, tmp;
+};
+
 /// Exact least memory, in bytes, of every subproblem.
 class MinMemory {
 public:
@@ -402,7 +657,7 @@ ChainSchedule remat::sched::chainMinMemorySchedule(const StageChain &chain) {
 
 ChainSolution remat::sched::solveChainOptimal(const StageChain &chain,
                                               int64_t modelBudget,
-                                              unsigned slots) {
+                                              unsigned slots, bool tryExact) {
   ChainSolution sol;
   unsigned L = chain.size();
   sol.minModelBytes = chainMinModelBytes(chain);
@@ -412,6 +667,26 @@ ChainSolution remat::sched::solveChainOptimal(const StageChain &chain,
   }
   if (modelBudget < sol.minModelBytes)
     return sol;
+  // Exact in bytes first; the discretised table when the rows grow too long.
+  if (tryExact) {
+    Sizes<int64_t> z(chain, [](int64_t b) { return b; });
+    ExactChainDP dp(z, modelBudget);
+    if (dp.solve(kMaxExactPoints)) {
+      sol.exact = true;
+      if (dp.row(kCovered, 1, L).at(modelBudget) == StepFn::kInfD)
+        return sol;
+      ChainSchedule actions;
+      dp.emit(kCovered, 1, L, modelBudget, actions);
+      ChainRunStats stats;
+      if (!checkChainSchedule(actions, L, stats, &chain) &&
+          stats.modelPeakBytes <= modelBudget) {
+        sol.feasible = true;
+        sol.cost = stats.recomputeCost;
+        sol.actions = std::move(actions);
+      }
+      return sol;
+    }
+  }
   // Sizes are measured in their greatest common divisor (tensor sizes often
   // share a large one), so that small budgets are solved exactly.
   int64_t unit = 0;
@@ -425,18 +700,109 @@ ChainSolution remat::sched::solveChainOptimal(const StageChain &chain,
       0, std::min<int64_t>(std::max(slots, 1u), budgetUnits)));
   sol.slots = S;
   sol.slotBytes = S ? static_cast<double>(budgetUnits) * unit / S : 0;
-  Sizes<int> z(chain,
-               [&](int64_t b) { return toSlots(b / unit, budgetUnits, S); });
-  ChainDP dp(z, S);
-  dp.solve();
-  if (dp.at(dp.row(kCovered, 1, L), S) == kInf)
-    return sol;
-  sol.feasible = true;
-  dp.emit(kCovered, 1, L, S, sol.actions);
-  ChainRunStats stats;
-  if (!checkChainSchedule(sol.actions, L, stats, &chain))
+  // With one slot per unit the sizes are exact. Otherwise round to the
+  // nearest slot first (rounding every size up loses up to one slot per value
+  // held: six 1000 B layers and a 4 B loss in 500 slots of 12 B fit five
+  // layers only) and keep the schedule if it fits in bytes; if it overshoots
+  // by d bytes, solve again with ceil(d / slot) slots less (a few times), and
+  // finally round every size up, which is conservative.
+  bool exact = budgetUnits <= S;
+  double unitsPerSlot = S ? static_cast<double>(budgetUnits) / S : 1;
+  int capacity = S;
+  for (int attempt = 0; attempt < 5; ++attempt) {
+    bool nearest = !exact && attempt < 4;
+    if (!nearest && attempt > 0 && exact)
+      break;
+    if (!nearest)
+      capacity = S;
+    Sizes<int> z(chain, [&](int64_t b) {
+      return toSlots(b / unit, budgetUnits, S, nearest);
+    });
+    ChainDP dp(z, capacity);
+    dp.solve();
+    if (dp.at(dp.row(kCovered, 1, L), capacity) == kInf) {
+      if (!nearest)
+        break;
+      attempt = 3; // Rounding up next.
+      continue;
+    }
+    ChainSchedule actions;
+    dp.emit(kCovered, 1, L, capacity, actions);
+    ChainRunStats stats;
+    if (checkChainSchedule(actions, L, stats, &chain))
+      break; // Not expected: the DP emits valid schedules.
+    if (stats.modelPeakBytes > modelBudget) {
+      double over = static_cast<double>(stats.modelPeakBytes - modelBudget) /
+                    unit / unitsPerSlot;
+      capacity -= std::max(1, static_cast<int>(std::ceil(over)));
+      if (capacity <= 0)
+        attempt = 3;
+      continue;
+    }
+    sol.feasible = true;
     sol.cost = stats.recomputeCost;
+    sol.actions = std::move(actions);
+    break;
+  }
   return sol;
+}
+
+namespace {
+/// A schedule the strategy may return, with its model figures.
+struct Candidate {
+  const StageChain *chain = nullptr;
+  ChainSchedule actions;
+  double cost = 0;
+  int64_t modelPeak = 0;
+  std::string what;
+};
+} // namespace
+
+/// Evaluates `actions` on `chain`; a candidate if valid and within
+/// `modelBudget`.
+static std::optional<Candidate> makeCandidate(const StageChain &chain,
+                                              ChainSchedule actions,
+                                              int64_t modelBudget,
+                                              std::string what) {
+  ChainRunStats stats;
+  if (checkChainSchedule(actions, chain.size(), stats, &chain) ||
+      stats.modelPeakBytes > modelBudget)
+    return std::nullopt;
+  return Candidate{&chain, std::move(actions), stats.recomputeCost,
+                   stats.modelPeakBytes, std::move(what)};
+}
+
+/// The binomial schedule with the most slots whose model peak fits
+/// `modelBudget` on `chain`, by bisection over the slot count (the model peak
+/// grows with the slots).
+static std::optional<Candidate> binomialForBudget(const StageChain &chain,
+                                                  int64_t modelBudget) {
+  unsigned L = chain.size();
+  std::optional<Candidate> best;
+  unsigned lo = 1, hi = L;
+  while (lo <= hi) {
+    unsigned mid = lo + (hi - lo) / 2;
+    std::optional<Candidate> c =
+        makeCandidate(chain, revolveSchedule(L, mid), modelBudget,
+                      "binomial schedule with " + std::to_string(mid) +
+                          " slots");
+    if (c) {
+      best = std::move(c);
+      lo = mid + 1;
+    } else {
+      hi = mid - 1;
+    }
+  }
+  return best;
+}
+
+/// The model peak of the binomial schedule with one slot (the input).
+static int64_t binomialMinPeak(const StageChain &chain) {
+  ChainRunStats stats;
+  if (checkChainSchedule(revolveSchedule(chain.size(), 1), chain.size(), stats,
+                         &chain))
+    return std::numeric_limits<int64_t>::max();
+  return stats.modelPeakBytes;
 }
 
 ChainPlan remat::sched::chainOptimal(const Graph &graph, int64_t budgetBytes,
@@ -467,57 +833,94 @@ ChainPlan remat::sched::chainOptimal(const Graph &graph, int64_t budgetBytes,
     return plan;
   }
   StageChain chain = coarsen(fine, options.maxStages);
+  bool coarsened = chain.size() != fine.size();
   int64_t modelBudget = budgetBytes - chain.pinnedBytes;
   int64_t minModel = chainMinModelBytes(chain);
-  auto infeasible = [&](int64_t minBytes, const std::string &why) {
+  // The least model memory of the candidates: the DP's exact minimum on the
+  // chain it solves, and, when that chain is coarsened, the binomial schedule
+  // with one slot on the uncoarsened chain (often far less: a merged stage
+  // counts the tapes of its parts in full).
+  std::optional<int64_t> fineMin;
+  auto leastModel = [&] {
+    if (coarsened && !fineMin)
+      fineMin = binomialMinPeak(fine);
+    return coarsened ? std::min(minModel, *fineMin) : minModel;
+  };
+  auto infeasible = [&](const std::string &why) {
     ChainPlan plan;
     plan.infeasible = true;
-    plan.minFeasibleBytes = minBytes;
+    int64_t least = leastModel();
+    plan.minFeasibleBytes = least + chain.pinnedBytes;
     plan.detail = what + ": infeasible: " + why + "; the chain model (" +
                   std::to_string(chain.size()) + " stages" +
-                  (chain.size() != fine.size()
-                       ? ", coarsened from " + std::to_string(fine.size())
-                       : std::string()) +
-                  ") needs at least " + std::to_string(minBytes) + " B";
+                  (coarsened ? ", coarsened from " + std::to_string(fine.size())
+                             : std::string()) +
+                  ") needs at least " + std::to_string(least) + " B" +
+                  (chain.pinnedBytes ? " besides " +
+                                           std::to_string(chain.pinnedBytes) +
+                                           " B pinned"
+                                     : std::string());
     return plan;
   };
-  if (modelBudget < minModel)
-    return infeasible(minModel + chain.pinnedBytes, "budget below the minimum");
+  if (modelBudget < minModel && !coarsened)
+    return infeasible("budget below the minimum");
 
-  // The model over-approximates simulate, so the first attempt should fit;
-  // should it not, retry with the overshoot taken off the model budget.
+  // Candidates: the DP on the (coarsened) chain and, where the DP does not
+  // see every stage, the binomial schedule on the uncoarsened chain (optimal
+  // on homogeneous chains whatever their length, Revolve.h). The cheapest in
+  // the model that `simulate` accepts within the budget wins; the model
+  // over-approximates simulate, so the first normally does. Should none fit,
+  // retry with the overshoot taken off the model budget.
   std::string note;
   for (int attempt = 0; attempt < 3; ++attempt) {
-    ChainSolution sol = solveChainOptimal(chain, modelBudget, options.slots);
-    ChainSchedule actions;
-    if (sol.feasible) {
-      actions = std::move(sol.actions);
-    } else {
-      // Rounding sizes up to slots lost feasibility; the minimum-memory
-      // schedule still fits (modelBudget >= minModel).
-      actions = chainMinMemorySchedule(chain);
-      note += ", discretised DP infeasible: minimum-memory schedule used";
+    std::vector<Candidate> candidates;
+    if (modelBudget >= minModel) {
+      ChainSolution sol =
+          solveChainOptimal(chain, modelBudget, options.slots);
+      if (sol.feasible) {
+        candidates.push_back(Candidate{&chain, std::move(sol.actions),
+                                       sol.cost, 0, "dynamic program"});
+      } else if (std::optional<Candidate> c = makeCandidate(
+                     chain, chainMinMemorySchedule(chain), modelBudget,
+                     "minimum-memory schedule (the discretised DP found "
+                     "none)")) {
+        candidates.push_back(std::move(*c));
+      }
     }
-    ChainPlan plan = makeChainPlan(chain, std::move(actions), what);
-    if (!plan.ok)
-      return plan;
-    SimResult sim;
-    if (std::optional<std::string> error =
-            simulate(graph, plan.schedule, sim)) {
-      plan.ok = false;
-      plan.detail += ": simulate rejected the schedule: " + *error;
-      return plan;
+    if (coarsened || candidates.empty())
+      if (std::optional<Candidate> c = binomialForBudget(fine, modelBudget))
+        candidates.push_back(std::move(*c));
+    std::stable_sort(candidates.begin(), candidates.end(),
+                     [](const Candidate &a, const Candidate &b) {
+                       return a.cost < b.cost;
+                     });
+    int64_t overshoot = 0;
+    for (Candidate &c : candidates) {
+      std::string head = what + ": " + c.what;
+      if (c.chain == &fine && coarsened)
+        head += " on the uncoarsened chain";
+      ChainPlan plan = makeChainPlan(*c.chain, std::move(c.actions), head);
+      if (!plan.ok)
+        return plan;
+      SimResult sim;
+      if (std::optional<std::string> error =
+              simulate(graph, plan.schedule, sim)) {
+        plan.ok = false;
+        plan.detail += ": simulate rejected the schedule: " + *error;
+        return plan;
+      }
+      plan.detail += note + ", simulated peak " +
+                     std::to_string(sim.peakBytes) + " B, recompute cost " +
+                     std::to_string(sim.recomputeCost);
+      if (sim.peakBytes <= budgetBytes)
+        return plan;
+      overshoot = overshoot ? std::min(overshoot, sim.peakBytes - budgetBytes)
+                            : sim.peakBytes - budgetBytes;
     }
-    plan.detail += note + ", simulated peak " + std::to_string(sim.peakBytes) +
-                   " B, recompute cost " + std::to_string(sim.recomputeCost);
-    if (sim.peakBytes <= budgetBytes)
-      return plan;
-    note += ", model exceeded by " +
-            std::to_string(sim.peakBytes - budgetBytes) + " B (retried)";
-    modelBudget -= sim.peakBytes - budgetBytes;
-    if (modelBudget < minModel)
+    if (!overshoot)
       break;
+    note += ", model exceeded by " + std::to_string(overshoot) + " B (retried)";
+    modelBudget -= overshoot;
   }
-  return infeasible(minModel + chain.pinnedBytes,
-                    "the simulated peak exceeded the budget" + note);
+  return infeasible("no schedule of the model fits" + note);
 }

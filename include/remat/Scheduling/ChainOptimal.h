@@ -29,17 +29,39 @@
 /// search over that class agrees with the DP on small random chains (unit
 /// tests); the unrestricted model occasionally admits cheaper schedules
 /// (about 1 case in 300 there), e.g. when a later backward phase holds more
-/// gradient bytes. Memory is discretised into S slots (sizes are measured in
-/// their greatest common divisor, budget/S per slot when that exceeds S
-/// slots), every size rounded up, so a schedule feasible in slots is
-/// feasible in bytes but not necessarily the other way round; chains longer
-/// than `maxStages` are coarsened first. The chain model over-approximates
-/// `simulate`'s peak, so the schedule fits the budget in `simulate` (which
-/// `chainOptimal` checks) but is not claimed optimal for the graph itself.
+/// gradient bytes.
 ///
-/// Cost: O(L^3 S) time, O(L^2 S) floats of memory for L stages; about 1.5 s
-/// of CPU for L = 300, S = 500 on the development machine (0.15-0.5 s for
-/// L = 200, tens of ms for L = 100).
+/// Memory is exact: every table row Opt(., s, t, .) is a step function of
+/// the budget in bytes (it only changes where some sum of sizes is reached),
+/// so the DP's result is the optimum of that class for the budget, with no
+/// rounding. When the rows grow long (a budget holding many hundred values of
+/// different sizes; more than 16 breakpoints per row on average) the exact
+/// table is slower than a discretised one and the DP falls back to S memory
+/// slots (sizes in their greatest common divisor, budget/S per slot when that
+/// exceeds S slots): sizes rounded to the nearest slot first, the schedule
+/// kept if it fits in bytes (else re-solved with the overshoot taken off),
+/// finally every size rounded up, which is conservative. Chains longer than
+/// `maxStages` are coarsened for the DP; see `chainOptimal` for how the
+/// strategy stays exact on homogeneous chains of any length.
+///
+/// On a homogeneous chain whose model is Revolve's (equal boundaries, one
+/// tape at a time, a gradient live from the first backward on), the
+/// binomial schedule lies in the nested persistent class, so the DP's cost
+/// at the binomial schedule's peak equals Revolve's t(l, c) (Revolve.h), and
+/// one byte less gives t(l, c - 1): the unit tests check both against the
+/// closed form. On chains where tapes are as small as checkpoints (the
+/// usual training chain) the model admits more than Revolve's (a taped stage
+/// is kept instead of checkpointed and re-taped) and the DP is cheaper.
+///
+/// The chain model over-approximates `simulate`'s peak, so the schedule fits
+/// the budget in `simulate` (which `chainOptimal` checks) but is not claimed
+/// optimal for the graph itself.
+///
+/// Cost: O(L^3 P) time and O(L^2 P) memory for L stages and P breakpoints
+/// per row (P is about the number of boundaries the budget holds: 9 for a
+/// 300-stage chain at 3x its least memory, 0.3-1 s of CPU for L = 100, a few
+/// seconds for L = 300 on the development machine); the discretised
+/// fallback is O(L^3 S).
 ///
 //===----------------------------------------------------------------------===//
 
@@ -70,6 +92,8 @@ struct ChainSolution {
   /// Least model memory (bytes, pinned excluded) any schedule of the model
   /// needs on this chain, computed exactly (without discretisation).
   int64_t minModelBytes = 0;
+  /// Solved exactly in bytes (no discretisation); otherwise with `slots`.
+  bool exact = false;
   /// Slots used and bytes per slot (budget / slots).
   unsigned slots = 0;
   double slotBytes = 0;
@@ -84,15 +108,23 @@ int64_t chainMinModelBytes(const StageChain &chain);
 ChainSchedule chainMinMemorySchedule(const StageChain &chain);
 
 /// Runs the dynamic program on `chain` as is (no coarsening) for a model
-/// budget in bytes (pinned bytes excluded). `slots` = S; budgets below S
-/// bytes use one slot per byte (exact).
+/// budget in bytes (pinned bytes excluded): exactly in bytes unless the rows
+/// grow too long or `tryExact` is false, then over `slots` = S memory slots
+/// (budgets below S units use one slot per unit, exact too).
 ChainSolution solveChainOptimal(const StageChain &chain, int64_t modelBudget,
-                                unsigned slots = 500);
+                                unsigned slots = 500, bool tryExact = true);
 
 /// The whole strategy: builds the stage chain of `graph`, coarsens it to
 /// `options.maxStages` stages if longer, solves for `budgetBytes` (in
 /// SimResult::peakBytes units, pinned forward nodes included), materialises
 /// the schedule and checks with `simulate` that its peak fits the budget.
+/// When the chain had to be coarsened, the binomial schedule with the most
+/// slots that fits (Revolve.h, on the uncoarsened chain) is a candidate too,
+/// and the cheaper in the model wins: the strategy then equals Revolve's
+/// optimum on homogeneous chains of any length and never declines a budget
+/// the binomial schedule meets, but on long heterogeneous chains it is not
+/// claimed optimal (the DP sees merged stages only). The bisection costs
+/// O(log L) schedule evaluations of O(t(L, c)) steps each.
 /// Returns `infeasible` with `minFeasibleBytes` if the model cannot fit.
 ChainPlan chainOptimal(const Graph &graph, int64_t budgetBytes,
                        const ChainOptimalOptions &options = {});
