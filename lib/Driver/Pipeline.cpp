@@ -79,6 +79,9 @@ LogicalResult driver::runRematStage(ModuleOp module,
     if (options.budget)
       args += (args.empty() ? "" : " ") + std::string("budget=") +
               std::to_string(*options.budget);
+    // Every rewrite is checked by the independent verifier against the
+    // function before the rewrite (values read, recomputed ops, peak).
+    args += " verify=true";
     std::string nested = std::string(pass) + "{" + args + "}";
     // The pass may anchor on modules or on functions.
     std::string ignored;

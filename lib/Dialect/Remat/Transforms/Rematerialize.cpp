@@ -8,6 +8,7 @@
 #include "remat/Dialect/Remat/Transforms/Passes.h"
 #include "remat/Dialect/Remat/Transforms/Planner.h"
 #include "remat/Dialect/Remat/Transforms/TrainingGraph.h"
+#include "remat/Dialect/Remat/Transforms/VerifySchedule.h"
 
 #include "llvm/Support/JSON.h"
 
@@ -76,6 +77,11 @@ struct RematerializePass
     std::string summary =
         describePlan(plan, tg->graph, result.storeAllPeak);
     sched::Graph graph = tg->graph;
+    // With verify=true, a detached copy of the function before the rewrite
+    // for the independent verifier.
+    OwningOpRef<func::FuncOp> original;
+    if (verify)
+      original = func.clone();
     FailureOr<unsigned> recomputed = applySchedule(*tg, plan.schedule);
     if (failed(recomputed))
       return failure();
@@ -87,6 +93,8 @@ struct RematerializePass
                       << analysis.getPeakBytes() << " bytes";
     for (const std::string &note : result.notes)
       mlir::emitRemark(func.getLoc()) << "note: " << note;
+    if (verify && failed(verifySchedule(func, *original, budget)))
+      return failure();
     j.object([&] {
       j.attribute("function", func.getSymName());
       j.attribute("ir_peak_activation_bytes", analysis.getPeakBytes());

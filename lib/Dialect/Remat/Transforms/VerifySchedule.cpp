@@ -6,16 +6,22 @@
 ///
 /// \file
 /// An independent verifier for the output of rematerialization rewrites. It
-/// deliberately shares no code with the schedulers or with MemoryAnalysis:
-/// availability, equivalence of every recomputed op with an original op, and
-/// the activation peak are recomputed here with simple quadratic loops that
-/// are easy to check by reading.
+/// deliberately shares no code with the schedulers, the rewriter or
+/// MemoryAnalysis: availability, equivalence of every recomputed op with an
+/// original op, the values every op reads (against the original function,
+/// when given; ValueNumbering.h) and the activation peak are recomputed here
+/// with simple loops and hash maps, linear in the size of the function.
 ///
 //===----------------------------------------------------------------------===//
 
+#include "ValueNumbering.h"
+
 #include "remat/Dialect/Remat/Transforms/Passes.h"
+#include "remat/Dialect/Remat/Transforms/VerifySchedule.h"
 
 #include "mlir/IR/AsmState.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "mlir/Parser/Parser.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/MapVector.h"
@@ -28,15 +34,7 @@ namespace remat {
 
 using namespace mlir;
 using namespace remat;
-
-/// Returns `'op.name'`, followed by the `name` string attribute when the op
-/// has one (remat.opaque), for diagnostics.
-static std::string describe(Operation *op) {
-  std::string text = "'" + op->getName().getStringRef().str() + "'";
-  if (auto name = op->getAttrOfType<StringAttr>("name"))
-    text += " \"" + name.getValue().str() + "\"";
-  return text;
-}
+using namespace remat::verify;
 
 /// Returns `value` as it is printed as an operand (`%3`, `%arg0`).
 static std::string printOperand(Value value) {
@@ -78,49 +76,73 @@ static std::optional<int64_t> getTypeBytes(Type type) {
   return getElementBytes(type);
 }
 
-/// Returns the attributes of `op` (inherent and discardable) without the
-/// discardable `remat.*` ones, sorted by name.
-static SmallVector<NamedAttribute> getComparedAttrs(Operation *op) {
-  SmallVector<NamedAttribute> attrs;
-  for (NamedAttribute attr : op->getAttrs())
-    if (!attr.getName().strref().starts_with("remat."))
-      attrs.push_back(attr);
-  return attrs;
-}
-
 namespace {
 
 /// Checks one function. Every check stops at the first problem, which is
 /// emitted as an error; `check()` then returns failure.
 class ScheduleChecker {
 public:
-  explicit ScheduleChecker(func::FuncOp func) : func(func) {}
+  ScheduleChecker(func::FuncOp func, func::FuncOp originalFunc)
+      : func(func), originalFunc(originalFunc) {}
 
   LogicalResult check(int64_t budget) {
-    if (!func.getBody().hasOneBlock())
-      return func.emitError("schedule verification needs a function body "
-                            "with exactly one block");
+    // Diagnostics on the function use its location only: printing the
+    // function with the diagnostic would dump its whole body.
+    if (failed(checkShape(func, "")))
+      return failure();
+    if (originalFunc && failed(checkShape(originalFunc, "the original ")))
+      return failure();
     Block &body = func.getBody().front();
-    if (body.empty() || !isa<func::ReturnOp>(body.back()))
-      return func.emitError("schedule verification needs a function body "
-                            "that ends with func.return");
-    if (failed(checkAvailability(body)) || failed(checkEquivalence(body)) ||
-        failed(checkKeepHints(body)) || failed(computePeak(body)))
+    if (failed(checkAvailability(body)))
+      return failure();
+    // Availability holds, so every operand has been numbered.
+    FunctionNumbering terms(func, table);
+    if (originalFunc) {
+      FunctionNumbering originalTerms(originalFunc, table);
+      if (failed(validateTranslation(originalFunc, originalTerms, func, terms)))
+        return failure();
+    }
+    if (failed(checkEquivalence(body, terms)) || failed(checkKeepHints(body)) ||
+        failed(computePeak(body)))
       return failure();
     if (budget > 0 && peakBytes > budget) {
-      InFlightDiagnostic diag =
-          peakOp->emitError()
-          << "schedule exceeds the memory budget: peak " << peakBytes
-          << " activation bytes > budget " << budget << " bytes in @"
-          << func.getSymName() << ", reached at " << describe(peakOp);
+      InFlightDiagnostic diag = peakOp->emitError()
+                                << "schedule exceeds the memory budget: peak "
+                                << peakBytes << " activation bytes > budget "
+                                << budget << " bytes in @" << func.getSymName()
+                                << ", reached at " << describeOp(peakOp);
       return diag;
     }
-    func.emitRemark() << "schedule verified: peak " << peakBytes << " bytes, "
-                      << numRecomputed << " recomputed ops";
+    InFlightDiagnostic remark = mlir::emitRemark(func.getLoc())
+                                << "schedule verified: peak " << peakBytes
+                                << " bytes, " << numRecomputed
+                                << " recomputed ops; ";
+    if (originalFunc)
+      remark << "every value its " << terms.getSteps().size()
+             << " ops outside recompute regions read (the return included) "
+                "equals the original's";
+    else
+      remark << "the values its ops read were not compared with the "
+                "original (no original given)";
     return success();
   }
 
 private:
+  /// `prefix` is "" or "the original ".
+  static LogicalResult checkShape(func::FuncOp f, StringRef prefix) {
+    if (!f.getBody().hasOneBlock())
+      return emitError(f.getLoc()) << "schedule verification needs " << prefix
+                                   << "function body with exactly one block (@"
+                                   << f.getSymName() << ")";
+    Block &body = f.getBody().front();
+    if (body.empty() || !isa<func::ReturnOp>(body.back()))
+      return emitError(f.getLoc())
+             << "schedule verification needs " << prefix
+             << "function body that ends with func.return (@" << f.getSymName()
+             << ")";
+    return success();
+  }
+
   //===--------------------------------------------------------------------===//
   // 1. Availability and what may be recomputed.
   //===--------------------------------------------------------------------===//
@@ -132,7 +154,7 @@ private:
       for (auto [index, operand] : llvm::enumerate(op.getOperands()))
         if (!defined.contains(operand))
           return op.emitError()
-                 << "operand #" << index << " of " << describe(&op)
+                 << "operand #" << index << " of " << describeOp(&op)
                  << " is not available: it is not a function argument or a "
                     "value defined earlier in the function body";
       if (auto recompute = dyn_cast<RecomputeOp>(&op)) {
@@ -140,7 +162,7 @@ private:
           return failure();
       } else if (op.getNumRegions() != 0) {
         return op.emitError()
-               << "schedule verification does not support " << describe(&op)
+               << "schedule verification does not support " << describeOp(&op)
                << ": only remat.recompute may hold a region";
       }
       defined.insert(op.result_begin(), op.result_end());
@@ -162,7 +184,7 @@ private:
       for (Operation *user : arg.getUsers())
         if (!region.isAncestor(user->getParentRegion()))
           return user->emitError()
-                 << describe(user) << " uses block argument #"
+                 << describeOp(user) << " uses block argument #"
                  << arg.getArgNumber()
                  << " of a remat.recompute region outside that region";
 
@@ -171,7 +193,7 @@ private:
       for (auto [index, operand] : llvm::enumerate(op.getOperands()))
         if (!defined.contains(operand))
           return op.emitError()
-                 << "operand #" << index << " of " << describe(&op)
+                 << "operand #" << index << " of " << describeOp(&op)
                  << " is not available in the recompute region: it is "
                     "neither a block argument of the region nor defined "
                     "earlier in it";
@@ -184,17 +206,17 @@ private:
         continue;
       }
       if (op.getNumRegions() != 0)
-        return op.emitError() << describe(&op)
-                              << " cannot be recomputed: it has regions";
+        return op.emitError()
+               << describeOp(&op) << " cannot be recomputed: it has regions";
       if (getPhase(&op) == Phase::backward)
-        return op.emitError() << "backward op " << describe(&op)
+        return op.emitError() << "backward op " << describeOp(&op)
                               << " inside a recompute region";
       if (op.hasAttr(RematDialect::getNoRecomputeAttrName()))
-        return op.emitError() << describe(&op)
+        return op.emitError() << describeOp(&op)
                               << " inside a recompute region is marked "
                                  "remat.no_recompute";
       if (!isMemoryEffectFree(&op))
-        return op.emitError() << describe(&op)
+        return op.emitError() << describeOp(&op)
                               << " inside a recompute region has side effects";
       defined.insert(op.result_begin(), op.result_end());
     }
@@ -209,24 +231,10 @@ private:
 
   /// Returns the original value that `value` stands for: recompute block
   /// arguments and results map to originals, other values to themselves.
+  /// Only for diagnostics: equivalence itself is decided on terms.
   Value original(Value value) const {
     auto it = originalOf.find(value);
     return it == originalOf.end() ? value : it->second;
-  }
-
-  /// Whether `candidate` (an original op) is a clone of `op` reading
-  /// `operands` (already mapped to originals). The candidate's operands are
-  /// mapped to originals too: in a forward-only function an original op may
-  /// itself read a recomputed value (placed before it). Cheap: the reason for
-  /// a mismatch is only spelled out by `mismatch()` for the diagnostic.
-  bool isClone(Operation *op, ArrayRef<Value> operands,
-               Operation *candidate) const {
-    return candidate->getName() == op->getName() &&
-           llvm::equal(operands,
-                       llvm::map_range(candidate->getOperands(),
-                                       [&](Value v) { return original(v); })) &&
-           candidate->getResultTypes() == op->getResultTypes() &&
-           getComparedAttrs(candidate) == getComparedAttrs(op);
   }
 
   /// Why `candidate` (an original op) is not a clone of `op` reading
@@ -235,8 +243,7 @@ private:
                        Operation *candidate) const {
     if (candidate->getNumOperands() != operands.size())
       return "it has " + std::to_string(candidate->getNumOperands()) +
-             " operands, the recomputed op " +
-             std::to_string(operands.size());
+             " operands, the recomputed op " + std::to_string(operands.size());
     for (auto [index, pair] :
          llvm::enumerate(llvm::zip(operands, candidate->getOperands()))) {
       auto [mine, theirs] = pair;
@@ -247,8 +254,8 @@ private:
     }
     if (candidate->getResultTypes() != op->getResultTypes())
       return "the result types differ";
-    SmallVector<NamedAttribute> mine = getComparedAttrs(op);
-    SmallVector<NamedAttribute> theirs = getComparedAttrs(candidate);
+    SmallVector<NamedAttribute> mine = getSemanticAttrs(op);
+    SmallVector<NamedAttribute> theirs = getSemanticAttrs(candidate);
     for (NamedAttribute attr : mine) {
       auto it = llvm::find_if(theirs, [&](NamedAttribute other) {
         return other.getName() == attr.getName();
@@ -258,8 +265,8 @@ private:
       if (it->getValue() != attr.getValue()) {
         std::string text;
         llvm::raw_string_ostream os(text);
-        os << "attribute '" << attr.getName().strref() << "' differs: "
-           << attr.getValue() << " here, " << it->getValue()
+        os << "attribute '" << attr.getName().strref()
+           << "' differs: " << attr.getValue() << " here, " << it->getValue()
            << " in the original";
         return text;
       }
@@ -271,11 +278,16 @@ private:
     return "";
   }
 
-  LogicalResult checkEquivalence(Block &body) {
-    SmallVector<Operation *> originals;
-    for (Operation &op : body)
-      if (!isa<RecomputeOp, KeepOp>(op) && &op != body.getTerminator())
-        originals.push_back(&op);
+  /// A recomputed op is a clone of an original op (a top-level op of the
+  /// function) when both have the same term (ValueNumbering.h): same name,
+  /// result types and attributes (but for remat.phase and
+  /// remat.no_recompute), and operands that compute the same values. One
+  /// hash lookup per recomputed op.
+  LogicalResult checkEquivalence(Block &body, const FunctionNumbering &terms) {
+    llvm::DenseMap<TermId, Operation *> originalByTerm;
+    for (Operation *op : terms.getSteps())
+      if (!isa<KeepOp>(op) && op != body.getTerminator())
+        originalByTerm.try_emplace(terms.lookupOp(op), op);
 
     for (Operation &top : body) {
       auto recompute = dyn_cast<RecomputeOp>(&top);
@@ -286,29 +298,21 @@ private:
            llvm::zip(block.getArguments(), recompute.getInputs()))
         originalOf[arg] = original(input);
       for (Operation &op : block.without_terminator()) {
-        SmallVector<Value> operands;
-        for (Value operand : op.getOperands())
-          operands.push_back(original(operand));
-        Operation *match = nullptr;
-        for (Operation *candidate : originals)
-          if (isClone(&op, operands, candidate)) {
-            match = candidate;
-            break;
-          }
+        Operation *match = originalByTerm.lookup(terms.lookupOp(&op));
         if (!match)
-          return reportNoOriginal(&op, operands, originals);
+          return reportNoOriginal(&op, body);
         if (getPhase(match) == Phase::backward) {
-          InFlightDiagnostic diag =
-              op.emitError() << "recomputed op " << describe(&op)
-                             << " is a clone of a backward op";
+          InFlightDiagnostic diag = op.emitError()
+                                    << "recomputed op " << describeOp(&op)
+                                    << " is a clone of a backward op";
           diag.attachNote(match->getLoc()) << "original op";
           return diag;
         }
         if (match->hasAttr(RematDialect::getNoRecomputeAttrName())) {
-          InFlightDiagnostic diag =
-              op.emitError() << "recomputed op " << describe(&op)
-                             << " is a clone of an op marked "
-                                "remat.no_recompute";
+          InFlightDiagnostic diag = op.emitError()
+                                    << "recomputed op " << describeOp(&op)
+                                    << " is a clone of an op marked "
+                                       "remat.no_recompute";
           diag.attachNote(match->getLoc()) << "original op";
           return diag;
         }
@@ -328,32 +332,45 @@ private:
 
   /// Reports that `op` is a clone of no original op, with a note on the
   /// original op with the same name that comes closest: the most equal
-  /// attributes first, then the most corresponding operands.
-  LogicalResult reportNoOriginal(Operation *op, ArrayRef<Value> operands,
-                                 ArrayRef<Operation *> originals) {
+  /// attributes first, then the most corresponding operands. Only runs on
+  /// failure, so a scan over the body is fine.
+  LogicalResult reportNoOriginal(Operation *op, Block &body) {
+    SmallVector<Value> operands;
+    for (Value operand : op->getOperands())
+      operands.push_back(original(operand));
     Operation *closest = nullptr;
     std::pair<int, int> bestScore(-1, -1);
-    SmallVector<NamedAttribute> mine = getComparedAttrs(op);
-    for (Operation *candidate : originals) {
-      if (candidate->getName() != op->getName() ||
-          candidate->getNumOperands() != operands.size())
+    SmallVector<NamedAttribute> mine = getSemanticAttrs(op);
+    for (Operation &candidate : body) {
+      if (isa<RecomputeOp, KeepOp>(candidate) ||
+          &candidate == body.getTerminator() ||
+          candidate.getName() != op->getName() ||
+          candidate.getNumOperands() != operands.size())
         continue;
       std::pair<int, int> score(0, 0);
-      for (NamedAttribute attr : getComparedAttrs(candidate))
+      for (NamedAttribute attr : getSemanticAttrs(&candidate))
         score.first += llvm::is_contained(mine, attr);
-      for (auto [value, theirs] : llvm::zip(operands, candidate->getOperands()))
+      for (auto [value, theirs] : llvm::zip(operands, candidate.getOperands()))
         score.second += value == original(theirs);
       if (score > bestScore) {
         bestScore = score;
-        closest = candidate;
+        closest = &candidate;
       }
     }
-    InFlightDiagnostic diag =
-        op->emitError() << "recomputed op " << describe(op)
-                        << " is not a clone of any original op";
-    if (closest)
-      diag.attachNote(closest->getLoc())
-          << "closest original: " << mismatch(op, operands, closest);
+    InFlightDiagnostic diag = op->emitError()
+                              << "recomputed op " << describeOp(op)
+                              << " is not a clone of any original op";
+    if (closest) {
+      std::string why = mismatch(op, operands, closest);
+      // Same name, attributes, types and corresponding operands, yet a
+      // different term: an operand's original is itself a different
+      // computation (e.g. an op with side effects, which is never equal to
+      // a recomputation).
+      if (why.empty())
+        why = "its operands correspond, but the original has side effects "
+              "or reads values that differ";
+      diag.attachNote(closest->getLoc()) << "closest original: " << why;
+    }
     return diag;
   }
 
@@ -366,9 +383,9 @@ private:
     for (auto [op, match] : cloneOf)
       for (Value result : match->getResults())
         if (auto keep = kept.lookup(result)) {
-          InFlightDiagnostic diag =
-              op->emitError() << "recomputed op " << describe(op)
-                              << " recomputes a value hinted remat.keep";
+          InFlightDiagnostic diag = op->emitError()
+                                    << "recomputed op " << describeOp(op)
+                                    << " recomputes a value hinted remat.keep";
           diag.attachNote(keep.getLoc()) << "keep hint";
           return diag;
         }
@@ -381,22 +398,10 @@ private:
 
   /// Returns the value whose memory `value` occupies: recompute block
   /// arguments alias their inputs and recompute results the yielded values.
+  /// Values are visited in order, so one lookup of the alias suffices.
   Value storage(Value value) const {
-    while (true) {
-      if (auto arg = dyn_cast<BlockArgument>(value)) {
-        auto recompute =
-            dyn_cast_or_null<RecomputeOp>(arg.getOwner()->getParentOp());
-        if (!recompute)
-          return value;
-        value = recompute.getInputs()[arg.getArgNumber()];
-        continue;
-      }
-      auto recompute = dyn_cast<RecomputeOp>(value.getDefiningOp());
-      if (!recompute)
-        return value;
-      auto yield = cast<YieldOp>(recompute.getBody().front().getTerminator());
-      value = yield.getValues()[cast<OpResult>(value).getResultNumber()];
-    }
+    auto it = storageOf.find(value);
+    return it == storageOf.end() ? value : it->second;
   }
 
   LogicalResult computePeak(Block &body) {
@@ -405,9 +410,15 @@ private:
     SmallVector<Operation *> steps;
     for (Operation &op : body) {
       if (auto recompute = dyn_cast<RecomputeOp>(&op)) {
-        for (Operation &inner :
-             recompute.getBody().front().without_terminator())
+        Block &block = recompute.getBody().front();
+        for (auto [arg, input] :
+             llvm::zip(block.getArguments(), recompute.getInputs()))
+          storageOf[arg] = storage(input);
+        for (Operation &inner : block.without_terminator())
           steps.push_back(&inner);
+        for (auto [result, yielded] : llvm::zip(
+                 recompute.getResults(), block.getTerminator()->getOperands()))
+          storageOf[result] = storage(yielded);
       } else if (!isa<KeepOp>(op)) {
         steps.push_back(&op);
       }
@@ -422,12 +433,12 @@ private:
     // Each stored activation (an op result that is not returned) with its
     // size, first and last step.
     struct Interval {
-      Value value;
       int64_t bytes;
       size_t first;
       size_t last;
     };
     SmallVector<Interval> intervals;
+    llvm::DenseMap<Value, size_t> intervalOf;
     for (auto [index, op] : llvm::enumerate(steps)) {
       for (Value result : op->getResults()) {
         if (returned.contains(result))
@@ -436,31 +447,42 @@ private:
         if (!bytes)
           return op->emitError()
                  << "cannot size result of type " << result.getType() << " of "
-                 << describe(op) << " (needs a static size below 2^63 bytes)";
-        intervals.push_back({result, *bytes, index, index});
+                 << describeOp(op) << " (needs a static size below 2^63 bytes)";
+        intervalOf[result] = intervals.size();
+        intervals.push_back({*bytes, index, index});
       }
     }
     // A use extends the life of the stored value; the return is the last
     // step, so returned values live to the end.
-    for (auto [index, op] : llvm::enumerate(steps)) {
+    for (auto [index, op] : llvm::enumerate(steps))
       for (Value operand : op->getOperands()) {
-        Value stored = storage(operand);
-        for (Interval &interval : intervals)
-          if (interval.value == stored)
-            interval.last = std::max(interval.last, index);
+        auto it = intervalOf.find(storage(operand));
+        if (it != intervalOf.end())
+          intervals[it->second].last =
+              std::max(intervals[it->second].last, index);
       }
-    }
 
+    // Sweep: the live bytes at step i are those of the intervals with
+    // first <= i <= last. Every partial sum below is at most the live bytes
+    // of one step, so checking each addition catches an overflow at the
+    // first step whose live bytes overflow.
+    std::vector<SmallVector<int64_t, 2>> startAt(steps.size()),
+        endAt(steps.size());
+    for (const Interval &interval : intervals) {
+      startAt[interval.first].push_back(interval.bytes);
+      endAt[interval.last].push_back(interval.bytes);
+    }
+    int64_t live = 0;
     for (auto [index, op] : llvm::enumerate(steps)) {
-      int64_t live = 0;
-      for (const Interval &interval : intervals)
-        if (interval.first <= index && index <= interval.last &&
-            llvm::AddOverflow(live, interval.bytes, live))
+      for (int64_t bytes : startAt[index])
+        if (llvm::AddOverflow(live, bytes, live))
           return op->emitError("live bytes overflow 64 bits");
       if (!peakOp || live > peakBytes) {
         peakBytes = live;
         peakOp = op;
       }
+      for (int64_t bytes : endAt[index])
+        live -= bytes;
     }
     if (!peakOp)
       peakOp = func;
@@ -468,8 +490,15 @@ private:
   }
 
   func::FuncOp func;
+  /// The function before the rewrite, or null.
+  func::FuncOp originalFunc;
+  /// Terms of both functions (ValueNumbering.h).
+  TermTable table;
   /// Original value of every recompute block argument, result and inner value.
   llvm::DenseMap<Value, Value> originalOf;
+  /// The storage (see `storage()`) of every recompute block argument and
+  /// result.
+  llvm::DenseMap<Value, Value> storageOf;
   /// The original op of every recomputed op, in verification order.
   llvm::MapVector<Operation *, Operation *> cloneOf;
   int64_t numRecomputed = 0;
@@ -482,15 +511,40 @@ struct VerifySchedulePass
   using Base::Base;
 
   void runOnOperation() override {
+    ModuleOp module = getOperation();
     if (budget < 0) {
-      getOperation().emitError("budget must be non-negative, got ") << budget;
+      emitError(module.getLoc(), "budget must be non-negative, got ") << budget;
       return signalPassFailure();
     }
+    // The original step, parsed into this context so that its types and
+    // attributes compare by identity with the rewritten ones.
+    OwningOpRef<ModuleOp> originalModule;
+    if (!original.empty()) {
+      ParserConfig config(&getContext());
+      originalModule = parseSourceFile<ModuleOp>(original, config);
+      if (!originalModule) {
+        emitError(module.getLoc())
+            << "cannot read the original step from '" << original << "'";
+        return signalPassFailure();
+      }
+    }
     bool failedAny = false;
-    for (auto func : getOperation().getOps<func::FuncOp>()) {
+    for (auto func : module.getOps<func::FuncOp>()) {
       if (func.isExternal())
         continue;
-      if (failed(ScheduleChecker(func).check(budget)))
+      func::FuncOp originalFunc;
+      if (originalModule) {
+        originalFunc =
+            originalModule->lookupSymbol<func::FuncOp>(func.getSymNameAttr());
+        if (!originalFunc || originalFunc.isExternal()) {
+          emitError(func.getLoc())
+              << "the original step '" << original << "' has no function @"
+              << func.getSymName() << " with a body to compare with";
+          failedAny = true;
+          continue;
+        }
+      }
+      if (failed(verifySchedule(func, originalFunc, budget)))
         failedAny = true;
     }
     if (failedAny)
@@ -500,3 +554,8 @@ struct VerifySchedulePass
 };
 
 } // namespace
+
+LogicalResult remat::verifySchedule(func::FuncOp rewritten,
+                                    func::FuncOp original, int64_t budget) {
+  return ScheduleChecker(rewritten, original).check(budget);
+}

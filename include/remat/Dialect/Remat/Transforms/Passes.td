@@ -161,6 +161,10 @@ def RematRematerialize : Pass<"remat-rematerialize", "mlir::ModuleOp"> {
            "Memory discretisation of the chain dynamic program">,
     Option<"reportJson", "report-json", "std::string", /*default=*/"\"\"",
            "Write the plan report as JSON to this file ('-' for stdout)">,
+    Option<"verify", "verify", "bool", /*default=*/"false",
+           "Check every rewritten function with the independent schedule "
+           "verifier against a copy of the function taken before the rewrite "
+           "(as --remat-verify-schedule with original= and the same budget)">,
   ];
 }
 
@@ -189,10 +193,14 @@ def RematCompareStrategies : Pass<"remat-compare-strategies", "mlir::ModuleOp"> 
 }
 
 def RematVerifySchedule : Pass<"remat-verify-schedule", "mlir::ModuleOp"> {
-  let summary = "Independently checks a rewritten schedule and its memory peak";
+  let summary = "Independently checks a rewritten schedule: the values it computes (against the original), its recomputed clones and its memory peak";
   let description = [{
     Checks every `func.func` that a rematerialization rewrite produced,
-    sharing no code with the schedulers or with the memory analysis:
+    sharing no code with the schedulers, the rewriter or the memory
+    analysis. With `original=FILE` (the module before the rewrite; functions
+    are matched by symbol name) it proves that the rewrite computes the same
+    values; without it only the structural checks 1, 3 and 4 run, and the
+    success remark says that the values were not compared.
 
     1. Availability: every operand (and every `remat.recompute` input) is
        defined earlier in the function body, every op inside a recompute
@@ -200,16 +208,32 @@ def RematVerifySchedule : Pass<"remat-verify-schedule", "mlir::ModuleOp"> {
        region, and the region's block arguments are used only inside it. No
        op inside a region is a backward op (`#remat.phase<backward>`), has
        side effects, has regions or is marked `remat.no_recompute`.
-    2. Equivalence: every op inside a recompute region is a clone of one
-       original op outside the regions: same op name, same attributes
-       (ignoring the discardable `remat.*` ones), same result types, and
-       operands that correspond (a block argument corresponds to the input it
-       captures, a recompute result to the original of the value it yields;
-       on both sides, as in a forward-only function an original op may read
-       a recomputed value too).
-       The original must be a forward (or loss) op that is not marked
-       `remat.no_recompute` and whose result is not hinted `remat.keep`.
-    3. Memory: the peak of the activation bytes over the execution order
+    2. Translation validation (with `original=`): both functions are value
+       numbered with hash-consed terms over the function arguments. A term is
+       an op name, its result types, its attributes except `remat.phase` and
+       `remat.no_recompute` (bookkeeping: the rewriter drops the phase from
+       clones and the lowering drops both), the result number and the terms
+       of the operands; a recompute block argument has the term of the input
+       it captures and a recompute result the term of the value it yields;
+       an op with side effects or regions also carries its position, so it
+       is never equal to another execution. Randomness is in the term: a
+       `remat.dropout` depends on its seed operand and `rate`, so a
+       recomputed dropout is equal to the original only if it reproduces the
+       mask. The ops outside recompute regions (the return included) must be
+       those of the original, in order (same name, attributes, result types,
+       operand count), and every operand of each must have the term of the
+       corresponding operand in the original: every value a forward,
+       backward or loss op reads and every returned value (loss, gradients)
+       equals, as a computation from the arguments, what the original step
+       reads there. The first difference is an error at the consumer naming
+       the operand, what it should read (the original's defining op and
+       location) and what it reads.
+    3. Equivalence: every op inside a recompute region has the term of an op
+       of the function outside the regions (a clone of it, reading values
+       that compute the same thing). That op must be a forward (or loss) op
+       that is not marked `remat.no_recompute` and whose result is not hinted
+       `remat.keep`.
+    4. Memory: the peak of the activation bytes over the execution order
        (recompute bodies executed in place; a value is live from its
        definition to its last use; a recompute's block arguments alias its
        inputs and its results alias the yielded values; `remat.keep` is not a
@@ -218,13 +242,47 @@ def RematVerifySchedule : Pass<"remat-verify-schedule", "mlir::ModuleOp"> {
        `budget` > 0, a peak above it is an error at the op where the peak is
        reached.
 
-    The IR is not changed. On success the function gets the remark
-    `schedule verified: peak N bytes, M recomputed ops`; otherwise the first
-    problem is reported as an error at the offending op.
+    Not proven: that the original step itself is correct, numerical
+    properties of the ops (terms are syntactic: `a + b` and `b + a` differ),
+    and anything about functions without a counterpart in `original=`
+    (an error). Every check is linear in the size of the function (hash maps,
+    one sweep for the peak).
+
+    The IR is not changed. `--remat-rematerialize=verify=true` runs the same
+    checks against a copy of each function taken before its rewrite
+    (`remat-compile --budget/--strategy` does so).
+
+    Before (a swapped yield: a backward op reads the wrong recomputed value;
+    the original step `orig.mlir` reads the layer-2 activation there):
+    ```mlir
+    %r:2 = remat.recompute(%x, %w1, %w2) : ... {
+    ^bb0(%a: ..., %b: ..., %c: ...):
+      %h1 = remat.tanh ...
+      %h2 = remat.tanh ...
+      remat.yield %h2, %h1 : ...
+    }
+    %g = remat.tanh_grad %d, %r#1 {remat.phase = #remat.phase<backward>} : ...
+    ```
+    After `--remat-verify-schedule=original=orig.mlir` (the IR is
+    unchanged; the pass fails):
+    ```
+    error: operand #1 of 'remat.tanh_grad' is not the value the original
+    step reads: it should be result #0 of 'remat.tanh' at orig.mlir:9:8 in
+    the original, but it is equal to result #0 of 'remat.tanh' at
+    orig.mlir:7:8 in the original
+    ```
+    On success the function gets the remark `schedule verified: peak N
+    bytes, M recomputed ops; ...` followed by what was compared; otherwise
+    the first problem is reported as an error at the offending op (never
+    with the function body).
   }];
   let options = [
     Option<"budget", "budget", "int64_t", /*default=*/"0",
            "Memory budget in bytes for the activation peak (0: none)">,
+    Option<"original", "original", "std::string", /*default=*/"\"\"",
+           "MLIR file holding the functions before the rewrite (same "
+           "symbol names): prove that every op reads the values it read "
+           "there">,
   ];
 }
 
