@@ -92,15 +92,21 @@ driver::translateToLLVMIR(ModuleOp module, llvm::LLVMContext &context,
     module.emitError() << error;
     return nullptr;
   }
-  std::unique_ptr<llvm::Module> llvmModule =
-      translateModuleToLLVMIR(module, context, "remat");
+  std::unique_ptr<llvm::Module> llvmModule;
+  {
+    Stage stage(options, "llvm-ir");
+    llvmModule = translateModuleToLLVMIR(module, context, "remat");
+  }
   if (!llvmModule) {
     module.emitError() << "translation to LLVM IR failed";
     return nullptr;
   }
   llvmModule->setTargetTriple(machine->getTargetTriple());
   llvmModule->setDataLayout(machine->createDataLayout());
-  optimize(*llvmModule, *machine, options.optLevel);
+  {
+    Stage stage(options, "llvm-opt");
+    optimize(*llvmModule, *machine, options.optLevel);
+  }
   if (llvm::verifyModule(*llvmModule, &llvm::errs())) {
     module.emitError() << "the optimized LLVM module does not verify";
     return nullptr;
@@ -126,7 +132,10 @@ LogicalResult driver::emitObject(llvm::Module &module,
     llvm::errs() << "error: the target cannot emit an object file\n";
     return failure();
   }
-  pm.run(module);
+  {
+    Stage stage(options, "object");
+    pm.run(module);
+  }
   os.write(buffer.data(), buffer.size());
   return success();
 }

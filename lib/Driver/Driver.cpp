@@ -14,10 +14,28 @@
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"
+#include "llvm/Support/Format.h"
+#include "llvm/Support/Timer.h"
+
 
 using namespace mlir;
 using namespace remat;
 using namespace remat::driver;
+
+Stage::Stage(const CompileOptions &options, StringRef name)
+    : name(name.str()), verbose(options.verbose),
+      scope(options.timing ? options.timing->nest(name) : TimingScope()),
+      start(llvm::TimeRecord::getCurrentTime(/*Start=*/true)) {}
+
+Stage::~Stage() {
+  if (!verbose)
+    return;
+  llvm::TimeRecord elapsed = llvm::TimeRecord::getCurrentTime(false);
+  elapsed -= start;
+  llvm::errs() << llvm::format(
+      "remat-compile: %-18s wall %8.3f s  cpu %8.3f s\n", name.c_str(),
+      elapsed.getWallTime(), elapsed.getUserTime() + elapsed.getSystemTime());
+}
 
 std::optional<Emit> driver::parseEmit(StringRef name) {
   return llvm::StringSwitch<std::optional<Emit>>(name)
@@ -96,6 +114,8 @@ LogicalResult driver::compile(ModuleOp module, const CompileOptions &options,
   if (failed(checkEntrySignature(bufferEntry, info)))
     return failure();
   readArena(bufferEntry, info);
+  info.usesCpuRuntime = static_cast<bool>(
+      module.lookupSymbol<func::FuncOp>("remat_cpu_sgemm"));
   if (options.emit == Emit::MlirBuffers) {
     printModule(module, os);
     return success();

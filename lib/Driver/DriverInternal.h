@@ -11,6 +11,7 @@
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Pass/Pass.h"
+#include "llvm/Support/Timer.h"
 
 #include <memory>
 
@@ -20,6 +21,22 @@ class Module;
 } // namespace llvm
 
 namespace remat::driver {
+
+/// One stage of the driver: a nested timing scope (when timing is on) and,
+/// with `verbose`, a line on stderr with its wall and CPU time when it ends.
+class Stage {
+public:
+  Stage(const CompileOptions &options, llvm::StringRef name);
+  ~Stage();
+  /// The stage's timing scope (a no-op scope when timing is off).
+  mlir::TimingScope &timing() { return scope; }
+
+private:
+  std::string name;
+  bool verbose;
+  mlir::TimingScope scope;
+  llvm::TimeRecord start;
+};
 
 //===- Input.cpp ----------------------------------------------------------===//
 

@@ -86,6 +86,8 @@ void driver::writeHeader(const EntryInfo &info, llvm::raw_ostream &os) {
        << " * (cuMemAllocManaged); the call returns after the GPU is done.\n";
   else
     os << " * CPU: any alignment of the element type; 64 bytes recommended.\n";
+  if (info.usesCpuRuntime)
+    os << " * Link: libRematCpuRuntime.a -lopenblas -lm (REMAT_CPU_RUNTIME).\n";
   os << " * The call allocates and frees its arena of REMAT_ARENA_BYTES.\n"
      << " */\n"
      << "#ifndef " << guard << "\n#define " << guard << "\n\n"
@@ -111,6 +113,7 @@ void driver::writeHeader(const EntryInfo &info, llvm::raw_ostream &os) {
      << "#define REMAT_ENTRY_NAME \"" << info.function << "\"\n"
      << (cuda ? "#define REMAT_TARGET_CUDA 1\n"
               : "#define REMAT_TARGET_CPU 1\n")
+     << (info.usesCpuRuntime ? "#define REMAT_CPU_RUNTIME 1\n" : "")
      << "#define REMAT_ARENA_BYTES " << info.arenaBytes << "\n"
      << "#define REMAT_ARENA_LOWER_BOUND_BYTES " << info.arenaLowerBound << "\n"
      << "#define REMAT_NUM_BUFFERS " << info.buffers.size() << "\n"

@@ -28,8 +28,16 @@ static LogicalResult addPipeline(OpPassManager &pm, StringRef pipeline,
          << "cannot build the pipeline '" << pipeline << "': " << errors;
 }
 
-/// Runs `pm` on `module`.
-static LogicalResult run(PassManager &pm, ModuleOp module) {
+/// Runs `pm` on `module` as the stage `name`: timed under the driver's
+/// timing scope, with the caller's pass manager options applied.
+static LogicalResult run(PassManager &pm, ModuleOp module,
+                         const CompileOptions &options, StringRef name) {
+  if (options.configurePassManager &&
+      failed(options.configurePassManager(pm)))
+    return failure();
+  Stage stage(options, name);
+  if (options.timing)
+    pm.enableTiming(stage.timing());
   return pm.run(module);
 }
 
@@ -94,7 +102,7 @@ LogicalResult driver::runRematStage(ModuleOp module,
       return failure();
     }
   }
-  return run(pm, module);
+  return run(pm, module, options, "remat");
 }
 
 LogicalResult driver::runLinalgStage(ModuleOp module,
@@ -111,7 +119,7 @@ LogicalResult driver::runLinalgStage(ModuleOp module,
   if (failed(addPipeline(pm, "remat-lower-to-linalg,remat-open-recompute",
                          module)))
     return failure();
-  return run(pm, module);
+  return run(pm, module, options, "linalg");
 }
 
 LogicalResult driver::runBufferStage(ModuleOp module,
@@ -137,7 +145,12 @@ LogicalResult driver::runBufferStage(ModuleOp module,
     return failure();
   if (cuda)
     pm.addPass(createHostAllocsToGpuPass());
-  return run(pm, module);
+  // CPU: f32 matmuls call the runtime's GEMM (the testing aid keeps the
+  // loops of the CUDA path).
+  else if (options.blas && !options.gpuLoopsOnCpu &&
+           failed(addPipeline(pm, "remat-linalg-to-blas", module)))
+    return failure();
+  return run(pm, module, options, "buffers");
 }
 
 /// Math on the host: intrinsics where LLVM has them, libm for the rest.
@@ -175,7 +188,7 @@ LogicalResult driver::runCpuLLVMStage(ModuleOp module,
       "convert-cf-to-llvm,reconcile-unrealized-casts";
   if (failed(addPipeline(pm, pipeline, module)))
     return failure();
-  return run(pm, module);
+  return run(pm, module, options, "mlir-llvm");
 }
 
 std::string driver::cudaToolkitPath(const CompileOptions &options) {
@@ -220,5 +233,5 @@ LogicalResult driver::runCudaLLVMStage(ModuleOp module,
       "reconcile-unrealized-casts";
   if (failed(addPipeline(pm, pipeline, module)))
     return failure();
-  return run(pm, module);
+  return run(pm, module, options, "mlir-llvm+kernels");
 }

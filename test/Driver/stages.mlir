@@ -46,4 +46,4 @@ func.func @step(%x: tensor<4x8xf32>, %labels: tensor<4xi64>,
 
 // LLVM IR for the host triple: void step(ptr x7).
 // LLVMIR: target triple = "x86_64
-// LLVMIR: define void @step(ptr {{[^,]*}}%0, ptr {{[^,]*}}%1, ptr {{[^,]*}}%2, ptr {{[^,]*}}%3, ptr {{[^,]*}}%4, ptr {{[^,]*}}%5, ptr {{[^,]*}}%6)
+// LLVMIR: define void @step(ptr {{[^%]*}}%0, ptr {{[^%]*}}%1, ptr {{[^%]*}}%2, ptr {{[^%]*}}%3, ptr {{[^%]*}}%4, ptr {{[^%]*}}%5, ptr {{[^%]*}}%6)

@@ -13,11 +13,15 @@
 
 #include "remat/Driver/Driver.h"
 
+#include "mlir/IR/AsmState.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
+#include "mlir/Pass/PassManager.h"
 #include "mlir/Support/FileUtilities.h"
+#include "mlir/Support/Timing.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/Process.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/ToolOutputFile.h"
 
@@ -72,10 +76,31 @@ static cl::opt<bool> gpuLoopsOnCpu(
              "the CUDA path and run it sequentially"),
     cl::init(false));
 
+static cl::opt<bool>
+    blas("blas",
+         cl::desc("CPU: f32 matmuls call cblas_sgemm through the remat CPU "
+                  "runtime (default); --blas=false keeps them as loops"),
+         cl::init(true));
+
+static cl::opt<bool> verbose("v",
+                             cl::desc("Print each stage and its wall time to "
+                                      "stderr as it finishes"),
+                             cl::init(false));
+static cl::opt<bool> timing("timing",
+                            cl::desc("Print the time of every stage and pass "
+                                     "at the end (like --mlir-timing)"),
+                            cl::init(false));
+
 int main(int argc, char **argv) {
   InitLLVM init(argc, argv);
   mlir::DialectRegistry registry;
   registerDriverDependencies(registry);
+  // The usual MLIR flags: --mlir-timing, --mlir-print-ir-after-all,
+  // --mlir-pass-statistics, --mlir-print-op-on-diagnostic, ...
+  mlir::registerMLIRContextCLOptions();
+  mlir::registerAsmPrinterCLOptions();
+  mlir::registerPassManagerCLOptions();
+  mlir::registerDefaultTimingManagerCLOptions();
   cl::ParseCommandLineOptions(argc, argv,
                               "remat-compile: training step to object code\n");
 
@@ -86,6 +111,12 @@ int main(int argc, char **argv) {
     return 1;
   }
   options.emit = *emit;
+  if (isBinaryEmit(options.emit) && outputFile == "-" &&
+      sys::Process::StandardOutIsDisplayed()) {
+    errs() << "error: refusing to write a binary " << emitKind
+           << " to a terminal; use -o <file>\n";
+    return 1;
+  }
   if (target == "cpu") {
     options.target = Target::CPU;
   } else if (target == "cuda") {
@@ -119,10 +150,24 @@ int main(int argc, char **argv) {
   options.gpuBlockSize = blockSize;
   options.arenaReport = arenaReport;
   options.gpuLoopsOnCpu = gpuLoopsOnCpu;
+  options.blas = blas;
+  options.verbose = verbose;
+  options.configurePassManager = [](mlir::PassManager &pm) {
+    return mlir::applyPassManagerCLOptions(pm);
+  };
+  mlir::DefaultTimingManager timingManager;
+  mlir::applyDefaultTimingManagerCLOptions(timingManager);
+  if (timing)
+    timingManager.setEnabled(true);
+  mlir::TimingScope rootTiming = timingManager.getRootScope();
+  options.timing = &rootTiming;
 
   mlir::MLIRContext context(registry);
-  // Diagnostics point at source locations; the op dump adds nothing there.
-  context.printOpOnDiagnostic(false);
+  // Diagnostics point at source locations; the op dump adds nothing there
+  // (unless --mlir-print-op-on-diagnostic is given).
+  if (!cl::getRegisteredOptions()["mlir-print-op-on-diagnostic"]
+           ->getNumOccurrences())
+    context.printOpOnDiagnostic(false);
   std::string message;
   auto input = mlir::openInputFile(inputFile, &message);
   if (!input) {

@@ -3,16 +3,18 @@
 #
 #   build.sh --header entry.h --object entry.o -o runner \
 #            [--runtime libRematCudaRuntime.a] [--cuda-root /usr/local/cuda] \
-#            [--cxx c++]
+#            [--cpu-runtime libRematCpuRuntime.a] [--cxx c++]
 #
 # runner.cpp is compiled with `-include entry.h` and linked with the object.
 # A header with REMAT_TARGET_CUDA needs the remat CUDA runtime and libcuda
 # (the toolkit's link stub is enough to link; running needs the driver).
+# A CPU entry point is linked with the remat CPU runtime and OpenBLAS (its
+# GEMM calls, and the runner's --threads).
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 src_root=$(cd "$here/../.." && pwd)
-header="" object="" output="" runtime="" cuda_root="/usr/local/cuda"
+header="" object="" output="" runtime="" cpu_runtime="" cuda_root="/usr/local/cuda"
 cxx="${CXX:-c++}"
 
 usage() {
@@ -27,6 +29,7 @@ while [[ $# -gt 0 ]]; do
     -o) output="$2"; shift 2 ;;
     --runtime) runtime="$2"; shift 2 ;;
     --cuda-root) cuda_root="$2"; shift 2 ;;
+    --cpu-runtime) cpu_runtime="$2"; shift 2 ;;
     --cxx) cxx="$2"; shift 2 ;;
     *) usage ;;
   esac
@@ -44,6 +47,13 @@ if grep -q '^#define REMAT_TARGET_CUDA 1' "$header"; then
     exit 1
   fi
   libs=("$runtime" -L"$cuda_root/lib64/stubs" -lcuda -lm)
+else
+  if [[ -z "$cpu_runtime" || ! -f "$cpu_runtime" ]]; then
+    echo "error: a CPU entry point needs the remat CPU runtime" \
+         "(--cpu-runtime libRematCpuRuntime.a)" >&2
+    exit 1
+  fi
+  libs=("$cpu_runtime" -lopenblas -lm)
 fi
 
 exec "$cxx" "${flags[@]}" "$here/runner.cpp" "$object" "${libs[@]}" -o "$output"

@@ -11,7 +11,11 @@
 // of every result (sum, sum of squares, FNV-1a of the bytes), the step time
 // and the memory.
 //
-//   runner [--steps N] [--seed S] [--lr LR] [--dump DIR]
+//   runner [--steps N] [--seed S] [--lr LR] [--dump DIR] [--threads T]
+//
+// --threads (CPU; default $REMAT_NUM_THREADS, else OpenBLAS's own default:
+// $OPENBLAS_NUM_THREADS, else every core) sets the threads of the BLAS the
+// step's matmuls call. The results do not depend on it (docs/Conventions.md).
 //
 // --dump writes every buffer after the last step (the parameters that step
 // saw, its inputs and results) to DIR/<name>.bin, raw, and DIR/manifest.txt
@@ -39,6 +43,8 @@
 
 #ifdef REMAT_TARGET_CUDA
 #include "remat/Runtime/CudaRuntime.h"
+#else
+#include "remat/Runtime/CpuRuntime.h"
 #endif
 
 /// Calls the entry point; at global scope, so that no local name of the
@@ -223,7 +229,8 @@ void release(void *data) {
 
 int usage(const char *argv0) {
   std::fprintf(stderr,
-               "usage: %s [--steps N] [--seed S] [--lr LR] [--dump DIR]\n",
+               "usage: %s [--steps N] [--seed S] [--lr LR] [--dump DIR] "
+               "[--threads T]\n",
                argv0);
   return 2;
 }
@@ -263,6 +270,9 @@ int run(int argc, char **argv) {
   uint64_t seed = 1;
   double lr = 0.01;
   std::string dumpDir;
+  long threads = 0; // 0: the default
+  if (const char *env = std::getenv("REMAT_NUM_THREADS"))
+    threads = std::strtol(env, nullptr, 10);
   for (int i = 1; i < argc; ++i) {
     std::string arg = argv[i];
     if (i + 1 >= argc)
@@ -275,6 +285,11 @@ int run(int argc, char **argv) {
       lr = std::strtod(argv[++i], nullptr);
     else if (arg == "--dump")
       dumpDir = argv[++i];
+    else if (arg == "--threads") {
+      threads = std::strtol(argv[++i], nullptr, 10);
+      if (threads < 1)
+        return usage(argv[0]);
+    }
     else
       return usage(argv[0]);
   }
@@ -288,6 +303,10 @@ int run(int argc, char **argv) {
   int64_t deviceBase = remat_cuda_device_used_bytes();
 #else
   const char *target = "cpu";
+  if (threads > 0)
+    remat_cpu_set_num_threads(static_cast<int>(threads));
+  std::printf("perf threads %d blas %s\n", remat_cpu_num_threads(),
+              remat_cpu_blas_name());
 #endif
 
   std::vector<void *> buffers(REMAT_NUM_BUFFERS);

@@ -15,9 +15,11 @@
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Support/LLVM.h"
+#include "mlir/Support/Timing.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>
@@ -26,6 +28,10 @@
 namespace llvm {
 class SourceMgr;
 } // namespace llvm
+
+namespace mlir {
+class PassManager;
+} // namespace mlir
 
 namespace remat::driver {
 
@@ -74,6 +80,17 @@ struct CompileOptions {
   /// of the CUDA path (parallel loops first, collapsed, tiled by
   /// gpuBlockSize, single-iteration wrappers) and run it sequentially.
   bool gpuLoopsOnCpu = false;
+  /// CPU: f32 matmuls call the CPU runtime's GEMM (cblas_sgemm) instead of
+  /// becoming loops (remat-linalg-to-blas).
+  bool blas = true;
+  /// Times every stage (its passes under it, MLIR pass timing) in this
+  /// scope when set and enabled; the LLVM stages too.
+  mlir::TimingScope *timing = nullptr;
+  /// Prints each stage and its wall time to stderr as it finishes.
+  bool verbose = false;
+  /// Applied to every pass manager the driver creates (e.g. MLIR's
+  /// command-line options: IR printing, statistics, crash reproducers).
+  std::function<mlir::LogicalResult(mlir::PassManager &)> configurePassManager;
 };
 
 /// Kind of an argument of the C entry point.
@@ -107,6 +124,8 @@ struct EntryInfo {
   int64_t arenaBytes = 0;
   int64_t arenaLowerBound = 0;
   Target target = Target::CPU;
+  /// CPU: the object calls libRematCpuRuntime (link it and -lopenblas).
+  bool usesCpuRuntime = false;
 };
 
 /// The source SSA names of the arguments of each function (`%x` -> "x"),

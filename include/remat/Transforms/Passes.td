@@ -71,4 +71,47 @@ def RematPlanArena : Pass<"remat-plan-arena", "mlir::ModuleOp"> {
                            "::mlir::arith::ArithDialect"];
 }
 
+def RematLinalgToBlas : Pass<"remat-linalg-to-blas", "mlir::ModuleOp"> {
+  let summary = "Rewrites f32 matmuls on memrefs into calls of the CPU runtime's GEMM";
+  let description = [{
+    Runs on memref IR (after bufferization). Every `linalg.matmul` and
+    `linalg.batch_matmul` whose operands are f32 memrefs with a unit
+    innermost stride becomes one call of the runtime function
+
+    ```
+    void remat_cpu_sgemm(batch, m, n, k,
+                         transA, A, offsetA, lda, batchStrideA,
+                         transB, B, offsetB, ldb, batchStrideB,
+                         C, offsetC, ldc, batchStrideC)
+    ```
+
+    of `libRematCpuRuntime` (`lib/Runtime/CpuRuntime.cpp`), which computes
+    `C[i] += op(A[i]) * op(B[i])` for every batch index with `cblas_sgemm`
+    (row major; `op` transposes when the flag is 1). All integers are
+    `index`; `A`, `B` and `C` are the base buffers of
+    `memref.extract_strided_metadata` (`memref<f32>`), the offsets, leading
+    dimensions and batch strides in elements. Transposed operands (indexing
+    maps that swap the two matrix dimensions) and a batch dimension missing
+    from one input (broadcast: batch stride 0) are supported. Ops with other
+    element types, other indexing maps, or a non-unit innermost stride are
+    left alone (they become loops).
+
+    Before:
+    ```mlir
+    linalg.matmul ins(%a, %b : memref<4x8xf32>, memref<8x16xf32>)
+                  outs(%c : memref<4x16xf32>)
+    ```
+    After:
+    ```mlir
+    %base, %offset, %sizes:2, %strides:2 = memref.extract_strided_metadata %a
+    ...
+    func.call @remat_cpu_sgemm(%c1, %c4, %c16, %c8, %c0, %base, %offset,
+        %strides#0, %c0, ...) : (index, ..., memref<f32>, ...) -> ()
+    ```
+  }];
+  let dependentDialects = ["::mlir::memref::MemRefDialect",
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::func::FuncDialect"];
+}
+
 #endif // REMAT_TRANSFORMS_PASSES_TD

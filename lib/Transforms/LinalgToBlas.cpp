@@ -1,0 +1,228 @@
+//===- LinalgToBlas.cpp - f32 matmuls to calls of the runtime's GEMM ------===//
+//
+// Part of the remat project.
+//
+//===----------------------------------------------------------------------===//
+//
+// linalg.matmul and linalg.batch_matmul on f32 memrefs become calls of
+// remat_cpu_sgemm (lib/Runtime/CpuRuntime.cpp, cblas_sgemm underneath).
+//
+//===----------------------------------------------------------------------===//
+
+#include "remat/Transforms/Passes.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinTypes.h"
+
+namespace remat {
+#define GEN_PASS_DEF_REMATLINALGTOBLAS
+#include "remat/Transforms/Passes.h.inc"
+} // namespace remat
+
+using namespace mlir;
+using namespace remat;
+
+namespace {
+
+constexpr llvm::StringLiteral kSgemm = "remat_cpu_sgemm";
+
+/// How one operand of a matmul lies in memory: which of its dimensions is
+/// the batch (or none: broadcast), and whether its matrix is transposed
+/// with respect to the GEMM's (rows, columns) = (m, k) for A, (k, n) for B.
+struct OperandLayout {
+  Value memref;
+  bool hasBatch = false;
+  bool transposed = false;
+};
+
+/// Matches `map` (an operand's indexing map) against `[batch?] rows cols`
+/// or, when `allowTranspose`, `[batch?] cols rows`, on the loop dimensions
+/// of `dims`. Checks that the memref has a unit innermost stride.
+static std::optional<OperandLayout>
+matchOperand(Value memref, AffineMap map, std::optional<unsigned> batch,
+             unsigned rows, unsigned cols, bool allowTranspose) {
+  auto type = dyn_cast<MemRefType>(memref.getType());
+  if (!type || !type.getElementType().isF32())
+    return std::nullopt;
+  SmallVector<int64_t> strides;
+  int64_t offset;
+  if (failed(type.getStridesAndOffset(strides, offset)) || strides.empty() ||
+      strides.back() != 1)
+    return std::nullopt;
+  SmallVector<unsigned> dims;
+  for (AffineExpr expr : map.getResults()) {
+    auto dim = dyn_cast<AffineDimExpr>(expr);
+    if (!dim)
+      return std::nullopt;
+    dims.push_back(dim.getPosition());
+  }
+  OperandLayout layout;
+  layout.memref = memref;
+  ArrayRef<unsigned> matrix(dims);
+  if (dims.size() == 3) {
+    if (!batch || dims[0] != *batch)
+      return std::nullopt;
+    layout.hasBatch = true;
+    matrix = matrix.drop_front();
+  } else if (dims.size() != 2) {
+    return std::nullopt;
+  }
+  if (matrix[0] == rows && matrix[1] == cols)
+    return layout;
+  if (allowTranspose && matrix[0] == cols && matrix[1] == rows) {
+    layout.transposed = true;
+    return layout;
+  }
+  return std::nullopt;
+}
+
+/// The metadata of one operand as the runtime takes it.
+struct OperandValues {
+  Value base, offset, ld, batchStride;
+  SmallVector<Value> sizes;
+};
+
+/// `zero` is the batch stride of an operand without a batch dimension.
+static OperandValues extract(OpBuilder &b, Location loc,
+                             const OperandLayout &layout, Value zero) {
+  auto metadata = memref::ExtractStridedMetadataOp::create(b, loc,
+                                                           layout.memref);
+  OperandValues values;
+  values.base = metadata.getBaseBuffer();
+  values.offset = metadata.getOffset();
+  auto strides = metadata.getStrides();
+  values.ld = strides[strides.size() - 2];
+  values.batchStride = layout.hasBatch ? strides.front() : zero;
+  for (Value size : metadata.getSizes())
+    values.sizes.push_back(size);
+  return values;
+}
+
+/// Rewrites `op` into a call of remat_cpu_sgemm; returns false (and leaves
+/// the op) when it does not match.
+static bool rewriteMatmul(linalg::LinalgOp op, func::FuncOp sgemm) {
+  if (!op.hasPureBufferSemantics() || op.getNumDpsInputs() != 2 ||
+      op.getNumDpsInits() != 1)
+    return false;
+  // The loops: C's map names the batch (if any), m and n; k is the one
+  // reduction loop. Named matmuls guarantee the multiply-add body.
+  SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
+  if (llvm::count(iterators, utils::IteratorType::reduction) != 1)
+    return false;
+  unsigned k = llvm::find(iterators, utils::IteratorType::reduction) -
+               iterators.begin();
+  AffineMap outMap = op.getIndexingMapsArray()[2];
+  if (!outMap.isProjectedPermutation() || outMap.getNumResults() < 2 ||
+      outMap.getNumResults() > 3 ||
+      outMap.getNumResults() + 1 != outMap.getNumDims())
+    return false;
+  unsigned outRank = outMap.getNumResults();
+  std::optional<unsigned> batch;
+  if (outRank == 3)
+    batch = outMap.getDimPosition(0);
+  unsigned m = outMap.getDimPosition(outRank - 2);
+  unsigned n = outMap.getDimPosition(outRank - 1);
+  SmallVector<AffineMap> maps = op.getIndexingMapsArray();
+  std::optional<OperandLayout> a =
+      matchOperand(op.getDpsInputs()[0], maps[0], batch, m, k, true);
+  std::optional<OperandLayout> b =
+      matchOperand(op.getDpsInputs()[1], maps[1], batch, k, n, true);
+  std::optional<OperandLayout> c =
+      matchOperand(op.getDpsInits()[0], maps[2], batch, m, n, false);
+  if (!a || !b || !c)
+    return false;
+
+  OpBuilder builder(op);
+  Location loc = op.getLoc();
+  Value zero = arith::ConstantIndexOp::create(builder, loc, 0);
+  Value one = arith::ConstantIndexOp::create(builder, loc, 1);
+  auto flag = [&](bool value) { return value ? one : zero; };
+  OperandValues av = extract(builder, loc, *a, zero);
+  OperandValues bv = extract(builder, loc, *b, zero);
+  OperandValues cv = extract(builder, loc, *c, zero);
+  size_t cRank = cv.sizes.size();
+  Value batchCount = c->hasBatch ? cv.sizes.front() : one;
+  Value rows = cv.sizes[cRank - 2], columns = cv.sizes[cRank - 1];
+  // k: the columns of A, or its rows when A is transposed.
+  Value depth = av.sizes[av.sizes.size() - (a->transposed ? 2 : 1)];
+  SmallVector<Value> operands = {batchCount,
+                                 rows,
+                                 columns,
+                                 depth,
+                                 flag(a->transposed),
+                                 av.base,
+                                 av.offset,
+                                 av.ld,
+                                 av.batchStride,
+                                 flag(b->transposed),
+                                 bv.base,
+                                 bv.offset,
+                                 bv.ld,
+                                 bv.batchStride,
+                                 cv.base,
+                                 cv.offset,
+                                 cv.ld,
+                                 cv.batchStride};
+  func::CallOp::create(builder, loc, sgemm, operands);
+  op->erase();
+  return true;
+}
+
+/// The type of remat_cpu_sgemm: batch, m, n, k, then per operand
+/// (transposed,) base, offset, leading dimension, batch stride.
+static FunctionType declaredType(MLIRContext *ctx) {
+  Type idx = IndexType::get(ctx);
+  Type base = MemRefType::get({}, Float32Type::get(ctx));
+  SmallVector<Type> inputs(4, idx);
+  for (int operand = 0; operand < 3; ++operand) {
+    if (operand < 2)
+      inputs.push_back(idx); // transposed
+    inputs.append({base, idx, idx, idx});
+  }
+  return FunctionType::get(ctx, inputs, {});
+}
+
+/// Declares remat_cpu_sgemm in `module` (once).
+static func::FuncOp declareSgemm(ModuleOp module) {
+  if (auto existing = module.lookupSymbol<func::FuncOp>(kSgemm))
+    return existing;
+  OpBuilder builder = OpBuilder::atBlockEnd(module.getBody());
+  auto func = func::FuncOp::create(builder, module.getLoc(), kSgemm,
+                                   declaredType(module.getContext()));
+  func.setPrivate();
+  return func;
+}
+
+struct LinalgToBlasPass
+    : public remat::impl::RematLinalgToBlasBase<LinalgToBlasPass> {
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    SmallVector<linalg::LinalgOp> candidates;
+    module.walk([&](linalg::LinalgOp op) {
+      if (isa<linalg::MatmulOp, linalg::BatchMatmulOp>(op))
+        candidates.push_back(op);
+    });
+    if (candidates.empty())
+      return;
+    Operation *existing = module.lookupSymbol(kSgemm);
+    if (existing && (!isa<func::FuncOp>(existing) ||
+                     cast<func::FuncOp>(existing).getFunctionType() !=
+                         declaredType(module.getContext()))) {
+      existing->emitError() << "'" << kSgemm
+                            << "' is reserved for the CPU runtime's GEMM";
+      return signalPassFailure();
+    }
+    func::FuncOp sgemm;
+    for (linalg::LinalgOp op : candidates) {
+      if (!sgemm)
+        sgemm = declareSgemm(module);
+      rewriteMatmul(op, sgemm);
+    }
+    if (sgemm && sgemm.symbolKnownUseEmpty(module))
+      sgemm.erase();
+  }
+};
+
+} // namespace
