@@ -51,7 +51,7 @@ file(GENERATE OUTPUT ${REMAT_BINARY_DIR}/install/remat-runner
 # remat-compile (see share/remat/runner/build.sh).
 prefix=$(cd \"$(dirname \"$0\")/..\" && pwd)
 export REMAT_RUNNER_INCLUDE_DIR=\"$prefix/${CMAKE_INSTALL_INCLUDEDIR}\"
-exec \"$prefix/${CMAKE_INSTALL_DATADIR}/remat/runner/build.sh\" ${REMAT_INSTALLED_RUNTIME} --cuda-root \"${REMAT_CUDA_ROOT}\" \"$@\"
+exec \"$prefix/${CMAKE_INSTALL_DATADIR}/remat/runner/build.sh\" ${REMAT_INSTALLED_RUNTIME} --cpu-runtime \"$prefix/${CMAKE_INSTALL_LIBDIR}/$<TARGET_FILE_NAME:RematCpuRuntime>\" --cuda-root \"${REMAT_CUDA_ROOT}\" \"$@\"
 ")
 install(PROGRAMS ${REMAT_BINARY_DIR}/install/remat-runner
   DESTINATION ${CMAKE_INSTALL_BINDIR} COMPONENT remat-tools)
