@@ -3,6 +3,10 @@
 // mutants and the swapped returns are then accepted (as every one of them was
 // before translation validation), the dropout ones fail the clone check.
 // RUN: not remat-opt %s -split-input-file --remat-verify-schedule --mlir-print-op-on-diagnostic=false -o /dev/null 2>&1 | FileCheck %s --check-prefix=NOORIG
+// An original that cannot be read is an error, not a silent fallback.
+// RUN: not remat-opt %s -split-input-file --remat-verify-schedule=original=%t.does-not-exist.mlir -o /dev/null 2>&1 | FileCheck %s --check-prefix=MISSING
+// MISSING: error: could not open input file {{.*}}does-not-exist.mlir
+// MISSING: error: cannot read the original step from '{{.*}}does-not-exist.mlir'
 
 // Translation validation: each function below is a real rewrite of a
 // training step in Inputs/remat-verify-schedule-original.mlir (the chain by
