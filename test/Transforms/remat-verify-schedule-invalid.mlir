@@ -246,3 +246,14 @@ func.func @peak_in_region(%x: tensor<8xi8>) -> tensor<10xi8> {
   %g = remat.opaque "g"(%c, %r) {cost = 1.0 : f64, remat.phase = #remat.phase<backward>} : (tensor<350xi8>, tensor<300xi8>) -> tensor<10xi8>
   return %g : tensor<10xi8>
 }
+
+// -----
+
+// Two blocks: the verifier handles single-block bodies only (the error is at
+// the function, without its body).
+// expected-error @below {{schedule verification needs @two_blocks to have a body of exactly one block}}
+func.func @two_blocks(%x: tensor<4xf32>) -> tensor<4xf32> {
+  cf.br ^bb1
+^bb1:
+  return %x : tensor<4xf32>
+}

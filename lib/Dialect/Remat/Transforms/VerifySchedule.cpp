@@ -128,18 +128,18 @@ public:
   }
 
 private:
-  /// `prefix` is "" or "the original ".
-  static LogicalResult checkShape(func::FuncOp f, StringRef prefix) {
+  /// Both functions need one block ending in func.return; `which` is ""
+  /// or "the original ".
+  static LogicalResult checkShape(func::FuncOp f, StringRef which) {
     if (!f.getBody().hasOneBlock())
-      return emitError(f.getLoc()) << "schedule verification needs " << prefix
-                                   << "function body with exactly one block (@"
-                                   << f.getSymName() << ")";
+      return emitError(f.getLoc())
+             << "schedule verification needs " << which << "@" << f.getSymName()
+             << " to have a body of exactly one block";
     Block &body = f.getBody().front();
     if (body.empty() || !isa<func::ReturnOp>(body.back()))
       return emitError(f.getLoc())
-             << "schedule verification needs " << prefix
-             << "function body that ends with func.return (@" << f.getSymName()
-             << ")";
+             << "schedule verification needs the body of " << which << "@"
+             << f.getSymName() << " to end with func.return";
     return success();
   }
 
