@@ -19,6 +19,10 @@
 #include "llvm/TargetParser/Host.h"
 #include "llvm/TargetParser/SubtargetFeature.h"
 #include "llvm/TargetParser/Triple.h"
+#include "llvm/Transforms/IPO/LoopExtractor.h"
+#include "llvm/Transforms/Utils/LoopSimplify.h"
+
+#include <cstdlib>
 
 using namespace mlir;
 using namespace remat;
@@ -59,9 +63,44 @@ createHostTargetMachine(const CompileOptions &options, std::string &error) {
   return machine;
 }
 
+/// LLVM's loop passes (rotation, induction variables, deletion) and code
+/// generation grow faster than linearly with the size of the function that
+/// holds the loops: a 100-layer training step is one function of hundreds of
+/// loop nests. Every top-level loop of a function above `threshold`
+/// (`CompileOptions::splitInstructions`) becomes a function of its own
+/// (LoopExtractor), kept out of line
+/// (noinline) so that the -O2 pipeline optimizes small functions. Returns
+/// the number of functions made.
+static unsigned splitLargeFunctions(llvm::Module &module,
+                                    llvm::ModuleAnalysisManager &mam,
+                                    int64_t threshold) {
+  if (threshold < 0)
+    return 0;
+  bool large = false;
+  for (llvm::Function &func : module)
+    large |= static_cast<int64_t>(func.getInstructionCount()) > threshold;
+  if (!large)
+    return 0;
+  llvm::SmallPtrSet<llvm::Function *, 8> original;
+  for (llvm::Function &func : module)
+    original.insert(&func);
+  llvm::ModulePassManager pm;
+  pm.addPass(llvm::createModuleToFunctionPassAdaptor(llvm::LoopSimplifyPass()));
+  pm.addPass(llvm::LoopExtractorPass());
+  pm.run(module, mam);
+  unsigned made = 0;
+  for (llvm::Function &func : module) {
+    if (original.contains(&func) || func.isDeclaration())
+      continue;
+    func.addFnAttr(llvm::Attribute::NoInline);
+    ++made;
+  }
+  return made;
+}
+
 /// Runs the default -O<level> module pipeline.
 static void optimize(llvm::Module &module, llvm::TargetMachine &machine,
-                     unsigned optLevel) {
+                     unsigned optLevel, int64_t splitThreshold) {
   if (optLevel == 0)
     return;
   llvm::LoopAnalysisManager lam;
@@ -74,6 +113,7 @@ static void optimize(llvm::Module &module, llvm::TargetMachine &machine,
   builder.registerFunctionAnalyses(fam);
   builder.registerLoopAnalyses(lam);
   builder.crossRegisterProxies(lam, fam, cgam, mam);
+  splitLargeFunctions(module, mam, splitThreshold);
   llvm::OptimizationLevel level = llvm::OptimizationLevel::O2;
   if (optLevel == 1)
     level = llvm::OptimizationLevel::O1;
@@ -105,7 +145,8 @@ driver::translateToLLVMIR(ModuleOp module, llvm::LLVMContext &context,
   llvmModule->setDataLayout(machine->createDataLayout());
   {
     Stage stage(options, "llvm-opt");
-    optimize(*llvmModule, *machine, options.optLevel);
+    optimize(*llvmModule, *machine, options.optLevel,
+             options.splitInstructions);
   }
   if (llvm::verifyModule(*llvmModule, &llvm::errs())) {
     module.emitError() << "the optimized LLVM module does not verify";

@@ -82,6 +82,13 @@ static cl::opt<bool>
                   "runtime (default); --blas=false keeps them as loops"),
          cl::init(true));
 
+static cl::opt<long long> splitThreshold(
+    "split-threshold",
+    cl::desc("Outline the top-level loops of host functions with more LLVM "
+             "instructions than this into functions of their own before "
+             "optimizing (compile time; -1: never)"),
+    cl::init(20000));
+
 static cl::opt<bool> verbose("v",
                              cl::desc("Print each stage and its wall time to "
                                       "stderr as it finishes"),
@@ -152,6 +159,7 @@ int main(int argc, char **argv) {
   options.gpuLoopsOnCpu = gpuLoopsOnCpu;
   options.blas = blas;
   options.verbose = verbose;
+  options.splitInstructions = splitThreshold;
   options.configurePassManager = [](mlir::PassManager &pm) {
     return mlir::applyPassManagerCLOptions(pm);
   };

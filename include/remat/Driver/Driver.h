@@ -83,6 +83,11 @@ struct CompileOptions {
   /// CPU: f32 matmuls call the CPU runtime's GEMM (cblas_sgemm) instead of
   /// becoming loops (remat-linalg-to-blas).
   bool blas = true;
+  /// Host functions with more LLVM instructions than this get their
+  /// top-level loops outlined into noinline functions before -O<n> (LLVM's
+  /// loop passes and code generation are superlinear in function size);
+  /// negative: never.
+  int64_t splitInstructions = 20000;
   /// Times every stage (its passes under it, MLIR pass timing) in this
   /// scope when set and enabled; the LLVM stages too.
   mlir::TimingScope *timing = nullptr;
