@@ -68,6 +68,8 @@ private:
   llvm::Error readOrder(const json::Object &root);
   llvm::Error readLinks(const json::Array &links);
   llvm::Error inferInputBytes();
+  llvm::Error derivePhases();
+  llvm::Error readSavedSets(const json::Object &root);
 
   std::string fileName;
   const GraphImportOptions &options;
@@ -162,6 +164,11 @@ llvm::Error GraphParser::readNodes(const json::Array &nodes) {
         return fail(where + ": field 'backward' must be a boolean");
       node.backward =
           backward && !options.allForward && *backward->getAsBoolean();
+      if (const json::Value *seed = object->get("gradient_seed")) {
+        if (!seed->getAsBoolean())
+          return fail(where + ": field 'gradient_seed' must be a boolean");
+        node.seed = *seed->getAsBoolean();
+      }
     } else {
       llvm::Expected<std::string> name = getKey(*object, "name", where);
       if (!name)
@@ -319,6 +326,70 @@ llvm::Error GraphParser::inferInputBytes() {
   return llvm::Error::success();
 }
 
+llvm::Error GraphParser::derivePhases() {
+  if (graph.format != GraphFormat::Checkmate || options.allForward)
+    return llvm::Error::success();
+  bool haveSeed = llvm::any_of(
+      graph.nodes, [](const ImportedGraph::Node &node) { return node.seed; });
+  PhaseSource source = options.phases;
+  if (source == PhaseSource::Auto)
+    source = haveSeed ? PhaseSource::Dependences : PhaseSource::Marks;
+  if (source == PhaseSource::Marks)
+    return llvm::Error::success();
+  if (!haveSeed)
+    return fail("phases from dependences need a gradient seed: no node has "
+                "'gradient_seed: true'");
+  // Nodes are in topological order: one pass propagates the dependence.
+  std::vector<bool> dependent(graph.nodes.size(), false);
+  for (auto [index, node] : llvm::enumerate(graph.nodes)) {
+    dependent[index] = node.seed || llvm::any_of(node.inputs, [&](unsigned i) {
+                         return dependent[i];
+                       });
+    if (dependent[index] && !node.backward)
+      return fail("node '" + node.name + "' is marked forward but depends on "
+                  "a gradient seed, so it is a backward op (fix its "
+                  "'backward' flag, or import with --phases=marks)");
+    if (!dependent[index] && node.backward) {
+      node.backward = false;
+      graph.forwardByDependence.push_back(index);
+    }
+  }
+  graph.phasesFromDependences = true;
+  return llvm::Error::success();
+}
+
+llvm::Error GraphParser::readSavedSets(const json::Object &root) {
+  const json::Value *value = root.get("pytorch_saved");
+  if (!value || graph.format != GraphFormat::Checkmate)
+    return llvm::Error::success();
+  const json::Object *sets = value->getAsObject();
+  if (!sets)
+    return fail("field 'pytorch_saved' must be an object of node id lists");
+  // Sorted by name: a JSON object has no order.
+  std::vector<std::string> names;
+  for (const auto &entry : *sets)
+    names.push_back(entry.first.str());
+  llvm::sort(names);
+  for (const std::string &name : names) {
+    const json::Array *ids = sets->getArray(name);
+    if (!ids)
+      return fail("pytorch_saved." + name + " must be a list of node ids");
+    std::vector<unsigned> nodes;
+    for (const json::Value &id : *ids) {
+      std::optional<int64_t> integer = id.getAsInteger();
+      auto it = integer ? position.find(std::to_string(*integer))
+                        : position.end();
+      if (it == position.end())
+        return fail("pytorch_saved." + name + " names an unknown node id");
+      nodes.push_back(it->second);
+    }
+    llvm::sort(nodes);
+    nodes.erase(std::unique(nodes.begin(), nodes.end()), nodes.end());
+    graph.savedSets.emplace_back(name, std::move(nodes));
+  }
+  return llvm::Error::success();
+}
+
 llvm::Expected<ImportedGraph> GraphParser::parse(llvm::StringRef text) {
   llvm::Expected<json::Value> root = json::parse(text);
   if (!root)
@@ -357,6 +428,10 @@ llvm::Expected<ImportedGraph> GraphParser::parse(llvm::StringRef text) {
     return std::move(error);
   if (llvm::Error error = inferInputBytes())
     return std::move(error);
+  if (llvm::Error error = derivePhases())
+    return std::move(error);
+  if (llvm::Error error = readSavedSets(*object))
+    return std::move(error);
   return std::move(graph);
 }
 
@@ -364,6 +439,76 @@ llvm::Expected<ImportedGraph>
 remat::parseGraph(llvm::StringRef fileName, llvm::StringRef text,
                   const GraphImportOptions &options) {
   return GraphParser(fileName, options).parse(text);
+}
+
+void remat::shuffleGraph(ImportedGraph &graph, ShuffleMode mode,
+                         unsigned seed) {
+  if (mode == ShuffleMode::None)
+    return;
+  unsigned n = graph.nodes.size();
+  std::vector<std::vector<unsigned>> readers(n);
+  std::vector<unsigned> pending(n);
+  for (unsigned i = 0; i < n; ++i) {
+    for (unsigned input : graph.nodes[i].inputs)
+      readers[input].push_back(i);
+    pending[i] = graph.nodes[i].inputs.size();
+  }
+  // A small deterministic generator: the same order on every platform.
+  uint64_t state = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+  auto next = [&](unsigned bound) {
+    state = state * 6364136223846793005ULL + 1442695040888963407ULL;
+    return static_cast<unsigned>((state >> 33) % bound);
+  };
+  std::vector<unsigned> order, ready, phase[2];
+  for (unsigned i = 0; i < n; ++i) {
+    phase[graph.nodes[i].backward].push_back(i);
+    if (pending[i] == 0)
+      ready.push_back(i);
+  }
+  size_t pos[2] = {0, 0};
+  while (order.size() < n) {
+    unsigned v;
+    if (mode == ShuffleMode::ForwardFirst) {
+      v = pos[0] < phase[0].size() ? phase[0][pos[0]++] : phase[1][pos[1]++];
+    } else if (mode == ShuffleMode::Interleave) {
+      // The next node of a phase is ready once its predecessors are placed;
+      // the next forward node always is (it reads forward nodes only).
+      bool ok[2];
+      for (unsigned p = 0; p < 2; ++p)
+        ok[p] = pos[p] < phase[p].size() && pending[phase[p][pos[p]]] == 0;
+      unsigned p = ok[0] && ok[1] ? next(2) : (ok[0] ? 0 : 1);
+      v = phase[p][pos[p]++];
+    } else {
+      unsigned pick = next(ready.size());
+      v = ready[pick];
+      ready.erase(ready.begin() + pick);
+    }
+    order.push_back(v);
+    for (unsigned r : readers[v])
+      if (--pending[r] == 0)
+        ready.push_back(r);
+  }
+  std::vector<unsigned> position(n);
+  for (unsigned i = 0; i < n; ++i)
+    position[order[i]] = i;
+  std::vector<ImportedGraph::Node> nodes;
+  nodes.reserve(n);
+  for (unsigned old : order) {
+    ImportedGraph::Node node = graph.nodes[old];
+    for (unsigned &input : node.inputs)
+      input = position[input];
+    llvm::sort(node.inputs);
+    nodes.push_back(std::move(node));
+  }
+  graph.nodes = std::move(nodes);
+  for (unsigned &index : graph.forwardByDependence)
+    index = position[index];
+  llvm::sort(graph.forwardByDependence);
+  for (auto &[name, set] : graph.savedSets) {
+    for (unsigned &index : set)
+      index = position[index];
+    llvm::sort(set);
+  }
 }
 
 std::string remat::getGraphFunctionName(llvm::StringRef fileName) {

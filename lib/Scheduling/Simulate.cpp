@@ -37,22 +37,28 @@ static std::optional<std::string> checkSchedule(const Graph &graph,
   if (schedule.recomputeBefore.size() != n)
     return "schedule has " + std::to_string(schedule.recomputeBefore.size()) +
            " recompute lists for a graph of " + std::to_string(n) + " nodes";
-  // In a training graph recomputation serves the backward pass only; in a
-  // forward-only graph it may precede any node (Graph.h).
-  bool forwardOnly = graph.isForwardOnly();
+  // In a training graph recomputation serves the backward pass only: it may
+  // precede the first backward node and any node after it; in a forward-only
+  // graph it may precede any node (Graph.h).
+  unsigned firstBackward = n;
+  for (unsigned k = 0; k != n && firstBackward == n; ++k)
+    if (graph.nodes[k].backward)
+      firstBackward = k;
+  bool forwardOnly = firstBackward == n;
   for (unsigned k = 0; k != n; ++k) {
     const std::vector<unsigned> &list = schedule.recomputeBefore[k];
     if (list.empty())
       continue;
-    if (!forwardOnly && !graph.nodes[k].backward)
+    if (!forwardOnly && k < firstBackward)
       return "recomputations are listed before forward node " +
              describe(graph, k) +
-             "; in a training graph only backward nodes may have them";
+             "; in a training graph only backward nodes and nodes after the "
+             "first backward node may have them";
     for (unsigned u : list) {
       if (u >= n)
         return "recomputation before " + describe(graph, k) + " names node #" +
                std::to_string(u) + " which is out of range";
-      if (forwardOnly && u >= k)
+      if (u >= k)
         return "recomputation of " + describe(graph, u) + " before " +
                describe(graph, k) + ", which precedes its first execution";
       if (graph.nodes[u].backward)

@@ -50,6 +50,38 @@ static cl::opt<bool> allForward(
     cl::desc("Import every node as a forward op (no forward/backward split: "
              "every node may be recomputed). Always the case for Moccasin "
              "graphs, which have no split"));
+static cl::opt<remat::PhaseSource> phases(
+    "phases", cl::desc("Where the phase of a node comes from"),
+    cl::init(remat::PhaseSource::Auto),
+    cl::values(clEnumValN(remat::PhaseSource::Auto, "auto",
+                          "the dependences when a node has "
+                          "'gradient_seed: true', the marks otherwise "
+                          "(default)"),
+               clEnumValN(remat::PhaseSource::Marks, "marks",
+                          "the 'backward' flags as they are"),
+               clEnumValN(remat::PhaseSource::Dependences, "dependences",
+                          "backward iff the node depends on a gradient seed "
+                          "(a forward mark that contradicts this is an "
+                          "error; a backward mark becomes forward, "
+                          "reported)")));
+static cl::opt<remat::ShuffleMode> shuffle(
+    "shuffle",
+    cl::desc("Emit the nodes in a random topological order (for testing "
+             "that planning does not depend on the op order)"),
+    cl::init(remat::ShuffleMode::None),
+    cl::values(clEnumValN(remat::ShuffleMode::None, "none",
+                          "the file's order (default)"),
+               clEnumValN(remat::ShuffleMode::Interleave, "interleave",
+                          "forward ops moved among the backward ones, each "
+                          "phase in its order"),
+               clEnumValN(remat::ShuffleMode::Topological, "topological",
+                          "any topological order"),
+               clEnumValN(remat::ShuffleMode::ForwardFirst, "forward-first",
+                          "not random: every forward op before every "
+                          "backward op, each phase in its order")));
+static cl::opt<unsigned> shuffleSeed("shuffle-seed",
+                                     cl::desc("Seed of --shuffle"),
+                                     cl::init(1));
 static cl::opt<int64_t> inputBytes(
     "input-bytes",
     cl::desc("Size in bytes of the implicit data input %input (default: "
@@ -77,6 +109,7 @@ int main(int argc, char **argv) {
   remat::GraphImportOptions options;
   options.format = format;
   options.allForward = allForward;
+  options.phases = phases;
   if (inputBytes >= 0)
     options.inputBytes = inputBytes;
   else if (inputBytes.getNumOccurrences())
@@ -102,6 +135,8 @@ int main(int argc, char **argv) {
     if (!graph)
       return fail(llvm::toString(graph.takeError()));
 
+    remat::shuffleGraph(*graph, shuffle, shuffleSeed);
+
     std::string name =
         funcName.empty() ? remat::getGraphFunctionName(file) : funcName;
     std::string unique = name;
@@ -117,6 +152,33 @@ int main(int argc, char **argv) {
              << graph->nodes.size() - numBackward << " forward, "
              << numBackward << " backward), " << graph->numEdges
              << " edges, input " << graph->inputBytes << " bytes\n";
+    if (shuffle == remat::ShuffleMode::ForwardFirst)
+      headerOs << "//   nodes re-sequenced forward-first\n";
+    else if (shuffle != remat::ShuffleMode::None)
+      headerOs << "//   nodes shuffled (--shuffle-seed=" << shuffleSeed
+               << ")\n";
+    if (graph->phasesFromDependences) {
+      // Not silent: the file's marks were changed.
+      std::string note =
+          "phases from the dependences on the gradient seed: " +
+          std::to_string(graph->forwardByDependence.size()) +
+          " node(s) marked backward do not depend on it and are forward ops";
+      for (auto [i, index] : llvm::enumerate(graph->forwardByDependence)) {
+        if (i == 3) {
+          note += ", ...";
+          break;
+        }
+        note += (i ? ", '" : " ('") + graph->nodes[index].name + "'";
+      }
+      if (!graph->forwardByDependence.empty())
+        note += graph->forwardByDependence.size() > 3 ? ")" : ")";
+      headerOs << "//   " << note << "\n";
+      llvm::WithColor::note(llvm::errs(), "remat-import")
+          << llvm::sys::path::filename(file) << ": " << note << "\n";
+    }
+    for (const auto &[setName, nodes] : graph->savedSets)
+      headerOs << "//   saved set '" << setName << "': " << nodes.size()
+               << " nodes\n";
     remat::buildGraphFunction(builder, *graph, unique);
   }
 

@@ -293,7 +293,7 @@ TEST(GraphTest, MalformedSchedulesRejected) {
 
   s = Schedule(5);
   s.recomputeBefore[2] = {0};
-  expectError(s, "only backward nodes");
+  expectError(s, "only backward nodes and nodes after the first backward");
 
   g.nodes[1].noRecompute = true;
   s = Schedule(5);
@@ -305,10 +305,11 @@ TEST(GraphTest, MalformedSchedulesRejected) {
   expectError(Schedule(5), "malformed graph");
   g.nodes[0].bytes = 100;
 
-  // A recomputation whose operand was never executed: f2 uses f, which only
-  // runs after g.
+  // Forward nodes f and f2 placed after the backward node g (Phases.h): a
+  // node may not be recomputed before its first execution (f2 before g), but
+  // a list may precede the late forward node f.
   Graph late;
-  late.addNode(makeNode("a", 1, {}));
+  late.addNode(makeNode("a", 10, {}, false, 10));
   late.addNode(makeNode("g", 1, {0}, true));
   late.addNode(makeNode("f", 1, {0}));
   late.addNode(makeNode("f2", 1, {2}));
@@ -316,9 +317,17 @@ TEST(GraphTest, MalformedSchedulesRejected) {
   ls.recomputeBefore[1] = {3};
   std::optional<std::string> error = simulate(late, ls, r);
   ASSERT_TRUE(error);
-  EXPECT_NE(error->find("'f' (#2) which has no instance yet"),
+  EXPECT_NE(error->find("recomputation of 'f2' (#3) before 'g' (#1), which "
+                        "precedes its first execution"),
             std::string::npos)
       << *error;
+  ls = Schedule(4);
+  ls.recomputeBefore[2] = {0};
+  ASSERT_FALSE(simulate(late, ls, r));
+  // a (10 B) is read by g and f: store-all keeps it to f; with the list, the
+  // original instance dies at g and a recomputed one is read by f.
+  EXPECT_EQ(r.recomputeCount, 1u);
+  EXPECT_DOUBLE_EQ(r.recomputeCost, 10);
 }
 
 TEST(GraphTest, MatchesQuadraticReferenceOnRandomSchedules) {

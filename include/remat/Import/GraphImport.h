@@ -57,6 +57,22 @@ namespace remat {
 /// The JSON flavour of a graph file.
 enum class GraphFormat { Auto, Checkmate, Moccasin };
 
+/// Where the phase of a node comes from.
+enum class PhaseSource {
+  /// `Dependences` when the file names a gradient seed, `Marks` otherwise.
+  Auto,
+  /// The file's `backward` flags, as they are.
+  Marks,
+  /// The dependences: a node is backward iff it is a gradient seed (a node
+  /// with `gradient_seed: true`, the loss gradient) or reads, directly or
+  /// not, the value of one. A node marked forward that depends on a seed is
+  /// an error; a node marked backward that does not (AOTAutograd marks
+  /// batch-norm statistics, weight transposes and ReLU masks that only the
+  /// backward reads this way) is imported as a forward op and reported in
+  /// `ImportedGraph::forwardByDependence`.
+  Dependences,
+};
+
 /// How a graph file is read.
 struct GraphImportOptions {
   /// Format of the file; Auto tells them apart by the node fields
@@ -67,6 +83,8 @@ struct GraphImportOptions {
   bool allForward = false;
   /// Size in bytes of the implicit input; std::nullopt infers it.
   std::optional<int64_t> inputBytes;
+  /// Where phases come from (Checkmate format; ignored with `allForward`).
+  PhaseSource phases = PhaseSource::Auto;
 };
 
 /// A graph read from a file, independent of MLIR.
@@ -79,6 +97,8 @@ struct ImportedGraph {
     /// Bytes of the output (Checkmate `cost_ram`, Moccasin `out_cost`).
     int64_t bytes = 0;
     bool backward = false;
+    /// The node is a gradient seed (`gradient_seed: true`).
+    bool seed = false;
     /// Predecessors, as indices into `nodes`, in increasing order.
     llvm::SmallVector<unsigned> inputs;
   };
@@ -91,6 +111,16 @@ struct ImportedGraph {
   size_t numEdges = 0;
   /// Bytes of the implicit input.
   int64_t inputBytes = 0;
+  /// True if the phases were derived from the dependences on the gradient
+  /// seeds (PhaseSource::Dependences).
+  bool phasesFromDependences = false;
+  /// Nodes the file marks backward that do not depend on a gradient seed,
+  /// imported as forward ops (indices into `nodes`).
+  std::vector<unsigned> forwardByDependence;
+  /// Named saved sets (`pytorch_saved`: for each PyTorch partitioner, the
+  /// nodes whose values it saves for the backward), as indices into
+  /// `nodes`, ascending, in file order of the names.
+  std::vector<std::pair<std::string, std::vector<unsigned>>> savedSets;
 };
 
 /// Returns "checkmate" or "moccasin" ("auto" for Auto).
@@ -102,6 +132,26 @@ llvm::StringRef stringifyGraphFormat(GraphFormat format);
 llvm::Expected<ImportedGraph> parseGraph(llvm::StringRef fileName,
                                          llvm::StringRef text,
                                          const GraphImportOptions &options);
+
+/// How `shuffleGraph` reorders the nodes.
+enum class ShuffleMode {
+  None,
+  /// A random merge of the forward and the backward sequences that respects
+  /// the dependences: each phase keeps its relative order, forward ops move
+  /// among the backward ones (as exporters emit them).
+  Interleave,
+  /// A random topological order: any node whose predecessors are placed may
+  /// come next.
+  Topological,
+  /// Not random: the stable forward-first order (every forward op before
+  /// every backward op, each phase in its order), the order of which every
+  /// `Interleave` shuffle is an interleaving.
+  ForwardFirst,
+};
+
+/// Puts the nodes of `graph` into a random topological order (`seed` makes it
+/// reproducible); for testing that planning does not depend on the order.
+void shuffleGraph(ImportedGraph &graph, ShuffleMode mode, unsigned seed);
 
 /// Returns a function name for the graph of `fileName`: its stem with every
 /// character that is not alphanumeric, `_`, `$` or `.` replaced by `_`.

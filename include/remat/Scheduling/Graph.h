@@ -14,9 +14,14 @@
 /// forward node runs once, every backward node runs once, in `Graph::nodes`
 /// order. In addition, immediately before node `k`, the forward nodes listed
 /// in `Schedule::recomputeBefore[k]` are executed again, in list order. In a
-/// training graph (one with at least one backward node) only backward nodes
-/// may have such a list: recomputation serves the backward pass, and the
-/// rewriter places a recompute region before the backward op that needs it.
+/// training graph (one with at least one backward node) only the first
+/// backward node and the nodes after it may have such a list: recomputation
+/// serves the backward pass, and the rewriter places a recompute region before
+/// the op that needs it. Such an op is usually a backward op; it is a forward
+/// op when the input interleaves the phases (an exporter placing a forward op,
+/// say a weight transpose or a ReLU mask read only by the backward, among the
+/// backward ops: Phases.h). Every listed node must have run once already (its
+/// index is smaller than `k`).
 /// In a forward-only graph (no backward node at all, e.g. the Moccasin
 /// benchmark DAGs) any node may have one, as long as every node it lists has
 /// already run once (its index is smaller than `k`): a value may then be
@@ -86,8 +91,9 @@ struct Graph {
 };
 
 /// A rematerialization schedule: for every node index `k`, the forward nodes
-/// recomputed right before it (in a training graph only backward nodes may
-/// have a non-empty list; in a forward-only graph any node may). An empty
+/// recomputed right before it (in a training graph only nodes from the first
+/// backward node on may have a non-empty list; in a forward-only graph any
+/// node may). An empty
 /// schedule (all lists empty) is store-all.
 struct Schedule {
   std::vector<std::vector<unsigned>> recomputeBefore;
@@ -125,10 +131,10 @@ struct SimResult {
 /// Simulates `schedule` on `graph`. Returns an error message if the schedule
 /// is malformed: wrong length, a recomputation of a backward node or of a
 /// no-recompute node, an index out of range, a recomputed node whose operand
-/// has no instance yet, a non-empty list before a forward node of a training
-/// graph, a node recomputed in a forward-only graph before its own first
-/// execution; or if the graph is malformed (`Graph::validate`). Runs in
-/// O(nodes + recomputations + operand references of all executions).
+/// has no instance yet, a non-empty list before the first backward node of a
+/// training graph, a node recomputed before its own first execution; or if
+/// the graph is malformed (`Graph::validate`). Runs in O(nodes +
+/// recomputations + operand references of all executions).
 std::optional<std::string>
 simulate(const Graph &graph, const Schedule &schedule, SimResult &result);
 

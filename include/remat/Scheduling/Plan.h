@@ -12,6 +12,7 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace remat {
 namespace sched {
@@ -27,6 +28,11 @@ struct PlanResult {
   SimResult sim;
   /// Wall-clock seconds spent building the schedule (not simulating it).
   double planSeconds = 0;
+  /// The op order `schedule` and `sim` refer to: empty for the graph's own
+  /// order; otherwise `order[i]` is the graph index of the node at position
+  /// `i` (e.g. `forwardFirstOrder`, Phases.h), which a rewriter must apply
+  /// before the schedule.
+  std::vector<unsigned> order;
 };
 
 /// Builds a schedule of `graph`.

@@ -54,6 +54,7 @@ void remat::writePlanJSON(llvm::json::OStream &j, const PlanResult &plan,
     j.attribute("recomputed_ops",
                 static_cast<int64_t>(plan.sim.recomputeCount));
     j.attribute("plan_seconds", plan.planSeconds);
+    j.attribute("resequenced_forward_first", !plan.order.empty());
   });
 }
 

@@ -11,6 +11,7 @@
 #include "remat/Scheduling/ChainOptimal.h"
 #include "remat/Scheduling/ForwardOnly.h"
 #include "remat/Scheduling/Milp.h"
+#include "remat/Scheduling/Phases.h"
 #include "remat/Scheduling/Revolve.h"
 #include "remat/Scheduling/Strategies.h"
 
@@ -220,9 +221,10 @@ static void planForwardOnly(const Graph &graph, const PlannerOptions &options,
   result.plan = std::move(p);
 }
 
-std::vector<PlanResult>
-remat::planAllStrategies(const Graph &graph, std::vector<std::string> &notes,
-                         unsigned dpSlots) {
+/// planAllStrategies in the graph's own order (no late forward node).
+static std::vector<PlanResult>
+planAllInOrder(const Graph &graph, std::vector<std::string> &notes,
+               unsigned dpSlots) {
   if (graph.isForwardOnly())
     return planAllForwardOnly(graph, notes);
   std::vector<PlanResult> plans;
@@ -280,7 +282,7 @@ static std::vector<PlanResult> autoCandidates(const Graph &graph,
                                               const PlannerOptions &options,
                                               std::vector<std::string> &notes) {
   std::vector<PlanResult> all = defaultCandidates(graph);
-  for (PlanResult &p : planAllStrategies(graph, notes, options.dpSlots))
+  for (PlanResult &p : planAllInOrder(graph, notes, options.dpSlots))
     if (p.strategy == "logn" || p.strategy == "revolve" ||
         p.strategy == "chain-opt")
       all.push_back(std::move(p));
@@ -309,8 +311,9 @@ static std::vector<PlanResult> autoCandidates(const Graph &graph,
   return all;
 }
 
-PlannerResult remat::planRematerialization(const Graph &graph,
-                                           const PlannerOptions &options) {
+/// planRematerialization in the graph's own order (no late forward node).
+static PlannerResult planInOrder(const Graph &graph,
+                                 const PlannerOptions &options) {
   PlannerResult result;
   {
     SimResult sim;
@@ -351,7 +354,7 @@ PlannerResult remat::planRematerialization(const Graph &graph,
                  [t](const Graph &g) { return greedy(g, t); });
     } else {
       std::vector<std::string> notes;
-      std::vector<PlanResult> all = planAllStrategies(graph, notes);
+      std::vector<PlanResult> all = planAllInOrder(graph, notes, 500);
       for (PlanResult &p : all)
         if (p.strategy == "greedy")
           cands.push_back(std::move(p));
@@ -451,5 +454,115 @@ PlannerResult remat::planRematerialization(const Graph &graph,
   result.minFeasibleStrategy = best->strategy;
   result.error = "budget of " + std::to_string(options.budget) +
                  " bytes is below what strategy '" + s + "' can meet";
+  return result;
+}
+
+//===----------------------------------------------------------------------===//
+// Any topological order (Phases.h)
+//===----------------------------------------------------------------------===//
+
+/// Marks plans of the forward-first re-sequencing.
+static void markReordered(PlanResult &plan, const std::vector<unsigned> &order) {
+  plan.order = order;
+  plan.detail += plan.detail.empty() ? "" : "; ";
+  plan.detail += "forward-first order";
+}
+
+static std::string lateForwardNote(size_t numLate) {
+  return std::string(kOrderNotePrefix) + "the input places " + std::to_string(numLate) +
+         " forward op(s) after the first backward op: planned both in the "
+         "input order (those ops run where they are, never recomputed) and "
+         "re-sequenced forward-first (stable)";
+}
+
+std::vector<PlanResult>
+remat::planAllStrategies(const Graph &graph, std::vector<std::string> &notes,
+                         unsigned dpSlots) {
+  std::vector<unsigned> late = lateForwardNodes(graph);
+  if (late.empty())
+    return planAllInOrder(graph, notes, dpSlots);
+  std::vector<PlanResult> inOrder =
+      planAllInOrder(pinLateForward(graph), notes, dpSlots);
+  std::vector<unsigned> order = forwardFirstOrder(graph);
+  std::vector<std::string> reorderedNotes;
+  std::vector<PlanResult> reordered =
+      planAllInOrder(reorderGraph(graph, order), reorderedNotes, dpSlots);
+  // Per strategy, the plans of the order where its least peak is smaller.
+  auto leastPeak = [](const std::vector<PlanResult> &plans,
+                      const std::string &name) {
+    std::optional<int64_t> best;
+    for (const PlanResult &p : plans)
+      if (p.strategy == name && (!best || p.sim.peakBytes < *best))
+        best = p.sim.peakBytes;
+    return best;
+  };
+  std::vector<PlanResult> result;
+  std::vector<std::string> done;
+  auto consider = [&](const std::string &name) {
+    if (llvm::is_contained(done, name))
+      return;
+    done.push_back(name);
+    std::optional<int64_t> a = leastPeak(inOrder, name);
+    std::optional<int64_t> b = leastPeak(reordered, name);
+    bool useReordered = b && (!a || *b < *a);
+    for (const PlanResult &p : useReordered ? reordered : inOrder)
+      if (p.strategy == name) {
+        result.push_back(p);
+        if (useReordered)
+          markReordered(result.back(), order);
+      }
+  };
+  for (const PlanResult &p : inOrder)
+    consider(p.strategy);
+  for (const PlanResult &p : reordered)
+    consider(p.strategy);
+  notes.push_back(lateForwardNote(late.size()));
+  return result;
+}
+
+PlannerResult remat::planRematerialization(const Graph &graph,
+                                           const PlannerOptions &options) {
+  std::vector<unsigned> late = lateForwardNodes(graph);
+  if (late.empty())
+    return planInOrder(graph, options);
+  PlannerResult inOrder = planInOrder(pinLateForward(graph), options);
+  std::vector<unsigned> order = forwardFirstOrder(graph);
+  PlannerResult reordered = planInOrder(reorderGraph(graph, order), options);
+  for (PlanResult &p : reordered.candidates)
+    markReordered(p, order);
+  if (reordered.plan)
+    markReordered(*reordered.plan, order);
+
+  // Which plan is better: with a budget (or for auto, which then returns its
+  // least recompute) the least recompute, then the least peak; a fixed
+  // strategy without a budget returns its one plan: the least peak first.
+  auto better = [&](const PlanResult &a, const PlanResult &b) {
+    bool recomputeFirst = options.budget > 0 || options.strategy == "auto";
+    if (recomputeFirst && a.sim.recomputeCost != b.sim.recomputeCost)
+      return a.sim.recomputeCost < b.sim.recomputeCost;
+    if (a.sim.peakBytes != b.sim.peakBytes)
+      return a.sim.peakBytes < b.sim.peakBytes;
+    return a.sim.recomputeCost < b.sim.recomputeCost;
+  };
+  PlannerResult result = std::move(inOrder);
+  if (reordered.plan &&
+      (!result.plan || better(*reordered.plan, *result.plan))) {
+    int64_t storeAllPeak = result.storeAllPeak;
+    std::vector<PlanResult> candidates = std::move(result.candidates);
+    result = std::move(reordered);
+    result.storeAllPeak = storeAllPeak;
+    candidates.swap(result.candidates);
+    llvm::append_range(result.candidates, candidates);
+  } else {
+    llvm::append_range(result.candidates, reordered.candidates);
+    if (!result.plan && reordered.minFeasibleBudget &&
+        (!result.minFeasibleBudget ||
+         *reordered.minFeasibleBudget < *result.minFeasibleBudget)) {
+      result.minFeasibleBudget = reordered.minFeasibleBudget;
+      result.minFeasibleStrategy =
+          reordered.minFeasibleStrategy + " (forward-first order)";
+    }
+  }
+  result.notes.push_back(lateForwardNote(late.size()));
   return result;
 }

@@ -76,6 +76,15 @@ struct RematerializePass
     // Describe before rewriting: the rewrite invalidates the graph's ops.
     std::string summary =
         describePlan(plan, tg->graph, result.storeAllPeak);
+    if (!plan.order.empty()) {
+      // The plan is for the forward-first re-sequencing of the ops (the
+      // input placed forward ops among the backward ones): move them.
+      reorderOps(*tg, plan.order);
+      tg = TrainingGraph::build(func);
+      if (failed(tg))
+        return failure();
+      summary += "; ops re-sequenced forward-first";
+    }
     sched::Graph graph = tg->graph;
     // With verify=true, a detached copy of the function before the rewrite
     // for the independent verifier.

@@ -131,6 +131,18 @@ FailureOr<TrainingGraph> TrainingGraph::build(func::FuncOp func) {
   return tg;
 }
 
+void remat::reorderOps(TrainingGraph &tg, ArrayRef<unsigned> order) {
+  if (tg.ops.empty())
+    return;
+  Block *block = tg.ops.front()->getBlock();
+  Operation *term = block->getTerminator();
+  for (unsigned node : order)
+    tg.ops[node]->moveBefore(term);
+  for (KeepOp keep : llvm::make_early_inc_range(block->getOps<KeepOp>()))
+    if (Operation *def = keep.getValue().getDefiningOp())
+      keep->moveAfter(def);
+}
+
 FailureOr<unsigned> remat::applySchedule(TrainingGraph &tg,
                                          const sched::Schedule &schedule) {
   const sched::Graph &g = tg.graph;

@@ -30,6 +30,10 @@ namespace remat {
 /// training step.
 llvm::ArrayRef<llvm::StringRef> getStrategyNames();
 
+/// Prefix of the note saying that the input order interleaves the phases
+/// (not a strategy declining the graph).
+inline constexpr const char *kOrderNotePrefix = "order: ";
+
 struct PlannerOptions {
   /// One of getStrategyNames().
   std::string strategy = "auto";
@@ -75,6 +79,14 @@ PlannerResult planRematerialization(const sched::Graph &graph,
 /// One plan per strategy with default parameters (for comparisons and
 /// benchmarks); strategies that decline the graph are reported in `notes`.
 /// On a forward-only graph: store-all and forward-min-peak (least peak).
+///
+/// Any topological order is planned (Phases.h): when forward nodes come after
+/// the first backward node, both here and in `planRematerialization` every
+/// strategy plans the input order with those nodes pinned where they are and
+/// the stable forward-first re-sequencing, and the better plan is kept (for
+/// each strategy here, the one with the smaller least peak); plans of the
+/// re-sequencing carry
+/// `PlanResult::order`, and a note starting with `kOrderNotePrefix` says so.
 std::vector<sched::PlanResult>
 planAllStrategies(const sched::Graph &graph, std::vector<std::string> &notes,
                   unsigned dpSlots = 500);

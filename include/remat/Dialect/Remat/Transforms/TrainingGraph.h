@@ -58,6 +58,12 @@ bool isForwardOnlyGraph(mlir::func::FuncOp func);
 mlir::LogicalResult writeReportFile(mlir::Operation *anchor,
                                     llvm::StringRef path, llvm::StringRef text);
 
+/// Moves the ops of `tg` into `order` (`order[i]` is the node placed at
+/// position `i`, a topological order such as `sched::forwardFirstOrder`);
+/// `remat.keep` hints follow the op they mark. `tg` is invalidated: rebuild
+/// it from the function.
+void reorderOps(TrainingGraph &tg, llvm::ArrayRef<unsigned> order);
+
 /// Materialises `schedule` in the function of `tg`: the forward ops listed
 /// before node k (a backward node, or any node of a forward-only graph) are
 /// cloned, in order, into one `remat.recompute` op inserted right before that
