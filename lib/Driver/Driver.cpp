@@ -116,6 +116,8 @@ LogicalResult driver::compile(ModuleOp module, const CompileOptions &options,
   readArena(bufferEntry, info);
   info.usesCpuRuntime = static_cast<bool>(
       module.lookupSymbol<func::FuncOp>("remat_cpu_sgemm"));
+  if (!cuda && failed(addArenaEntry(module, entryName, info.arenaEntry)))
+    return failure();
   if (options.emit == Emit::MlirBuffers) {
     printModule(module, os);
     return success();

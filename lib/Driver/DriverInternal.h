@@ -99,6 +99,16 @@ std::unique_ptr<mlir::Pass> createCollapseParallelLoopsPass();
 /// Moves the kernels of all gpu.modules into one module (one cubin).
 std::unique_ptr<mlir::Pass> createMergeGpuModulesPass();
 
+//===- ArenaEntry.cpp -----------------------------------------------------===//
+
+/// Adds `<entry>_arena(arena, buffers...)`, the entry with its arena passed
+/// in, and makes `<entry>` allocate the arena and call it. Sets
+/// `arenaEntry` to the new name, or leaves it empty when the entry has no
+/// arena (or its arena escapes).
+mlir::LogicalResult addArenaEntry(mlir::ModuleOp module,
+                                  llvm::StringRef entryName,
+                                  std::string &arenaEntry);
+
 //===- CodeGen.cpp --------------------------------------------------------===//
 
 /// Translates the LLVM-dialect module to LLVM IR for the host and runs the

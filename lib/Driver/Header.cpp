@@ -150,7 +150,18 @@ void driver::writeHeader(const EntryInfo &info, llvm::raw_ostream &os) {
   for (auto [index, buffer] : llvm::enumerate(info.buffers))
     os << (index ? ", " : "") << cTypeOf(buffer.elementType).spelling << " *"
        << buffer.name;
-  os << ");\n#ifdef __cplusplus\n}\n#endif\n\n";
+  os << ");\n";
+  if (!info.arenaEntry.empty()) {
+    os << "/* The same step on a caller-provided arena of REMAT_ARENA_BYTES\n"
+       << " * (64-byte aligned; reusable across calls, one per concurrent "
+          "call). */\n"
+       << "void " << info.arenaEntry << "(uint8_t *arena";
+    for (const BufferInfo &buffer : info.buffers)
+      os << ", " << cTypeOf(buffer.elementType).spelling << " *"
+         << buffer.name;
+    os << ");\n";
+  }
+  os << "#ifdef __cplusplus\n}\n#endif\n\n";
 
   os << "static const remat_buffer_info remat_buffers[REMAT_NUM_BUFFERS] = {\n";
   for (const BufferInfo &buffer : info.buffers) {
@@ -167,5 +178,17 @@ void driver::writeHeader(const EntryInfo &info, llvm::raw_ostream &os) {
   for (auto [index, buffer] : llvm::enumerate(info.buffers))
     os << (index ? ", " : "") << "(" << cTypeOf(buffer.elementType).spelling
        << " *)(buffers)[" << index << "]";
-  os << ")\n\n#endif /* " << guard << " */\n";
+  os << ")\n";
+  if (!info.arenaEntry.empty()) {
+    os << "#define REMAT_ENTRY_ARENA " << info.arenaEntry << "\n"
+       << "/* Calls it with (arena) and (buffers)[i] as pointer argument i. "
+          "*/\n"
+       << "#define REMAT_CALL_ARENA(arena, buffers) " << info.arenaEntry
+       << "((uint8_t *)(arena)";
+    for (auto [index, buffer] : llvm::enumerate(info.buffers))
+      os << ", (" << cTypeOf(buffer.elementType).spelling << " *)(buffers)["
+         << index << "]";
+    os << ")\n";
+  }
+  os << "\n#endif /* " << guard << " */\n";
 }

@@ -31,14 +31,22 @@ func.func @step(%x: tensor<4x8xf32>, %labels: tensor<4xi64>,
 // LINALG: return
 
 // Buffers: results became out-parameters (the C ABI), every temporary is a
-// view into one 64-byte-aligned arena that is freed before returning.
+// view into one 64-byte-aligned arena. The entry allocates the arena, runs
+// the step on it (step_arena, which callers running many steps call with
+// an arena they allocated once) and frees it.
 // BUFFERS: func.func @step(%{{.*}}: memref<4x8xf32>, %{{.*}}: memref<4xi64>, %{{.*}}: memref<8x3xf32>, %{{.*}}: memref<3xf32>, %{{.*}}: memref<f32>, %{{.*}}: memref<8x3xf32>, %{{.*}}: memref<3xf32>)
 // BUFFERS-SAME: remat_arena_bytes = [[ARENA:[0-9]+]] : i64
 // BUFFERS-NEXT: %[[A:.*]] = memref.alloc() {alignment = 64 : i64, remat_arena} : memref<[[ARENA]]xi8>
-// BUFFERS-NOT: memref.alloc(
-// BUFFERS: memref.view %[[A]]
-// BUFFERS: memref.dealloc %[[A]]
+// BUFFERS-NEXT: call @step_arena(%[[A]], %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}})
+// BUFFERS-NEXT: memref.dealloc %[[A]]
 // BUFFERS-NEXT: return{{$}}
+// BUFFERS: func.func @step_arena(%[[ARG:[a-z0-9]+]]: memref<[[ARENA]]xi8>, %{{.*}}: memref<4x8xf32>,
+// BUFFERS-SAME: passthrough = ["noinline"]
+// BUFFERS-NOT: remat.training_step
+// BUFFERS-NOT: memref.alloc(
+// BUFFERS: memref.view %[[ARG]]
+// BUFFERS-NOT: memref.dealloc
+// BUFFERS: return{{$}}
 // REMARK: remark: remat-plan-arena: arena {{[0-9]+}} bytes, liveness lower bound {{[0-9]+}} bytes
 
 // LLVM dialect with bare pointers: one !llvm.ptr per buffer.

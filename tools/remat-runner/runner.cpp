@@ -48,8 +48,15 @@
 #endif
 
 /// Calls the entry point; at global scope, so that no local name of the
-/// runner can shadow the entry's name.
-static void callEntry(void **buffers) { REMAT_CALL(buffers); }
+/// runner can shadow the entry's name. With an arena entry (CPU), the arena
+/// is allocated once and passed to every step.
+#ifdef REMAT_ENTRY_ARENA
+static void callEntry(void **buffers, void *arena) {
+  REMAT_CALL_ARENA(arena, buffers);
+}
+#else
+static void callEntry(void **buffers, void *) { REMAT_CALL(buffers); }
+#endif
 
 /// Everything else lives in a namespace: the entry point's name (at global
 /// scope) can then be any C identifier without clashing with a helper.
@@ -343,6 +350,17 @@ int run(int argc, char **argv) {
         std::strcmp(remat_buffers[i].name, "loss") == 0)
       lossIndex = i;
 
+  // The arena, once for all steps (the entry without it allocates its own
+  // on every call).
+  void *arena = nullptr;
+#ifdef REMAT_ENTRY_ARENA
+  arena = allocate(REMAT_ARENA_BYTES);
+  if (!arena) {
+    std::fprintf(stderr, "error: cannot allocate the arena\n");
+    return 1;
+  }
+#endif
+
   double totalSeconds = 0.0;
   bool finite = true;
   for (long step = 0; step < steps; ++step) {
@@ -350,7 +368,7 @@ int run(int argc, char **argv) {
     remat_cuda_reset_peak();
 #endif
     auto start = std::chrono::steady_clock::now();
-    callEntry(buffers.data());
+    callEntry(buffers.data(), arena);
     auto stop = std::chrono::steady_clock::now();
     double seconds = std::chrono::duration<double>(stop - start).count();
     totalSeconds += seconds;
@@ -410,6 +428,8 @@ int run(int argc, char **argv) {
               totalSeconds * 1e3 / static_cast<double>(steps), usage.ru_maxrss);
   for (void *buffer : buffers)
     release(buffer);
+  if (arena)
+    release(arena);
   return finite ? 0 : 3;
 }
 

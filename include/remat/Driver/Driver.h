@@ -131,6 +131,9 @@ struct EntryInfo {
   Target target = Target::CPU;
   /// CPU: the object calls libRematCpuRuntime (link it and -lopenblas).
   bool usesCpuRuntime = false;
+  /// CPU: `<function>_arena(uint8_t *arena, buffers...)`, the entry with a
+  /// caller-provided arena of arenaBytes; empty if there is none.
+  std::string arenaEntry;
 };
 
 /// The source SSA names of the arguments of each function (`%x` -> "x"),
