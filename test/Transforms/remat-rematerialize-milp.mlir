@@ -4,17 +4,35 @@
 // tanh_grad, gd, d and gc are live), reached with 6 tanh recomputations
 // (cost 4 each); the independent verifier measures the same peak.
 // RUN: remat-opt %S/remat-rematerialize.mlir --remat-rematerialize=strategy=milp --remat-verify-schedule -o /dev/null 2>&1 | FileCheck %s
-// CHECK: remark: plan 'milp' (optimal): peak activation bytes 48 (store-all 96
+// CHECK: remark: plan 'milp' (optimal (peak 48 B, {{.*}} of 60 s, warm start)): peak activation bytes 48 (store-all 96
 // CHECK-SAME: 6 recomputed ops
 // CHECK: remark: schedule verified: peak 48 bytes, 6 recomputed ops
 
 // With a budget: the least recompute within it. At 64 bytes two tanh
 // recomputations suffice (the greedy plan of remat-rematerialize.mlir).
 // RUN: remat-opt %S/remat-rematerialize.mlir --remat-rematerialize="strategy=milp budget=64" --remat-verify-schedule=budget=64 -o /dev/null 2>&1 | FileCheck %s --check-prefix=BUDGET
-// BUDGET: remark: plan 'milp' (optimal): peak activation bytes 64 (store-all 96
+// BUDGET: remark: plan 'milp' (optimal (recompute cost 8, {{.*}})): peak activation bytes 64 (store-all 96
 // BUDGET-SAME: recompute cost 8 ({{.*}}), 2 recomputed ops
 // BUDGET: remark: schedule verified
 
 // Below the least peak the planner names the smallest budget.
 // RUN: not remat-opt %S/remat-rematerialize.mlir --remat-rematerialize="strategy=milp budget=40" -o /dev/null 2>&1 | FileCheck %s --check-prefix=INFEASIBLE
 // INFEASIBLE: error: budget of 40 bytes is below what strategy 'milp' can meet; the smallest budget remat can meet for this graph is 48 bytes
+
+// time-limit= bounds the solver's wall time; the JSON reports the objective,
+// the best bound, the gap and the time (proven here: bound = objective).
+// RUN: remat-opt %S/remat-rematerialize.mlir --remat-rematerialize="strategy=milp time-limit=5 report-json=-" -o /dev/null 2>/dev/null | FileCheck %s --check-prefix=JSON
+// JSON: "strategy": "milp",
+// JSON: "detail": "optimal (peak 48 B, {{.*}} of 5 s, warm start)",
+// JSON: "solver": {
+// JSON-NEXT: "optimal": true,
+// JSON-NEXT: "objective": 48,
+// JSON-NEXT: "bound": 48,
+// JSON-NEXT: "gap_percent": 0,
+// JSON-NEXT: "seconds":
+// JSON-NEXT: "time_limit_seconds": 5,
+// JSON-NEXT: "warm_start": true,
+// JSON-NEXT: "from_warm_start": false
+
+// RUN: not remat-opt %S/remat-rematerialize.mlir --remat-rematerialize="strategy=milp time-limit=0" -o /dev/null 2>&1 | FileCheck %s --check-prefix=LIMIT
+// LIMIT: error: time-limit must be positive, got 0

@@ -143,7 +143,9 @@ TEST(Milp, TanhChainLeastPeakIs48) {
   std::optional<PlanResult> p = milpOptimal(g, 0, kTimeLimit, note);
   ASSERT_TRUE(p) << note;
   EXPECT_EQ(p->strategy, "milp");
-  EXPECT_EQ(p->detail, "optimal");
+  ASSERT_TRUE(p->solver);
+  EXPECT_TRUE(p->solver->optimal) << p->detail;
+  EXPECT_EQ(p->detail.rfind("optimal (peak 48 B, ", 0), 0u) << p->detail;
   EXPECT_EQ(p->sim.peakBytes, 48);
   SimResult check;
   ASSERT_FALSE(simulate(g, p->schedule, check));
@@ -177,7 +179,14 @@ TEST(Milp, EqualsExhaustiveSearchOnTinyGraphs) {
     EXPECT_EQ(least->sim.peakBytes, ex.minPeak) << "graph " << iter;
     EXPECT_DOUBLE_EQ(least->sim.recomputeCost, ex.leastCostWithin(ex.minPeak))
         << "graph " << iter;
-    EXPECT_EQ(least->detail, "optimal");
+    ASSERT_TRUE(least->solver);
+    EXPECT_TRUE(least->solver->optimal) << least->detail;
+    // The objective is the least peak, proven: bound = objective, no gap.
+    EXPECT_NEAR(least->solver->objective, double(ex.minPeak),
+                1e-6 * ex.minPeak);
+    EXPECT_NEAR(least->solver->bound, least->solver->objective,
+                1e-6 * ex.minPeak);
+    EXPECT_EQ(least->solver->gapPercent, 0);
     // Budgets from the least peak to store-all.
     for (int64_t budget : {ex.minPeak, (ex.minPeak + sa.peakBytes) / 2,
                            sa.peakBytes - 1, sa.peakBytes}) {
@@ -188,6 +197,21 @@ TEST(Milp, EqualsExhaustiveSearchOnTinyGraphs) {
       EXPECT_LE(p->sim.peakBytes, budget);
       EXPECT_DOUBLE_EQ(p->sim.recomputeCost, ex.leastCostWithin(budget))
           << "graph " << iter << " budget " << budget;
+      // The reported objective is the plan's recompute cost.
+      ASSERT_TRUE(p->solver);
+      EXPECT_TRUE(p->solver->optimal);
+      EXPECT_NEAR(p->solver->objective, p->sim.recomputeCost,
+                  1e-6 * (1 + p->sim.recomputeCost));
+      // Warm-started from the optimum itself (CBC's cutoff): nothing beats
+      // it, which CBC proves, so it comes back proven optimal.
+      Schedule best = p->schedule;
+      std::optional<PlanResult> again =
+          milpOptimal(g, budget, kTimeLimit, note, &best);
+      ASSERT_TRUE(again) << note;
+      ASSERT_TRUE(again->solver);
+      EXPECT_TRUE(again->solver->optimal) << again->detail;
+      EXPECT_TRUE(again->solver->warmStarted);
+      EXPECT_DOUBLE_EQ(again->sim.recomputeCost, ex.leastCostWithin(budget));
       ++compared;
     }
     if (ex.minPeak > 1) {
@@ -230,6 +254,42 @@ TEST(Milp, NeverWorseThanHeuristicsAtTheirPeaks) {
       EXPECT_LE(least->sim.peakBytes, sim.peakBytes) << name;
     }
   }
+}
+
+TEST(Milp, TimeLimitIsWallTimeAndWarmStartKeepsTheHeuristic) {
+  REQUIRE_CBC();
+  // 50 nodes: far from proven in a second (the 35-node graph took
+  // 328 s). At the memory of sqrt(n), warm-started from sqrt's plan, a
+  // one-second solve returns a plan no worse than sqrt's, with the bound
+  // and gap it reached, and stops at about the limit (the model used to take
+  // tens of seconds to build alone).
+  std::mt19937 rng(2);
+  Graph g = test::makeRandomGraph(rng, 25, 25);
+  Schedule warm = sqrtN(g);
+  SimResult warmSim;
+  ASSERT_FALSE(simulate(g, warm, warmSim));
+  std::string note;
+  const double limit = 1.0;
+  std::optional<PlanResult> p =
+      milpOptimal(g, warmSim.peakBytes, limit, note, &warm);
+  ASSERT_TRUE(p) << note;
+  ASSERT_TRUE(p->solver);
+  const SolverStats &stats = *p->solver;
+  EXPECT_TRUE(stats.warmStarted);
+  EXPECT_EQ(stats.timeLimitSeconds, limit);
+  EXPECT_LE(p->sim.peakBytes, warmSim.peakBytes);
+  EXPECT_LE(p->sim.recomputeCost, warmSim.recomputeCost + 1e-9);
+  EXPECT_NEAR(stats.objective, p->sim.recomputeCost,
+              1e-6 * (1 + p->sim.recomputeCost));
+  EXPECT_LE(stats.bound, stats.objective + 1e-9);
+  EXPECT_GE(stats.gapPercent, 0);
+  if (!stats.optimal) {
+    EXPECT_NE(p->detail.find("gap"), std::string::npos) << p->detail;
+    EXPECT_NEAR(stats.gapPercent,
+                100 * (stats.objective - stats.bound) / stats.objective, 1e-6);
+  }
+  // CBC checks its clock between nodes; generous slack for a loaded machine.
+  EXPECT_LT(stats.seconds, limit + 4) << p->detail;
 }
 
 } // namespace

@@ -50,17 +50,27 @@ constexpr unsigned kMilpMaxNodes = 80;
 
 /// Solves the MILP above. With `budgetBytes > 0`: the least recompute cost
 /// whose simulated activation peak is within the budget. With
-/// `budgetBytes <= 0`: the least peak, then the least recompute at that peak.
-/// `timeLimitSeconds` bounds each CBC solve. Returns the plan (strategy
-/// "milp", `detail` "optimal" only if CBC proved optimality of every solve
-/// within the time limit, else "feasible, gap X%"), or none with `note`
-/// saying why: no CBC, graph too large (> kMilpMaxNodes), forward-only graph
-/// or forward node after a backward node, infeasible budget, no solution in
-/// time, or a simulated peak above the budget (a model mismatch; never
-/// reported as success).
+/// `budgetBytes <= 0`: the least peak, then the least recompute at that peak
+/// (two solves: the first gets two thirds of the time left, the second the
+/// rest). `timeLimitSeconds` bounds the wall time of the whole call, model
+/// building included: CBC stops at the time left (it checks its clock
+/// between branch-and-bound nodes, so a single root node can overrun it;
+/// `SolverStats::seconds` says how long it took). `warmStart`, if given
+/// (typically the best heuristic plan), bounds the search (CBC's cutoff: only
+/// what beats it is explored) and is returned, with CBC's bound, when CBC
+/// finds nothing better in time, so a time-limited solve is never worse than
+/// it (CBC's own MIP start was measured worse: CBC kept the start). If CBC
+/// proves nothing beats it, it is reported optimal. Returns the plan (strategy
+/// "milp", `solver` set, `detail` "optimal" only if CBC proved optimality of
+/// every solve, else "feasible, gap X%", followed by the objective, bound and
+/// time), or none with `note` saying why: no CBC, graph too large (>
+/// kMilpMaxNodes), forward-only graph or forward node after a backward node,
+/// infeasible budget, no solution in time, or a simulated peak above the
+/// budget (a model mismatch; never reported as success).
 std::optional<PlanResult> milpOptimal(const Graph &graph, int64_t budgetBytes,
                                       double timeLimitSeconds,
-                                      std::string &note);
+                                      std::string &note,
+                                      const Schedule *warmStart = nullptr);
 
 } // namespace sched
 } // namespace remat

@@ -17,6 +17,25 @@
 namespace remat {
 namespace sched {
 
+/// What a mathematical-programming solver reported for a plan (the `milp`
+/// strategy): objective and best bound in the objective's units (bytes when
+/// minimising the peak, recompute cost otherwise), the relative gap between
+/// them, the wall time spent and the limit it ran under.
+struct SolverStats {
+  bool optimal = false;
+  double objective = 0;
+  double bound = 0;
+  double gapPercent = 0;
+  double seconds = 0;
+  double timeLimitSeconds = 0;
+  /// The solver was given the plan of a heuristic (as its cutoff, and as
+  /// the fallback result).
+  bool warmStarted = false;
+  /// The plan is that heuristic plan: the solver found nothing better in
+  /// time, or proved nothing is.
+  bool fromWarmStart = false;
+};
+
 /// A candidate plan: which strategy built it, with which parameter, the
 /// schedule, its exact simulation and the time spent planning it.
 struct PlanResult {
@@ -33,6 +52,8 @@ struct PlanResult {
   /// `i` (e.g. `forwardFirstOrder`, Phases.h), which a rewriter must apply
   /// before the schedule.
   std::vector<unsigned> order;
+  /// Set by solver-based strategies.
+  std::optional<SolverStats> solver;
 };
 
 /// Builds a schedule of `graph`.

@@ -55,6 +55,18 @@ void remat::writePlanJSON(llvm::json::OStream &j, const PlanResult &plan,
                 static_cast<int64_t>(plan.sim.recomputeCount));
     j.attribute("plan_seconds", plan.planSeconds);
     j.attribute("resequenced_forward_first", !plan.order.empty());
+    if (const std::optional<sched::SolverStats> &s = plan.solver) {
+      j.attributeObject("solver", [&] {
+        j.attribute("optimal", s->optimal);
+        j.attribute("objective", s->objective);
+        j.attribute("bound", s->bound);
+        j.attribute("gap_percent", s->gapPercent);
+        j.attribute("seconds", s->seconds);
+        j.attribute("time_limit_seconds", s->timeLimitSeconds);
+        j.attribute("warm_start", s->warmStarted);
+        j.attribute("from_warm_start", s->fromWarmStart);
+      });
+    }
   });
 }
 

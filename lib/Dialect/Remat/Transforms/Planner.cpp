@@ -146,8 +146,51 @@ planChainMinMemory(const Graph &graph, unsigned dpSlots,
   return plan;
 }
 
-/// CBC time limit of each solve of the `milp` strategy.
-static constexpr double kMilpSecondsPerSolve = 60;
+/// Wall-time limit of the exact MILP among `auto`'s candidates (the user's
+/// `time-limit=` when smaller).
+static constexpr double kAutoMilpSeconds = 10;
+
+/// The exact MILP (CBC) within `seconds` of wall time in all, warm-started
+/// from the cheapest of `heuristics` within the budget (the least peak
+/// without one): with a budget the least recompute within it, without one
+/// the least peak. When the budget is proved infeasible (or no plan is found
+/// in time), the least-peak plan is tried with the time left, so that an
+/// error can name the smallest budget.
+static std::optional<PlanResult>
+planMilp(const Graph &graph, int64_t budget, double seconds,
+         const std::vector<PlanResult> &heuristics,
+         std::vector<std::string> &notes) {
+  auto pick = [&](int64_t limit) -> const Schedule * {
+    const PlanResult *best = nullptr;
+    for (const PlanResult &p : heuristics) {
+      if (!p.order.empty()) // Planned in another op order.
+        continue;
+      if (limit > 0 ? p.sim.peakBytes > limit
+                    : best && p.sim.peakBytes > best->sim.peakBytes)
+        continue;
+      if (!best || (limit <= 0 && p.sim.peakBytes < best->sim.peakBytes) ||
+          p.sim.recomputeCost < best->sim.recomputeCost)
+        best = &p;
+    }
+    return best ? &best->schedule : nullptr;
+  };
+  auto start = std::chrono::steady_clock::now();
+  std::string note;
+  std::optional<PlanResult> p =
+      milpOptimal(graph, budget, seconds, note, pick(budget));
+  if (!p && budget > 0) {
+    notes.push_back(note);
+    double left =
+        seconds - std::chrono::duration<double>(
+                      std::chrono::steady_clock::now() - start)
+                      .count();
+    if (left > 0.05)
+      p = milpOptimal(graph, 0, left, note, pick(0));
+  }
+  if (!p)
+    notes.push_back(note);
+  return p;
+}
 
 /// The strategies that need a forward/backward split.
 static const char *const kTrainingStrategies[] = {"sqrt", "greedy", "logn",
@@ -297,15 +340,15 @@ static std::vector<PlanResult> autoCandidates(const Graph &graph,
     // recompute within the budget, or the least peak when none fits), so
     // that auto is optimal where that can be proven.
     if (milpAvailable() && graph.size() <= kAutoMilpMaxOps) {
-      std::string note;
+      std::vector<std::string> milpNotes;
       std::optional<PlanResult> p =
-          milpOptimal(graph, options.budget, kMilpSecondsPerSolve, note);
-      if (!p)
-        p = milpOptimal(graph, 0, kMilpSecondsPerSolve, note);
+          planMilp(graph, options.budget,
+                   std::min(options.timeLimitSeconds, kAutoMilpSeconds), all,
+                   milpNotes);
       if (p)
         all.push_back(std::move(*p));
       else
-        notes.push_back("milp: " + note);
+        llvm::append_range(notes, milpNotes);
     }
   }
   return all;
@@ -399,17 +442,10 @@ static PlannerResult planInOrder(const Graph &graph,
     // Exact (CBC): with a budget the least recompute within it, without one
     // the least peak. When the budget is proved infeasible, the least-peak
     // plan becomes the candidate so that the error names the smallest budget.
-    std::string note;
-    std::optional<PlanResult> p =
-        milpOptimal(graph, options.budget, kMilpSecondsPerSolve, note);
-    if (!p && options.budget > 0) {
-      result.notes.push_back(note);
-      p = milpOptimal(graph, 0, kMilpSecondsPerSolve, note);
-    }
-    if (p)
+    if (std::optional<PlanResult> p =
+            planMilp(graph, options.budget, options.timeLimitSeconds,
+                     defaultCandidates(graph), result.notes))
       cands.push_back(std::move(*p));
-    else
-      result.notes.push_back(note);
   } else if (s == "auto") {
     cands = autoCandidates(graph, options, result.notes);
   } else {

@@ -63,6 +63,10 @@ struct RematerializePass
     options.slots = slots;
     options.threshold = threshold;
     options.dpSlots = dpSlots;
+    if (!(timeLimit > 0))
+      return func.emitError() << "time-limit must be positive, got "
+                              << timeLimit;
+    options.timeLimitSeconds = timeLimit;
     PlannerResult result = planRematerialization(tg->graph, options);
     if (!result.plan) {
       InFlightDiagnostic diag = func.emitError() << result.error;

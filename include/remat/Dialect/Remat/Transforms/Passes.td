@@ -100,14 +100,22 @@ def RematRematerialize : Pass<"remat-rematerialize", "mlir::ModuleOp"> {
       on the chain of segments; with a budget and `slots=0`, the most slots
       that fit.
     - `chain-opt`: the optimum for heterogeneous chains (dynamic programming
-      over discretised memory, `dp-slots=`) under the budget.
+      over exact memory; `dp-slots=` discretises it only when the exact
+      table grows too long) under the budget; on chains longer than 100
+      segments the binomial schedule on the full chain competes with the DP
+      on the coarsened one.
     - `auto`: the budget driver: every strategy and parameter above, and the
       plan that fits `budget=` with the least recompute cost.
     - `forward-min-peak`: for forward-only functions (below).
     - `milp`: exact mixed-integer program (Checkmate-style, solved with CBC;
       only when remat was built with coinor-libcbc-dev) for training steps of
       at most 80 ops: with `budget=` the least recompute within it, without
-      one the least peak; the plan is checked by simulation.
+      one the least peak; the plan is checked by simulation. The solve is
+      warm-started from the best heuristic plan and stops after
+      `time-limit=` seconds of wall time in all (CBC checks its clock between
+      branch-and-bound nodes); the remark and the JSON report the objective,
+      the best bound, the gap and the time. `auto` includes it on graphs of
+      at most 32 ops with at most 10 s.
 
     Forward-only functions (the unit attribute `remat.forward_only`, which
     remat-import sets on graphs without a backward phase such as the Moccasin
@@ -158,7 +166,9 @@ def RematRematerialize : Pass<"remat-rematerialize", "mlir::ModuleOp"> {
     Option<"threshold", "threshold", "int64_t", /*default=*/"0",
            "Greedy segment threshold in bytes (0: search)">,
     Option<"dpSlots", "dp-slots", "unsigned", /*default=*/"500",
-           "Memory discretisation of the chain dynamic program">,
+           "Memory discretisation of the chain dynamic program (fallback of its exact table)">,
+    Option<"timeLimit", "time-limit", "double", /*default=*/"60",
+           "Wall-time limit in seconds of the exact MILP (strategy milp; auto gives it at most 10 s)">,
     Option<"reportJson", "report-json", "std::string", /*default=*/"\"\"",
            "Write the plan report as JSON to this file ('-' for stdout)">,
     Option<"verify", "verify", "bool", /*default=*/"false",

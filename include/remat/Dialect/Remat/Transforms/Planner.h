@@ -46,6 +46,9 @@ struct PlannerOptions {
   int64_t threshold = 0;
   /// Memory slots of the heterogeneous-chain dynamic program.
   unsigned dpSlots = 500;
+  /// Wall-time limit in seconds of the exact MILP (`milp`, warm-started from
+  /// the best heuristic plan); `auto` gives it at most 10 s.
+  double timeLimitSeconds = 60;
 };
 
 /// Outcome of planning.
