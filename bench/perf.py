@@ -1,0 +1,175 @@
+"""Compiled training steps against PyTorch, same model, weights and run.
+
+usage: /usr/bin/python3 bench/perf.py [--build build] [--steps 10]
+           [--threads 1,2] [--models mlp_d100_w256_b32,gpt_l2,...]
+           [-o bench/perf-results.md]
+
+For every example model (examples/<model>.mlir) and strategy (store-all,
+sqrt, a budget of 50% of store-all's arena), compiles the training step with
+remat-compile (wall and CPU seconds), builds the runner, and runs --steps
+steps at each thread count; PyTorch (bench/torch_step.py, eager, float32)
+runs the same model on the weights the runner dumped, in the same process
+tree, right after. Step times are medians over the steps after the first.
+Prints a markdown table (and writes it with -o) with the ratio compiled /
+PyTorch, the peak RSS of both processes, the BLAS each side loaded and the
+machine's load average while it ran.
+"""
+
+import argparse
+import os
+import re
+import resource
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.abspath(os.path.join(HERE, ".."))
+PYTHON = "/usr/bin/python3"
+MODELS = ["mlp_d100_w256_b32", "gpt_l2", "resnet_n4", "lstm_t8"]
+
+
+def children_cpu():
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+class CompileError(Exception):
+    pass
+
+
+def compile_budget(build, model, budget, out):
+    """50% of store-all's arena, or the smallest budget remat can meet when
+    that is infeasible; returns (label, compile_step's result)."""
+    try:
+        return (f"budget {budget} (50%)",
+                compile_step(build, model, [f"--budget={budget}"], out))
+    except CompileError as error:
+        smallest = re.search(r"smallest budget remat can meet for this graph "
+                             r"is (\d+) bytes", str(error))
+        if not smallest:
+            raise
+        budget = int(smallest.group(1))
+        return (f"budget {budget} (smallest feasible; 50% is not)",
+                compile_step(build, model, [f"--budget={budget}"], out))
+
+
+def compile_step(build, model, flags, out):
+    """Compiles; returns (wall s, cpu s, arena bytes)."""
+    wall, cpu = time.perf_counter(), children_cpu()
+    done = subprocess.run([os.path.join(build, "bin", "remat-compile"), model,
+                           "-o", out + ".o", "--header=" + out + ".h"] + flags,
+                          stderr=subprocess.PIPE, text=True)
+    wall, cpu = time.perf_counter() - wall, children_cpu() - cpu
+    if done.returncode != 0:
+        raise CompileError(done.stderr)
+    subprocess.run([os.path.join(build, "bin", "remat-runner"), "--header",
+                    out + ".h", "--object", out + ".o", "-o", out + ".run"],
+                   check=True)
+    with open(out + ".h") as header:
+        arena = int(re.search(r"#define REMAT_ARENA_BYTES (\d+)",
+                              header.read()).group(1))
+    return wall, cpu, arena
+
+
+def run_step(runner, steps, threads, dump=None):
+    """Runs the compiled step; returns (median ms, max RSS KiB, blas, loss)."""
+    command = [runner, "--steps", str(steps + 1), "--threads", str(threads)]
+    if dump:
+        command += ["--dump", dump]
+    output = subprocess.run(command, check=True, capture_output=True,
+                            text=True).stdout
+    times = [float(m) for m in re.findall(r"^perf step \d+ ms ([0-9.]+)$",
+                                          output, re.M)][1:]
+    rss = int(re.search(r"max_rss_kib (\d+)", output).group(1))
+    blas = re.search(r"^perf threads \d+ blas (.*)$", output, re.M).group(1)
+    return statistics.median(times), rss, blas
+
+
+def run_torch(model, dump, steps, threads):
+    output = subprocess.run(
+        [PYTHON, os.path.join(HERE, "torch_step.py"), model, dump,
+         "--threads", str(threads), "--steps", str(steps)],
+        check=True, capture_output=True, text=True).stdout
+    fields = output.split()
+    values = dict(zip(fields[1::2], fields[2::2]))
+    return float(values["median_ms"]), int(values["max_rss_kib"]), \
+        values["blas"]
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--build", default=os.path.join(ROOT, "build"))
+    parser.add_argument("--steps", type=int, default=10)
+    parser.add_argument("--threads", default="1,2")
+    parser.add_argument("--models", default=",".join(MODELS))
+    parser.add_argument("--baseline-models", default="",
+                        help="models that also get a 'loops' row: store-all "
+                             "compiled as before the BLAS path "
+                             "(--blas=false --split-threshold=-1)")
+    parser.add_argument("-o", "--output")
+    args = parser.parse_args()
+    threads = [int(t) for t in args.threads.split(",")]
+    rows, blas = [], {}
+    loads = [os.getloadavg()[0]]
+    with tempfile.TemporaryDirectory() as tmp:
+        for name in args.models.split(","):
+            model = os.path.join(ROOT, "examples", name + ".mlir")
+            base = os.path.join(tmp, name)
+            store = compile_step(args.build, model, [], base + "-store")
+            strategies = [("store-all", store)]
+            strategies.append(("sqrt", compile_step(
+                args.build, model, ["--strategy=sqrt"], base + "-sqrt")))
+            budget = store[2] // 2
+            strategies.append(compile_budget(args.build, model, budget,
+                                             base + "-budget"))
+            if name in args.baseline_models.split(","):
+                strategies.append(("store-all, loops", compile_step(
+                    args.build, model,
+                    ["--blas=false", "--split-threshold=-1"],
+                    base + "-loops")))
+            dump = base + "-dump"
+            os.makedirs(dump)
+            run_step(base + "-store.run", 1, 1, dump)
+            for t in threads:
+                torch_ms, torch_rss, blas["torch"] = run_torch(
+                    model, dump, args.steps, t)
+                for label, (wall, cpu, arena) in strategies:
+                    suffix = {"store-all": "-store", "sqrt": "-sqrt",
+                              "store-all, loops": "-loops"}.get(
+                                  label, "-budget")
+                    ms, rss, blas["remat"] = run_step(
+                        base + suffix + ".run", args.steps, t)
+                    rows.append((name, label, t, ms, torch_ms, ms / torch_ms,
+                                 rss, torch_rss, arena, wall, cpu))
+                    print(rows[-1], file=sys.stderr)
+                loads.append(os.getloadavg()[0])
+                print(f"{name} threads {t} done", file=sys.stderr)
+
+    lines = [
+        "| model | strategy | threads | compiled ms | PyTorch ms | ratio | "
+        "compiled RSS MiB | PyTorch RSS MiB | arena bytes | compile wall s | "
+        "compile CPU s |",
+        "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
+    for (name, label, t, ms, tms, ratio, rss, trss, arena, wall,
+         cpu) in rows:
+        lines.append(f"| {name} | {label} | {t} | {ms:.2f} | {tms:.2f} | "
+                     f"{ratio:.2f} | {rss / 1024:.1f} | {trss / 1024:.1f} | "
+                     f"{arena} | {wall:.1f} | {cpu:.1f} |")
+    lines.append("")
+    lines.append(f"BLAS: compiled step: {blas.get('remat')}; PyTorch "
+                 f"{__import__('torch').__version__}: {blas.get('torch')}.")
+    lines.append(f"Load average (1 min) during the run: "
+                 f"{min(loads):.1f} to {max(loads):.1f} on "
+                 f"{os.cpu_count()} cores.")
+    table = "\n".join(lines)
+    print(table)
+    if args.output:
+        with open(args.output, "w") as f:
+            f.write(table + "\n")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,87 @@
+"""Times PyTorch's training step for a remat example model (bench/perf.py).
+
+usage: torch_step.py MODEL.mlir DUMP_DIR --threads T --steps N
+
+Evaluates the forward model eagerly in float32 with torch
+(python/tests/torch_interp.py: the same ops the dialect defines) on the inputs
+and parameters a `runner --dump` wrote, then differentiates the loss with
+autograd: the same model and weights as the compiled step. Prints one line:
+
+  torch median_ms <> min_ms <> max_rss_kib <> threads <> blas <library>
+
+Dropout is evaluated as the identity on the torch side (torch_interp has
+no masks), which makes PyTorch's step slightly cheaper than the compiled
+one. The step time excludes the optimizer update, as the runner's does.
+"""
+
+import argparse
+import os
+import resource
+import statistics
+import sys
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.abspath(os.path.join(HERE, ".."))
+sys.path.insert(0, os.path.join(ROOT, "python"))
+sys.path.insert(0, os.path.join(ROOT, "python", "tests"))
+sys.path.insert(0, os.path.join(ROOT, "test", "Driver", "Inputs"))
+
+
+def blas_library():
+    """The BLAS shared library mapped into this process."""
+    with open("/proc/self/maps") as maps:
+        paths = {line.split()[-1] for line in maps if "blas" in line.lower()}
+    return ",".join(sorted(os.path.realpath(p) for p in paths)) or "none"
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("model")
+    parser.add_argument("dump")
+    parser.add_argument("--threads", type=int, default=1)
+    parser.add_argument("--steps", type=int, default=10)
+    args = parser.parse_args()
+    # OpenBLAS (torch's BLAS through libblas.so.3) reads this at load time.
+    os.environ["OPENBLAS_NUM_THREADS"] = str(args.threads)
+    os.environ["OMP_NUM_THREADS"] = str(args.threads)
+    import torch
+    import torch_interp
+    from check_reference import load_dump
+    from remat_models.textcheck import parse_function
+
+    torch.set_num_threads(args.threads)
+    with open(args.model) as f:
+        fn = parse_function(f.read())
+    for op in fn.ops:
+        if op.name == "remat.dropout":
+            # torch_interp evaluates dropout only as the identity.
+            op.attrs["rate"] = 0.0
+    buffers = load_dump(args.dump)
+    inputs, params = {}, []
+    for name, _, is_param in fn.args:
+        array = buffers[name][1]
+        if array.dtype.kind == "f":
+            tensor = torch.tensor(array, dtype=torch.float32,
+                                  requires_grad=is_param)
+        else:
+            tensor = torch.tensor(array)
+        inputs[name] = tensor
+        if is_param:
+            params.append(inputs[name])
+
+    times = []
+    for _ in range(args.steps + 1):
+        start = time.perf_counter()
+        loss = torch_interp.evaluate(fn, inputs)
+        torch.autograd.grad(loss, params)
+        times.append((time.perf_counter() - start) * 1e3)
+    times = times[1:]  # the first step warms up
+    rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    print(f"torch median_ms {statistics.median(times):.3f} "
+          f"min_ms {min(times):.3f} max_rss_kib {rss} "
+          f"threads {torch.get_num_threads()} blas {blas_library()}")
+
+
+if __name__ == "__main__":
+    main()
