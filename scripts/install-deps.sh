@@ -8,6 +8,7 @@ PACKAGES=(
   libmlir-22-dev mlir-22-tools llvm-22-dev llvm-22-tools clang-22 lld-22
   libgtest-dev coinor-libcbc-dev libopenblas-dev libopenblas0-pthread
   python3 python3-numpy python3-pytest python3-networkx python3-torch
+  python3-torchvision python3-onnx
 )
 
 missing=()

@@ -39,8 +39,12 @@ class Operation:
     attrs: Tuple[Tuple[str, Attr], ...] = ()
     #: For ``arith.constant``: the splat value.
     splat: Optional[float] = None
+    #: For ``arith.constant``: the raw little-endian bytes of a non-splat value.
+    raw: Optional[bytes] = None
 
     def render(self) -> str:
+        if self.name == "arith.constant" and self.raw is not None:
+            return f'{self.result} = arith.constant dense<"0x{self.raw.hex().upper()}"> : {self.result.type}'
         if self.name == "arith.constant":
             lit = format_float(self.splat) if is_float(self.result.type.dtype) else str(int(self.splat))
             return f"{self.result} = arith.constant dense<{lit}> : {self.result.type}"
@@ -153,6 +157,15 @@ class FunctionBuilder:
         self.ops.append(Operation("arith.constant", result, splat=value))
         return result
 
+    def dense_constant(self, raw: bytes, type_: TensorType, name: Optional[str] = None) -> Value:
+        """``arith.constant dense<"0x...">``: ``raw`` holds the elements of
+        ``type_`` in row-major order, little-endian."""
+        if len(raw) != type_.nbytes:
+            raise ValueError(f"{len(raw)} bytes for a constant of type {type_}")
+        result = self._result(type_, name)
+        self.ops.append(Operation("arith.constant", result, raw=raw))
+        return result
+
     # -- remat ops ---------------------------------------------------------
 
     def matmul(self, a: Value, b: Value, transpose_a: bool = False,
@@ -179,6 +192,7 @@ class FunctionBuilder:
         return self._emit("remat." + op, [x], shapes.infer_unary(op, x.type), name=name)
 
     def relu(self, x, name=None): return self.unary("relu", x, name)
+    def relu6(self, x, name=None): return self.unary("relu6", x, name)
     def gelu(self, x, name=None): return self.unary("gelu", x, name)
     def tanh(self, x, name=None): return self.unary("tanh", x, name)
     def sigmoid(self, x, name=None): return self.unary("sigmoid", x, name)

@@ -521,6 +521,10 @@ def _run_ops(ops, env, torch, F):
             r = getattr(torch, n[6:])(x[0])
         elif n == "remat.gelu":
             r = F.gelu(x[0], approximate="tanh")
+        elif n == "remat.relu6":
+            r = F.relu6(x[0])
+        elif n == "remat.relu6_grad":
+            r = torch.where((x[1] > 0) & (x[1] < 6), x[0], torch.zeros_like(x[0]))
         elif n == "remat.relu_grad":
             r = _vjp(torch.relu, x[1], x[0], torch)
         elif n == "remat.gelu_grad":

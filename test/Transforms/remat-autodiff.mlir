@@ -244,6 +244,18 @@ func.func @relu(%x: tensor<4x8xf32> {remat.param}, %t: tensor<4x8xf32>) -> tenso
   return %1 : tensor<f32>
 }
 
+// relu6 (inputs scaled by 8 so that both clamp sides are reached).
+// CHECK-LABEL: func.func @relu6(
+// CHECK: %[[DY:.*]] = remat.mse_grad
+// CHECK-NEXT: %[[DX:.*]] = remat.relu6_grad %[[DY]], %[[S:.*]] {remat.phase = #remat.phase<backward>} : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
+func.func @relu6(%x: tensor<4x8xf32> {remat.param}, %t: tensor<4x8xf32>) -> tensor<f32> {
+  %c = arith.constant dense<8.0> : tensor<4x8xf32>
+  %s = remat.mul %x, %c : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
+  %0 = remat.relu6 %s : (tensor<4x8xf32>) -> tensor<4x8xf32>
+  %1 = remat.mse %0, %t : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<f32>
+  return %1 : tensor<f32>
+}
+
 // CHECK-LABEL: func.func @gelu(
 // CHECK: %[[DY:.*]] = remat.mse_grad
 // CHECK-NEXT: %[[DX:.*]] = remat.gelu_grad %[[DY]], %arg0 {remat.phase = #remat.phase<backward>}

@@ -12,10 +12,17 @@
 // and the memory.
 //
 //   runner [--steps N] [--seed S] [--lr LR] [--dump DIR] [--threads T]
+//          [--weights FILE.index] [--inputs FILE.index]
 //
 // --threads (CPU; default $REMAT_NUM_THREADS, else OpenBLAS's own default:
 // $OPENBLAS_NUM_THREADS, else every core) sets the threads of the BLAS the
 // step's matmuls call. The results do not depend on it (docs/Conventions.md).
+//
+// --weights and --inputs replace the generated contents with tensors from a
+// tensor file (python/remat/tensorfile.py: FILE.index names every tensor,
+// its dtype, offset, size and shape; the data file it names holds them).
+// --weights must cover every parameter, --inputs every input; a tensor that
+// names no input or parameter, or whose dtype or shape differs, is an error.
 //
 // --dump writes every buffer after the last step (the parameters that step
 // saw, its inputs and results) to DIR/<name>.bin, raw, and DIR/manifest.txt
@@ -237,9 +244,120 @@ void release(void *data) {
 int usage(const char *argv0) {
   std::fprintf(stderr,
                "usage: %s [--steps N] [--seed S] [--lr LR] [--dump DIR] "
-               "[--threads T]\n",
+               "[--threads T] [--weights FILE.index] [--inputs FILE.index]\n",
                argv0);
   return 2;
+}
+
+const char *const kDtypeNames[] = {"f32", "f64", "f16", "bf16", "i64",
+                                   "i32", "i16", "i8",  "i1",   "other"};
+
+/// Loads the tensors of the tensor file `indexPath` into the input and
+/// parameter buffers they name; sets `loaded[i]` for each. Returns false
+/// after printing an error.
+bool loadTensors(const std::string &indexPath,
+                 const std::vector<void *> &buffers,
+                 std::vector<bool> &loaded) {
+  FILE *index = std::fopen(indexPath.c_str(), "r");
+  if (!index) {
+    std::fprintf(stderr, "error: cannot open tensor file '%s'\n",
+                 indexPath.c_str());
+    return false;
+  }
+  char magic[64] = {0}, dataName[4096] = {0};
+  int version = 0;
+  if (std::fscanf(index, "%63s %d %4095s", magic, &version, dataName) != 3 ||
+      std::strcmp(magic, "remat-tensors") != 0 || version != 1) {
+    std::fprintf(stderr, "error: '%s' is not a 'remat-tensors 1' index\n",
+                 indexPath.c_str());
+    std::fclose(index);
+    return false;
+  }
+  std::string dir;
+  if (size_t slash = indexPath.rfind('/'); slash != std::string::npos)
+    dir = indexPath.substr(0, slash + 1);
+  std::string dataPath = dir + dataName;
+  FILE *data = std::fopen(dataPath.c_str(), "rb");
+  if (!data) {
+    std::fprintf(stderr, "error: cannot open '%s' (the data of '%s')\n",
+                 dataPath.c_str(), indexPath.c_str());
+    std::fclose(index);
+    return false;
+  }
+  bool ok = true;
+  char name[4096], dtype[16], source[4096];
+  long long offset, bytes;
+  int rank;
+  while (ok && std::fscanf(index, "%4095s %15s %lld %lld %d", name, dtype,
+                           &offset, &bytes, &rank) == 5) {
+    std::vector<long long> dims(rank > 0 ? rank : 0);
+    for (long long &d : dims)
+      ok &= std::fscanf(index, "%lld", &d) == 1;
+    ok &= std::fscanf(index, "%4095s", source) == 1;
+    if (!ok) {
+      std::fprintf(stderr, "error: malformed line for '%s' in '%s'\n", name,
+                   indexPath.c_str());
+      break;
+    }
+    int found = -1;
+    for (int i = 0; i < REMAT_NUM_BUFFERS; ++i)
+      if (remat_buffers[i].kind != REMAT_KIND_RESULT &&
+          std::strcmp(remat_buffers[i].name, name) == 0)
+        found = i;
+    if (found < 0) {
+      std::fprintf(stderr,
+                   "error: tensor '%s' in '%s' names no input or parameter "
+                   "of %s\n",
+                   name, indexPath.c_str(), REMAT_ENTRY_NAME);
+      ok = false;
+      break;
+    }
+    const remat_buffer_info &info = remat_buffers[found];
+    bool same = std::strcmp(dtype, kDtypeNames[info.dtype]) == 0 &&
+                rank == info.rank && bytes == info.bytes;
+    for (int d = 0; same && d < rank; ++d)
+      same = dims[d] == info.shape[d];
+    if (!same) {
+      std::string want, got;
+      for (int d = 0; d < rank; ++d)
+        got += (d ? "x" : "") + std::to_string(dims[d]);
+      for (int d = 0; d < info.rank; ++d)
+        want += (d ? "x" : "") + std::to_string(info.shape[d]);
+      std::fprintf(stderr,
+                   "error: tensor '%s' in '%s' is %s [%s]; the entry's "
+                   "buffer is %s [%s]\n",
+                   name, indexPath.c_str(), dtype, got.c_str(),
+                   kDtypeNames[info.dtype], want.c_str());
+      ok = false;
+      break;
+    }
+    if (std::fseek(data, offset, SEEK_SET) != 0 ||
+        std::fread(buffers[found], 1, static_cast<size_t>(bytes), data) !=
+            static_cast<size_t>(bytes)) {
+      std::fprintf(stderr, "error: '%s' ends before tensor '%s'\n",
+                   dataPath.c_str(), name);
+      ok = false;
+      break;
+    }
+    loaded[found] = true;
+  }
+  std::fclose(data);
+  std::fclose(index);
+  return ok;
+}
+
+/// Checks that every buffer of `kind` was loaded from `path`.
+bool allLoaded(int kind, const std::vector<bool> &loaded,
+               const std::string &path) {
+  for (int i = 0; i < REMAT_NUM_BUFFERS; ++i)
+    if (remat_buffers[i].kind == kind && !loaded[i]) {
+      std::fprintf(stderr, "error: '%s' has no tensor for %s '%s'\n",
+                   path.c_str(),
+                   kind == REMAT_KIND_PARAM ? "parameter" : "input",
+                   remat_buffers[i].name);
+      return false;
+    }
+  return true;
 }
 
 bool dump(const std::string &dir, const std::vector<void *> &buffers) {
@@ -250,8 +368,7 @@ bool dump(const std::string &dir, const std::vector<void *> &buffers) {
     return false;
   }
   static const char *kinds[] = {"input", "param", "result"};
-  static const char *dtypes[] = {"f32", "f64", "f16", "bf16", "i64",
-                                 "i32", "i16", "i8",  "i1",   "other"};
+  const char *const *dtypes = kDtypeNames;
   for (int i = 0; i < REMAT_NUM_BUFFERS; ++i) {
     const remat_buffer_info &info = remat_buffers[i];
     std::fprintf(manifest, "%s %s %s %d", info.name, kinds[info.kind],
@@ -276,7 +393,7 @@ int run(int argc, char **argv) {
   long steps = 2;
   uint64_t seed = 1;
   double lr = 0.01;
-  std::string dumpDir;
+  std::string dumpDir, weightsPath, inputsPath;
   long threads = 0; // 0: the default
   if (const char *env = std::getenv("REMAT_NUM_THREADS"))
     threads = std::strtol(env, nullptr, 10);
@@ -296,7 +413,10 @@ int run(int argc, char **argv) {
       threads = std::strtol(argv[++i], nullptr, 10);
       if (threads < 1)
         return usage(argv[0]);
-    }
+    } else if (arg == "--weights")
+      weightsPath = argv[++i];
+    else if (arg == "--inputs")
+      inputsPath = argv[++i];
     else
       return usage(argv[0]);
   }
@@ -331,6 +451,19 @@ int run(int argc, char **argv) {
       std::memset(buffers[i], 0, static_cast<size_t>(info.bytes));
     else
       fill(info, buffers[i], seed, i);
+  }
+
+  if (!weightsPath.empty()) {
+    std::vector<bool> loaded(REMAT_NUM_BUFFERS, false);
+    if (!loadTensors(weightsPath, buffers, loaded) ||
+        !allLoaded(REMAT_KIND_PARAM, loaded, weightsPath))
+      return 1;
+  }
+  if (!inputsPath.empty()) {
+    std::vector<bool> loaded(REMAT_NUM_BUFFERS, false);
+    if (!loadTensors(inputsPath, buffers, loaded) ||
+        !allLoaded(REMAT_KIND_INPUT, loaded, inputsPath))
+      return 1;
   }
 
   std::printf("entry %s target %s buffers %d inputs %d results %d\n",

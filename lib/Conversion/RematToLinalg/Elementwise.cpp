@@ -65,6 +65,12 @@ Value reluFn(OpBuilder &b, Location loc, ValueRange a) {
   return arith::MaximumFOp::create(b, loc, a[0], cst(b, loc, 0.0));
 }
 
+/// min(max(x, 0), 6).
+Value relu6Fn(OpBuilder &b, Location loc, ValueRange a) {
+  Value r = arith::MaximumFOp::create(b, loc, a[0], cst(b, loc, 0.0));
+  return arith::MinimumFOp::create(b, loc, r, cst(b, loc, 6.0));
+}
+
 /// sqrt(2 / pi) and the cubic coefficient of the tanh approximation of gelu.
 constexpr double kGeluScale = 0.7978845608028654;
 constexpr double kGeluCubic = 0.044715;
@@ -116,6 +122,16 @@ Value reluGradFn(OpBuilder &b, Location loc, ValueRange a) {
   return arith::SelectOp::create(b, loc, pos, a[0], cst(b, loc, 0.0));
 }
 
+/// dy if 0 < x < 6 else 0.
+Value relu6GradFn(OpBuilder &b, Location loc, ValueRange a) {
+  Value pos = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OGT, a[1],
+                                    cst(b, loc, 0.0));
+  Value below = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OLT, a[1],
+                                      cst(b, loc, 6.0));
+  Value inside = arith::AndIOp::create(b, loc, pos, below);
+  return arith::SelectOp::create(b, loc, inside, a[0], cst(b, loc, 0.0));
+}
+
 /// dy * (0.5 (1 + t) + 0.5 x (1 - t^2) sqrt(2/pi) (1 + 3 * 0.044715 x^2)),
 /// the derivative of the tanh approximation.
 Value geluGradFn(OpBuilder &b, Location loc, ValueRange a) {
@@ -160,12 +176,14 @@ void remat::populateRematElementwiseToLinalgPatterns(
   patterns.add<
       ElementwiseLowering<AddOp, addFn>, ElementwiseLowering<SubOp, subFn>,
       ElementwiseLowering<MulOp, mulFn>, ElementwiseLowering<DivOp, divFn>,
-      ElementwiseLowering<ReluOp, reluFn>, ElementwiseLowering<GeluOp, geluFn>,
+      ElementwiseLowering<ReluOp, reluFn>,
+      ElementwiseLowering<Relu6Op, relu6Fn>, ElementwiseLowering<GeluOp, geluFn>,
       ElementwiseLowering<TanhOp, tanhFn>,
       ElementwiseLowering<SigmoidOp, sigmoidFn>,
       ElementwiseLowering<ExpOp, expFn>, ElementwiseLowering<LogOp, logFn>,
       ElementwiseLowering<NegOp, negFn>,
       ElementwiseLowering<ReluGradOp, reluGradFn>,
+      ElementwiseLowering<Relu6GradOp, relu6GradFn>,
       ElementwiseLowering<GeluGradOp, geluGradFn>,
       ElementwiseLowering<TanhGradOp, tanhGradFn>,
       ElementwiseLowering<SigmoidGradOp, sigmoidGradFn>>(patterns.getContext());

@@ -171,6 +171,10 @@ LogicalResult ReluOp::buildGradient(OpBuilder &b, ValueRange g,
                                     SmallVectorImpl<Value> &out) {
   return activationGrad<ReluGradOp>(*this, b, getInput(), g, out);
 }
+LogicalResult Relu6Op::buildGradient(OpBuilder &b, ValueRange g,
+                                     SmallVectorImpl<Value> &out) {
+  return activationGrad<Relu6GradOp>(*this, b, getInput(), g, out);
+}
 LogicalResult GeluOp::buildGradient(OpBuilder &b, ValueRange g,
                                     SmallVectorImpl<Value> &out) {
   return activationGrad<GeluGradOp>(*this, b, getInput(), g, out);

@@ -106,6 +106,7 @@ class Remat_UnaryOp<string mnemonic, string desc>
 }
 
 def Remat_ReluOp : Remat_UnaryOp<"relu", "max(x, 0)">;
+def Remat_Relu6Op : Remat_UnaryOp<"relu6", "min(max(x, 0), 6)">;
 def Remat_GeluOp : Remat_UnaryOp<"gelu",
     "the tanh approximation of GELU, 0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3)))">;
 def Remat_TanhOp : Remat_UnaryOp<"tanh", "the hyperbolic tangent">;
@@ -124,6 +125,13 @@ class Remat_ActivationGradOp<string mnemonic, string fwd, string saved>
 }
 
 def Remat_ReluGradOp : Remat_ActivationGradOp<"relu_grad", "relu", "input">;
+def Remat_Relu6GradOp : Remat_ActivationGradOp<"relu6_grad", "relu6", "input"> {
+  let description = [{
+    Computes the input gradient of `remat.relu6`: `grad` where the forward
+    input `saved` lies strictly between 0 and 6, zero elsewhere (at both
+    clamp boundaries too, as PyTorch's `hardtanh_backward`).
+  }];
+}
 def Remat_GeluGradOp : Remat_ActivationGradOp<"gelu_grad", "gelu", "input">;
 def Remat_TanhGradOp : Remat_ActivationGradOp<"tanh_grad", "tanh", "result">;
 def Remat_SigmoidGradOp
