@@ -1,0 +1,171 @@
+"""Runs an imported model through the remat tools: autodiff and a schedule
+(checked by --remat-verify-schedule), compilation for the CPU, one step with
+the model's weights and batch; and computes PyTorch's loss and gradients on
+the same weights and batch for comparison.
+
+The tools are taken from ``$REMAT_BUILD_DIR/bin`` (default: ``build/bin`` in
+the repository).
+"""
+
+import json
+import os
+import re
+import subprocess
+import time
+from dataclasses import dataclass
+from typing import Dict, List, Optional, Tuple
+
+import numpy as np
+
+REPO_ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+BUILD_DIR = os.environ.get("REMAT_BUILD_DIR", os.path.join(REPO_ROOT, "build"))
+_NUMPY = {"f32": np.float32, "f64": np.float64, "f16": np.float16, "i64": np.int64,
+          "i32": np.int32, "i16": np.int16, "i8": np.int8, "i1": np.uint8}
+
+
+def tool(name: str) -> str:
+    return os.path.join(BUILD_DIR, "bin", name)
+
+
+class ToolError(RuntimeError):
+    pass
+
+
+def _run(cmd: List[str], timeout: int = 600) -> subprocess.CompletedProcess:
+    proc = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
+    if proc.returncode != 0:
+        raise ToolError(f"{' '.join(cmd)} failed ({proc.returncode}):\n{proc.stderr[-4000:]}")
+    return proc
+
+
+def _schedule_options(strategy: Optional[str], budget: Optional[int]) -> str:
+    opts = []
+    if strategy:
+        opts.append(f"strategy={strategy}")
+    if budget:
+        opts.append(f"budget={budget}")
+    return " ".join(opts)
+
+
+def store_all_peak(forward_mlir: str, workdir: str) -> int:
+    """The activation peak of the training step without rematerialization."""
+    report = os.path.join(workdir, "memory.json")
+    _run([tool("remat-opt"), forward_mlir, "--remat-autodiff",
+          f"--remat-memory-report=json-file={report}", "-o", os.devnull])
+    with open(report) as f:
+        data = json.load(f)
+    funcs = data if isinstance(data, list) else data.get("functions", [data])
+    return int(funcs[0]["peak_activation_bytes"])
+
+
+def feasible_budget(forward_mlir: str, budget: int) -> int:
+    """``budget`` if the planner can meet it, else the smallest budget it
+    reports it can meet."""
+    proc = subprocess.run([tool("remat-opt"), forward_mlir, "--remat-autodiff",
+                           f"--remat-rematerialize=budget={budget}", "-o", os.devnull],
+                          capture_output=True, text=True, timeout=600)
+    if proc.returncode == 0:
+        return budget
+    m = re.search(r"smallest budget remat can meet for this graph is (\d+) bytes", proc.stderr)
+    if not m:
+        raise ToolError(proc.stderr[-2000:])
+    return int(m.group(1))
+
+
+def verify_schedule(forward_mlir: str, strategy: Optional[str], budget: Optional[int]) -> str:
+    """Autodiff, rewrite with the strategy/budget, then the independent
+    verifier (with the same budget); returns the verifier's remark."""
+    opts = _schedule_options(strategy, budget)
+    proc = _run([tool("remat-opt"), forward_mlir, "--remat-autodiff",
+                 f"--remat-rematerialize={opts}",
+                 f"--remat-verify-schedule=budget={budget or 0}", "-o", os.devnull])
+    m = re.search(r"schedule verified: peak (\d+) bytes, (\d+) recomputed ops", proc.stderr)
+    if not m:
+        raise ToolError(f"no verifier remark in:\n{proc.stderr[-2000:]}")
+    return m.group(0)
+
+
+@dataclass
+class StepResult:
+    loss: float
+    grads: Dict[str, np.ndarray]  # buffer name of the parameter -> gradient
+    outputs: Dict[str, np.ndarray]  # every result buffer
+    step_ms: float
+    arena_bytes: int
+
+
+def compile_and_run(forward_mlir: str, workdir: str, weights: str, inputs: str,
+                    strategy: Optional[str] = None, budget: Optional[int] = None,
+                    steps: int = 1, tag: str = "step") -> StepResult:
+    """remat-compile (autodiff, schedule, CPU object), the runner, one step."""
+    obj = os.path.join(workdir, f"{tag}.o")
+    header = os.path.join(workdir, f"{tag}.h")
+    exe = os.path.join(workdir, f"{tag}.run")
+    dump = os.path.join(workdir, f"{tag}.dump")
+    os.makedirs(dump, exist_ok=True)
+    cmd = [tool("remat-compile"), forward_mlir, "-o", obj, f"--header={header}"]
+    if strategy:
+        cmd.append(f"--strategy={strategy}")
+    if budget:
+        cmd.append(f"--budget={budget}")
+    _run(cmd)
+    # build/bin/remat-runner: tools/remat-runner/build.sh with this build's runtimes.
+    _run([tool("remat-runner"), "--header", header, "--object", obj, "-o", exe])
+    proc = _run([exe, "--steps", str(steps), "--weights", weights, "--inputs", inputs,
+                 "--dump", dump])
+    outputs, grads = {}, {}
+    with open(os.path.join(dump, "manifest.txt")) as f:
+        for line in f:
+            name, kind, dtype, rank, *dims = line.split()
+            if kind != "result":
+                continue
+            arr = np.fromfile(os.path.join(dump, name + ".bin"), dtype=_NUMPY[dtype])
+            outputs[name] = arr.reshape([int(d) for d in dims])
+            if name.startswith("grad_"):
+                grads[name[len("grad_"):]] = outputs[name]
+    ms = [float(x) for x in re.findall(r"perf step \d+ ms ([\d.]+)", proc.stdout)]
+    arena = int(re.search(r"arena_bytes (\d+)", proc.stdout).group(1))
+    return StepResult(float(outputs["loss"]), grads, outputs, min(ms), arena)
+
+
+def torch_reference(model, inputs, target, loss) -> Tuple[float, Dict[str, np.ndarray]]:
+    """PyTorch's loss and the gradient of every parameter (by torch name) for
+    one step on a copy of ``model`` (its batch-norm statistics stay as they
+    are)."""
+    import copy
+    model = copy.deepcopy(model)
+    model.zero_grad()
+    value = loss(model(*inputs), target)
+    value.backward()
+    return float(value), {n: p.grad.detach().numpy().copy() for n, p in model.named_parameters()}
+
+
+def compare(imported, ref_loss: float, ref_grads: Dict[str, np.ndarray], result: StepResult,
+            rtol: float = 1e-4, atol: float = 1e-5) -> Dict[str, float]:
+    """Checks the loss and every gradient: |remat - torch| <= atol + rtol *
+    max|torch| elementwise, the scale being the largest magnitude of that
+    gradient (float32 sums over thousands of terms, in another order, differ
+    by a few ulps of the largest terms, not of each element). Returns the
+    largest absolute error per gradient (keyed by framework name) and of the
+    loss; raises AssertionError on a mismatch."""
+    errors = {}
+    bad = []
+    if abs(result.loss - ref_loss) > atol + rtol * abs(ref_loss):
+        bad.append(f"loss {result.loss} vs torch {ref_loss}")
+    errors["loss"] = abs(result.loss - ref_loss)
+    for buf, name, _ in imported.params:
+        got, want = result.grads.get(buf), ref_grads[name]
+        if got is None:
+            bad.append(f"no gradient for {name}")
+            continue
+        got = got.reshape(want.shape)
+        diff = np.abs(got.astype(np.float64) - want)
+        errors[name] = float(diff.max()) if diff.size else 0.0
+        scale = float(np.abs(want).max()) if want.size else 0.0
+        if errors[name] > atol + rtol * scale:
+            i = int(np.argmax(diff))
+            bad.append(f"grad {name}: max abs error {errors[name]:.3g} (largest |grad| {scale:.3g}; "
+                       f"at {i}: {got.reshape(-1)[i]} vs {want.reshape(-1)[i]})")
+    if bad:
+        raise AssertionError("; ".join(bad))
+    return errors

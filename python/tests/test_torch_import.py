@@ -1,0 +1,137 @@
+"""PyTorch models end to end: import (remat.torch_import), autodiff, three
+schedules (store-all, sqrt, a budget of half the store-all peak), each
+checked by --remat-verify-schedule, compiled for the CPU and run for one step
+on the model's weights and batch; the loss and every parameter gradient
+must match torch.autograd on the same weights and batch.
+
+Skipped until remat-compile is built. ResNet-18 and MobileNetV2
+(torchvision, 64x64 input, batch 2: at 32x32 their last batch norms
+normalize 2 values per channel, an ill-conditioned gradient) take minutes
+and run only with REMAT_SLOW_TESTS=1.
+"""
+
+import os
+
+import numpy as np
+import pytest
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+from remat import aten, pipeline, tensorfile, torch_import, zoo
+
+pytestmark = pytest.mark.skipif(not os.access(pipeline.tool("remat-compile"), os.X_OK),
+                                reason="remat-compile not built")
+SLOW = os.environ.get("REMAT_SLOW_TESTS") == "1"
+
+
+def _import(name, tmp_path, dropout=0.0):
+    model, inputs, target, loss = zoo.build(name, dropout=dropout)
+    imported = torch_import.import_module(model, inputs, target, loss)
+    fwd = str(tmp_path / "forward.mlir")
+    with open(fwd, "w") as f:
+        f.write(imported.mlir)
+    weights, batch = str(tmp_path / "weights.index"), str(tmp_path / "batch.index")
+    imported.write_weights(weights)
+    imported.write_inputs(batch)
+    return model, inputs, target, loss, imported, fwd, weights, batch
+
+
+def run_family(name, tmp_path):
+    """Returns {schedule: (verifier remark, {tensor: max abs error})}."""
+    model, inputs, target, loss, imported, fwd, weights, batch = _import(name, tmp_path)
+    ref_loss, ref_grads = pipeline.torch_reference(model, inputs, target, loss)
+    peak = pipeline.store_all_peak(fwd, str(tmp_path))
+    budget = pipeline.feasible_budget(fwd, peak // 2)
+    assert budget < peak, f"no plan below the store-all peak {peak}"
+    out = {}
+    for tag, strategy, b in [("store_all", "store-all", None), ("sqrt", "sqrt", None),
+                             ("budget", None, budget)]:
+        remark = pipeline.verify_schedule(fwd, strategy, b)
+        result = pipeline.compile_and_run(fwd, str(tmp_path), weights, batch, strategy, b, tag=tag)
+        out[tag] = (remark, pipeline.compare(imported, ref_loss, ref_grads, result))
+    return out
+
+
+FAST = ["mlp", "cnn", "transformer", "gpt", "lstm"]
+
+
+@pytest.mark.parametrize("name", FAST + [pytest.param(n, marks=pytest.mark.skipif(
+    not SLOW, reason="slow: set REMAT_SLOW_TESTS=1")) for n in ("resnet18", "mobilenet_v2")])
+def test_family_matches_torch(name, tmp_path):
+    results = run_family(name, tmp_path)
+    for tag, (remark, errors) in results.items():
+        worst = max(v for k, v in errors.items() if k != "loss")
+        print(f"{name} {tag}: {remark}; loss error {errors['loss']:.3g}, "
+              f"max gradient error {worst:.3g} over {len(errors) - 1} parameters")
+
+
+def test_weights_are_the_models(tmp_path):
+    """The tensor file holds the module's parameters under their names."""
+    model, *_ , imported, fwd, weights, batch = _import("cnn", tmp_path)
+    loaded = tensorfile.read(weights)
+    named = dict(model.named_parameters())
+    assert len(loaded) == len(named) == len(imported.params)
+    for buf, name, _ in imported.params:
+        np.testing.assert_array_equal(loaded[buf], named[name].detach().numpy())
+    with open(weights) as f:
+        assert "_0_weight f32 0 864 4 8 3 3 3 0.weight" in f.read()
+
+
+def test_dropout_masks_reproduce_under_recompute(tmp_path):
+    """GPT with dropout 0.1 (embeddings, attention, residuals): a plan that
+    recomputes dropout gives the store-all step's loss and gradients bit for
+    bit (the mask is a function of the seed input and the element index)."""
+    *_, imported, fwd, weights, batch = _import("gpt", tmp_path, dropout=0.1)
+    assert imported.mlir.count("remat.dropout") == 7
+    base = pipeline.compile_and_run(fwd, str(tmp_path), weights, batch, "store-all", tag="all")
+    rewritten = pipeline._run([pipeline.tool("remat-compile"), fwd, "--strategy=sqrt",
+                               "--emit=mlir-remat", "-o", "-"]).stdout
+    regions = rewritten.split("remat.recompute")[1:]
+    assert any("remat.dropout" in r.split("remat.yield")[0] for r in regions), \
+        "the sqrt plan recomputes no dropout"
+    again = pipeline.compile_and_run(fwd, str(tmp_path), weights, batch, "sqrt", tag="sqrt")
+    assert base.loss == again.loss
+    assert base.outputs.keys() == again.outputs.keys()
+    for name in base.outputs:
+        np.testing.assert_array_equal(base.outputs[name], again.outputs[name], err_msg=name)
+    # A different seed gives different masks (the seeds are inputs).
+    seeds = tensorfile.read(batch)
+    assert sorted(k for k in seeds if k.startswith("dropout_seed")) == \
+        [f"dropout_seed{i}" for i in range(7)]
+
+
+class _Erf(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.fc = nn.Linear(4, 4)
+        self.act = nn.GELU()
+
+    def forward(self, x):
+        return self.act(self.fc(x))
+
+
+class _Sort(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.fc = nn.Linear(4, 4)
+
+    def forward(self, x):
+        return torch.sort(self.fc(x), dim=-1)[0]
+
+
+def test_unsupported_op_names_aten_op_and_module():
+    x, y = torch.randn(2, 4), torch.randn(2, 4)
+    with pytest.raises(aten.UnsupportedOp, match=r"aten::gelu.default \(node 'gelu', from "
+                                                 r"module 'act'\): exact \(erf\) GELU"):
+        torch_import.import_module(_Erf(), [x], y, F.mse_loss)
+    with pytest.raises(aten.UnsupportedOp, match=r"aten::sort.default .*from the top-level "
+                                                 r"forward.*no remat mapping"):
+        torch_import.import_module(_Sort(), [x], y, F.mse_loss)
+
+
+def test_eval_mode_batch_norm_is_an_error():
+    model = nn.Sequential(nn.Conv2d(3, 4, 3), nn.BatchNorm2d(4)).eval()
+    with pytest.raises(aten.UnsupportedOp, match="from module '1'.*eval mode"):
+        torch_import.import_module(model, [torch.randn(2, 3, 5, 5)], torch.randn(2, 4, 3, 3),
+                                   F.mse_loss)
