@@ -18,7 +18,9 @@
 #include "remat/Dialect/Remat/Transforms/Planner.h"
 #include "remat/Dialect/Remat/Transforms/TrainingGraph.h"
 #include "remat/InitAll.h"
+#include "remat/Scheduling/ChainOptimal.h"
 #include "remat/Scheduling/Milp.h"
+#include "remat/Scheduling/Revolve.h"
 #include "remat/Scheduling/Strategies.h"
 
 #include "mlir/IR/DialectRegistry.h"
@@ -27,12 +29,16 @@
 #include "mlir/Pass/PassManager.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/Format.h"
+#include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <chrono>
 #include <cmath>
+#include <random>
+#include <tuple>
 
 using namespace mlir;
 using namespace remat;
@@ -125,6 +131,139 @@ static void tableHeader() {
                << "|---|---|---|---|---|---|---|---|\n";
 }
 
+/// chain-opt at Revolve's simulated peak on the generated chains: the
+/// recompute of both (ops), Revolve's closed form, and which candidate
+/// chain-opt returned (the DP, or the binomial schedule on chains the DP sees
+/// coarsened).
+static void runChainVsRevolve() {
+  const int64_t layer = 1 << 20;
+  llvm::outs() << "## chain-opt against Revolve at Revolve's peak\n\n"
+               << "chain-opt with the planner's settings (exact DP up to 100 "
+                  "stages; longer chains coarsened for the DP, the binomial "
+                  "schedule on the full chain competing).\n\n"
+               << "| n | revolve checkpoints | peak (layers) | revolve "
+                  "recomputed ops | t(L, c+1) | chain-opt recomputed ops | "
+                  "chain-opt peak (layers) | chain-opt / revolve | chain-opt "
+                  "ms | chain-opt plan |\n"
+               << "|---|---|---|---|---|---|---|---|---|---|\n";
+  ChainOptimalOptions options;
+  options.maxStages = 100;
+  for (unsigned n : {100u, 1000u, 10000u}) {
+    if (n > maxChain)
+      break;
+    Graph g = makeChain(n, layer);
+    unsigned stages = buildStageChain(g).size();
+    for (unsigned c : {1u, 2u, 5u, 12u}) {
+      ChainPlan rev = revolve(g, c);
+      SimResult revSim;
+      if (!rev.ok || simulate(g, rev.schedule, revSim))
+        continue;
+      auto start = std::chrono::steady_clock::now();
+      ChainPlan opt = chainOptimal(g, revSim.peakBytes, options);
+      double ms = std::chrono::duration<double>(
+                      std::chrono::steady_clock::now() - start)
+                      .count() *
+                  1e3;
+      SimResult optSim;
+      bool ok = opt.ok && !simulate(g, opt.schedule, optSim);
+      std::string which =
+          !ok ? "declined"
+              : opt.detail.find("binomial") != std::string::npos ? "binomial"
+                                                                 : "DP";
+      llvm::outs() << llvm::format(
+          "| %u | %u | %.0f | %zu | %llu | %s | %s | %s | %.0f | %s |\n", n, c,
+          double(revSim.peakBytes) / layer, revSim.recomputeCount,
+          static_cast<unsigned long long>(revolveMinForwards(stages, c + 1)),
+          ok ? std::to_string(optSim.recomputeCount).c_str() : "-",
+          ok ? llvm::formatv("{0:F0}", double(optSim.peakBytes) / layer)
+                   .str()
+                   .c_str()
+             : "-",
+          ok ? llvm::formatv("{0:F3}", double(optSim.recomputeCount) /
+                                           double(revSim.recomputeCount))
+                   .str()
+                   .c_str()
+             : "-",
+          ms, which.c_str());
+    }
+  }
+  llvm::outs() << "\n";
+}
+
+/// A random training graph like the unit tests' (`numForward` forward nodes
+/// with up to 3 operands among earlier forward nodes, then `numBackward`
+/// backward nodes reading any earlier nodes), sizes 1..100 B, costs 1..10.
+static Graph makeRandomTrainingGraph(unsigned seed, unsigned numForward,
+                                     unsigned numBackward) {
+  std::mt19937 rng(seed);
+  auto pick = [&](unsigned bound) {
+    return std::uniform_int_distribution<unsigned>(0, bound - 1)(rng);
+  };
+  Graph g;
+  for (unsigned i = 0, e = numForward + numBackward; i < e; ++i) {
+    Node node;
+    node.name = "n" + std::to_string(i);
+    node.backward = i >= numForward;
+    node.bytes = 1 + pick(100);
+    node.cost = 1 + pick(10);
+    node.output = i + 1 == e;
+    if (i > 0)
+      for (unsigned k = 0, numOps = 1 + pick(3); k < numOps; ++k)
+        node.operands.push_back(pick(i));
+    g.addNode(node);
+  }
+  return g;
+}
+
+/// The exact MILP under a wall-time limit at the memory of sqrt(n), with and
+/// without the sqrt plan as warm start: wall time against the limit, the
+/// plan's recompute against sqrt's, CBC's bound and gap.
+static void runMilpTimeLimit() {
+  if (!milpAvailable())
+    return;
+  const double limit = 10;
+  llvm::outs() << "## milp under a time limit (random training graphs)\n\n"
+               << "Budget: the peak of sqrt(n) on the same graph; time "
+                  "limit "
+               << llvm::format("%.0f", limit)
+               << " s of wall time for the whole call.\n\n"
+               << "| graph | ops | warm start | wall s | sqrt recompute | milp "
+                  "recompute | bound | gap % | detail |\n"
+               << "|---|---|---|---|---|---|---|---|---|\n";
+  for (auto [seed, nf, nb] : {std::tuple<unsigned, unsigned, unsigned>{1, 18, 17},
+                              {2, 25, 25}}) {
+    Graph g = makeRandomTrainingGraph(seed, nf, nb);
+    Schedule warm = sqrtN(g);
+    SimResult warmSim;
+    if (simulate(g, warm, warmSim))
+      continue;
+    for (bool useWarm : {false, true}) {
+      std::string note;
+      auto start = std::chrono::steady_clock::now();
+      std::optional<PlanResult> p = milpOptimal(
+          g, warmSim.peakBytes, limit, note, useWarm ? &warm : nullptr);
+      double wall = std::chrono::duration<double>(
+                        std::chrono::steady_clock::now() - start)
+                        .count();
+      std::string name = "random-" + std::to_string(seed);
+      if (!p) {
+        llvm::outs() << llvm::format("| %s | %u | %s | %.1f | %.0f | - | - | "
+                                     "- | %s |\n",
+                                     name.c_str(), g.size(),
+                                     useWarm ? "sqrt" : "none", wall,
+                                     warmSim.recomputeCost, note.c_str());
+        continue;
+      }
+      llvm::outs() << llvm::format(
+          "| %s | %u | %s | %.1f | %.0f | %.0f | %.4g | %.1f | %s |\n",
+          name.c_str(), g.size(), useWarm ? "sqrt" : "none", wall,
+          warmSim.recomputeCost, p->sim.recomputeCost, p->solver->bound,
+          p->solver->gapPercent, p->detail.c_str());
+    }
+  }
+  llvm::outs() << "\n";
+}
+
 static int runChains() {
   const int64_t layer = 1 << 20;
   llvm::outs() << "## Generated chains (1 MiB layers)\n\n";
@@ -162,6 +301,8 @@ static int runChains() {
         s.sqrtLayers / std::sqrt(double(s.n)), s.lognLayers,
         std::log2(double(s.n)), s.lognLayers / std::log2(double(s.n)));
   llvm::outs() << "\n";
+  runChainVsRevolve();
+  runMilpTimeLimit();
   return 0;
 }
 

@@ -667,12 +667,29 @@ ChainSolution remat::sched::solveChainOptimal(const StageChain &chain,
   }
   if (modelBudget < sol.minModelBytes)
     return sol;
-  // Exact in bytes first; the discretised table when the rows grow too long.
-  if (tryExact) {
+  // Sizes are measured in their greatest common divisor (tensor sizes often
+  // share a large one), so that small budgets are solved exactly.
+  int64_t unit = 0;
+  for (const ChainStage &st : chain.stages)
+    for (int64_t b : {st.boundaryBytes, st.tapeBytes, st.advancePeakBytes,
+                      st.tapePeakBytes, st.backwardPeakBytes, st.gradientBytes})
+      unit = std::gcd(unit, b);
+  unit = std::max<int64_t>(unit, 1);
+  int64_t budgetUnits = modelBudget / unit;
+  int S = static_cast<int>(std::max<int64_t>(
+      0, std::min<int64_t>(std::max(slots, 1u), budgetUnits)));
+  sol.slots = S;
+  sol.slotBytes = S ? static_cast<double>(budgetUnits) * unit / S : 0;
+  // When the budget holds at most S units the slotted table is exact and
+  // fastest; otherwise exact in bytes first, the discretised table when the
+  // rows grow too long.
+  if (tryExact && budgetUnits > S) {
     Sizes<int64_t> z(chain, [](int64_t b) { return b; });
     ExactChainDP dp(z, modelBudget);
     if (dp.solve(kMaxExactPoints)) {
       sol.exact = true;
+      sol.slots = 0;
+      sol.slotBytes = 0;
       if (dp.row(kCovered, 1, L).at(modelBudget) == StepFn::kInfD)
         return sol;
       ChainSchedule actions;
@@ -687,19 +704,6 @@ ChainSolution remat::sched::solveChainOptimal(const StageChain &chain,
       return sol;
     }
   }
-  // Sizes are measured in their greatest common divisor (tensor sizes often
-  // share a large one), so that small budgets are solved exactly.
-  int64_t unit = 0;
-  for (const ChainStage &st : chain.stages)
-    for (int64_t b : {st.boundaryBytes, st.tapeBytes, st.advancePeakBytes,
-                      st.tapePeakBytes, st.backwardPeakBytes, st.gradientBytes})
-      unit = std::gcd(unit, b);
-  unit = std::max<int64_t>(unit, 1);
-  int64_t budgetUnits = modelBudget / unit;
-  int S = static_cast<int>(std::max<int64_t>(
-      0, std::min<int64_t>(std::max(slots, 1u), budgetUnits)));
-  sol.slots = S;
-  sol.slotBytes = S ? static_cast<double>(budgetUnits) * unit / S : 0;
   // With one slot per unit the sizes are exact. Otherwise round to the
   // nearest slot first (rounding every size up loses up to one slot per value
   // held: six 1000 B layers and a 4 B loss in 500 slots of 12 B fit five
@@ -707,6 +711,7 @@ ChainSolution remat::sched::solveChainOptimal(const StageChain &chain,
   // by d bytes, solve again with ceil(d / slot) slots less (a few times), and
   // finally round every size up, which is conservative.
   bool exact = budgetUnits <= S;
+  sol.exact = exact;
   double unitsPerSlot = S ? static_cast<double>(budgetUnits) / S : 1;
   int capacity = S;
   for (int attempt = 0; attempt < 5; ++attempt) {
@@ -748,60 +753,65 @@ ChainSolution remat::sched::solveChainOptimal(const StageChain &chain,
 }
 
 namespace {
-/// A schedule the strategy may return, with its model figures.
-struct Candidate {
-  const StageChain *chain = nullptr;
-  ChainSchedule actions;
-  double cost = 0;
-  int64_t modelPeak = 0;
+/// The candidates of `chainOptimal`, each materialised and judged by
+/// `simulate`: the cheapest whose simulated peak fits the budget wins.
+class Judge {
+public:
+  Judge(const Graph &graph, int64_t budget, std::string what)
+      : graph(graph), budget(budget), what(std::move(what)) {}
+
+  /// Simulates `actions` on `chain`; keeps the plan if it fits and is the
+  /// cheapest so far. Returns the simulated peak (none if the schedule was
+  /// rejected, which is an internal error reported in the final detail).
+  std::optional<int64_t> consider(const StageChain &chain,
+                                  ChainSchedule actions,
+                                  const std::string &how) {
+    ChainPlan plan = makeChainPlan(chain, std::move(actions), what + ": " + how);
+    if (!plan.ok) {
+      error = plan.detail;
+      return std::nullopt;
+    }
+    SimResult sim;
+    if (std::optional<std::string> err = simulate(graph, plan.schedule, sim)) {
+      error = plan.detail + ": simulate rejected the schedule: " + *err;
+      return std::nullopt;
+    }
+    ++tried;
+    if (sim.peakBytes <= budget &&
+        (!best || sim.recomputeCost < bestSim.recomputeCost)) {
+      plan.detail += ", simulated peak " + std::to_string(sim.peakBytes) +
+                     " B, recompute cost " + std::to_string(sim.recomputeCost);
+      best = std::move(plan);
+      bestSim = sim;
+    }
+    return sim.peakBytes;
+  }
+
+  const Graph &graph;
+  int64_t budget;
   std::string what;
+  std::optional<ChainPlan> best;
+  SimResult bestSim;
+  std::string error;
+  unsigned tried = 0;
 };
 } // namespace
 
-/// Evaluates `actions` on `chain`; a candidate if valid and within
-/// `modelBudget`.
-static std::optional<Candidate> makeCandidate(const StageChain &chain,
-                                              ChainSchedule actions,
-                                              int64_t modelBudget,
-                                              std::string what) {
-  ChainRunStats stats;
-  if (checkChainSchedule(actions, chain.size(), stats, &chain) ||
-      stats.modelPeakBytes > modelBudget)
-    return std::nullopt;
-  return Candidate{&chain, std::move(actions), stats.recomputeCost,
-                   stats.modelPeakBytes, std::move(what)};
-}
+/// Binomial schedules with more recomputations than this are judged by the
+/// model alone when the model says they exceed the budget.
+constexpr uint64_t kMaxJudgedForwards = 2000000;
 
-/// The binomial schedule with the most slots whose model peak fits
-/// `modelBudget` on `chain`, by bisection over the slot count (the model peak
-/// grows with the slots).
-static std::optional<Candidate> binomialForBudget(const StageChain &chain,
-                                                  int64_t modelBudget) {
-  unsigned L = chain.size();
-  std::optional<Candidate> best;
-  unsigned lo = 1, hi = L;
-  while (lo <= hi) {
-    unsigned mid = lo + (hi - lo) / 2;
-    std::optional<Candidate> c =
-        makeCandidate(chain, revolveSchedule(L, mid), modelBudget,
-                      "binomial schedule with " + std::to_string(mid) +
-                          " slots");
-    if (c) {
-      best = std::move(c);
-      lo = mid + 1;
-    } else {
-      hi = mid - 1;
-    }
-  }
-  return best;
-}
-
-/// The model peak of the binomial schedule with one slot (the input).
-static int64_t binomialMinPeak(const StageChain &chain) {
+/// The model peak of storing every tape in the first sweep (the most memory
+/// any useful schedule needs in the model).
+static int64_t tapeAllModelPeak(const StageChain &chain) {
+  ChainSchedule actions;
+  for (unsigned s = 1; s <= chain.size(); ++s)
+    actions.push_back(ChainAction::tape(s));
+  for (unsigned s = chain.size(); s >= 1; --s)
+    actions.push_back(ChainAction::backward(s));
   ChainRunStats stats;
-  if (checkChainSchedule(revolveSchedule(chain.size(), 1), chain.size(), stats,
-                         &chain))
-    return std::numeric_limits<int64_t>::max();
+  if (checkChainSchedule(actions, chain.size(), stats, &chain))
+    return 0;
   return stats.modelPeakBytes;
 }
 
@@ -832,95 +842,121 @@ ChainPlan remat::sched::chainOptimal(const Graph &graph, int64_t budgetBytes,
     }
     return plan;
   }
+  if (fine.size() == 1) {
+    // A single stage: its only schedule keeps everything. Say why, so that
+    // the planner's notes point at the DAG methods.
+    ChainPlan plan;
+    plan.detail = what + ": the graph has no useful separators: its forward "
+                         "pass is a single stage (" +
+                  std::to_string(fine.numSegments) + " separator segment" +
+                  (fine.numSegments == 1 ? "" : "s") +
+                  (fine.notes.empty() ? std::string() : "; " + fine.notes) +
+                  "), where a chain schedule can only keep everything; the "
+                  "DAG methods (sqrt, greedy, milp) apply";
+    return plan;
+  }
   StageChain chain = coarsen(fine, options.maxStages);
   bool coarsened = chain.size() != fine.size();
   int64_t modelBudget = budgetBytes - chain.pinnedBytes;
   int64_t minModel = chainMinModelBytes(chain);
-  // The least model memory of the candidates: the DP's exact minimum on the
-  // chain it solves, and, when that chain is coarsened, the binomial schedule
-  // with one slot on the uncoarsened chain (often far less: a merged stage
-  // counts the tapes of its parts in full).
-  std::optional<int64_t> fineMin;
-  auto leastModel = [&] {
-    if (coarsened && !fineMin)
-      fineMin = binomialMinPeak(fine);
-    return coarsened ? std::min(minModel, *fineMin) : minModel;
-  };
-  auto infeasible = [&](const std::string &why) {
-    ChainPlan plan;
-    plan.infeasible = true;
-    int64_t least = leastModel();
-    plan.minFeasibleBytes = least + chain.pinnedBytes;
-    plan.detail = what + ": infeasible: " + why + "; the chain model (" +
-                  std::to_string(chain.size()) + " stages" +
-                  (coarsened ? ", coarsened from " + std::to_string(fine.size())
-                             : std::string()) +
-                  ") needs at least " + std::to_string(least) + " B" +
-                  (chain.pinnedBytes ? " besides " +
-                                           std::to_string(chain.pinnedBytes) +
-                                           " B pinned"
-                                     : std::string());
-    return plan;
-  };
-  if (modelBudget < minModel && !coarsened)
-    return infeasible("budget below the minimum");
+  Judge judge(graph, budgetBytes, what);
 
-  // Candidates: the DP on the (coarsened) chain and, where the DP does not
-  // see every stage, the binomial schedule on the uncoarsened chain (optimal
-  // on homogeneous chains whatever their length, Revolve.h). The cheapest in
-  // the model that `simulate` accepts within the budget wins; the model
-  // over-approximates simulate, so the first normally does. Should none fit,
-  // retry with the overshoot taken off the model budget.
-  std::string note;
-  for (int attempt = 0; attempt < 3; ++attempt) {
-    std::vector<Candidate> candidates;
-    if (modelBudget >= minModel) {
-      ChainSolution sol =
-          solveChainOptimal(chain, modelBudget, options.slots);
-      if (sol.feasible) {
-        candidates.push_back(Candidate{&chain, std::move(sol.actions),
-                                       sol.cost, 0, "dynamic program"});
-      } else if (std::optional<Candidate> c = makeCandidate(
-                     chain, chainMinMemorySchedule(chain), modelBudget,
-                     "minimum-memory schedule (the discretised DP found "
-                     "none)")) {
-        candidates.push_back(std::move(*c));
+  // 1. The DP at the budget. The model over-approximates simulate (every
+  //    size is a per-stage maximum), so its plan fits; as it can be far from
+  //    tight on DAGs, larger model budgets are tried too (bisection, three
+  //    solves), each plan judged by simulate.
+  auto dpAt = [&](int64_t model) -> std::optional<int64_t> {
+    if (model < minModel)
+      return std::nullopt;
+    ChainSolution sol = solveChainOptimal(chain, model, options.slots);
+    std::string how = "dynamic program (model budget " +
+                      std::to_string(model + chain.pinnedBytes) + " B)";
+    if (sol.feasible)
+      return judge.consider(chain, std::move(sol.actions), how);
+    return judge.consider(chain, chainMinMemorySchedule(chain),
+                          "minimum-memory schedule (the discretised DP "
+                          "found none)");
+  };
+  std::optional<int64_t> minMemoryPeak;
+  if (modelBudget < minModel) {
+    // Below the model's minimum; its least-memory plan may still fit in
+    // simulation.
+    minMemoryPeak = judge.consider(chain, chainMinMemorySchedule(chain),
+                                   "minimum-memory schedule of the model");
+  } else {
+    int64_t lo = modelBudget;
+    std::optional<int64_t> peak = dpAt(lo);
+    if (peak && *peak <= budgetBytes) {
+      int64_t hi = std::max(lo, tapeAllModelPeak(chain));
+      for (int step = 0; step < 3 && hi - lo > 1 && *peak < budgetBytes;
+           ++step) {
+        int64_t mid = lo + (hi - lo) / 2;
+        std::optional<int64_t> p = dpAt(mid);
+        if (p && *p <= budgetBytes)
+          lo = mid;
+        else
+          hi = mid;
       }
     }
-    if (coarsened || candidates.empty())
-      if (std::optional<Candidate> c = binomialForBudget(fine, modelBudget))
-        candidates.push_back(std::move(*c));
-    std::stable_sort(candidates.begin(), candidates.end(),
-                     [](const Candidate &a, const Candidate &b) {
-                       return a.cost < b.cost;
-                     });
-    int64_t overshoot = 0;
-    for (Candidate &c : candidates) {
-      std::string head = what + ": " + c.what;
-      if (c.chain == &fine && coarsened)
-        head += " on the uncoarsened chain";
-      ChainPlan plan = makeChainPlan(*c.chain, std::move(c.actions), head);
-      if (!plan.ok)
-        return plan;
-      SimResult sim;
-      if (std::optional<std::string> error =
-              simulate(graph, plan.schedule, sim)) {
-        plan.ok = false;
-        plan.detail += ": simulate rejected the schedule: " + *error;
-        return plan;
-      }
-      plan.detail += note + ", simulated peak " +
-                     std::to_string(sim.peakBytes) + " B, recompute cost " +
-                     std::to_string(sim.recomputeCost);
-      if (sim.peakBytes <= budgetBytes)
-        return plan;
-      overshoot = overshoot ? std::min(overshoot, sim.peakBytes - budgetBytes)
-                            : sim.peakBytes - budgetBytes;
-    }
-    if (!overshoot)
-      break;
-    note += ", model exceeded by " + std::to_string(overshoot) + " B (retried)";
-    modelBudget -= overshoot;
   }
-  return infeasible("no schedule of the model fits" + note);
+
+  // 2. The binomial schedule on the uncoarsened chain with the most slots
+  //    whose simulated peak fits (bisection): optimal on homogeneous chains
+  //    of any length (Revolve.h), and what guarantees that chain-opt never
+  //    declines a budget Revolve meets nor recomputes more than Revolve at
+  //    Revolve's peak.
+  std::optional<int64_t> oneSlotPeak;
+  {
+    unsigned L = fine.size();
+    unsigned lo = 1, hi = L;
+    while (lo <= hi) {
+      unsigned mid = lo + (hi - lo) / 2;
+      ChainSchedule actions = revolveSchedule(L, mid);
+      // The model bounds the simulated peak: a schedule within the budget in
+      // the model needs no simulation to decide the bisection, and one far
+      // outside it that would materialise millions of recomputations is
+      // judged by the model alone.
+      ChainRunStats stats;
+      bool modelOk = !checkChainSchedule(actions, L, stats, &fine);
+      int64_t modelPeak = stats.modelPeakBytes + fine.pinnedBytes;
+      std::optional<int64_t> peak;
+      if (modelOk && modelPeak > budgetBytes &&
+          revolveMinForwards(L, mid) > kMaxJudgedForwards)
+        peak = modelPeak;
+      else
+        peak = judge.consider(fine, std::move(actions),
+                              "binomial schedule with " + std::to_string(mid) +
+                                  " slots" +
+                                  (coarsened ? " on the uncoarsened chain"
+                                             : ""));
+      if (mid == 1)
+        oneSlotPeak = peak;
+      if (peak && *peak <= budgetBytes)
+        lo = mid + 1;
+      else if (mid == 1)
+        break;
+      else
+        hi = mid - 1;
+    }
+  }
+
+  if (judge.best)
+    return std::move(*judge.best);
+  ChainPlan plan;
+  if (!judge.error.empty() && judge.tried == 0) {
+    plan.detail = judge.error;
+    return plan;
+  }
+  plan.infeasible = true;
+  int64_t least = minMemoryPeak ? *minMemoryPeak : minModel + chain.pinnedBytes;
+  if (oneSlotPeak)
+    least = std::min(least, *oneSlotPeak);
+  plan.minFeasibleBytes = least;
+  plan.detail = what + ": infeasible: no schedule of the chain model (" +
+                std::to_string(chain.size()) + " stages" +
+                (coarsened ? ", coarsened from " + std::to_string(fine.size())
+                           : std::string()) +
+                ") fits in simulation; the least found needs " +
+                std::to_string(least) + " B";
+  return plan;
 }

@@ -92,9 +92,10 @@ struct ChainSolution {
   /// Least model memory (bytes, pinned excluded) any schedule of the model
   /// needs on this chain, computed exactly (without discretisation).
   int64_t minModelBytes = 0;
-  /// Solved exactly in bytes (no discretisation); otherwise with `slots`.
+  /// Solved exactly (in bytes, or with one slot per unit); otherwise sizes
+  /// were rounded to `slots`.
   bool exact = false;
-  /// Slots used and bytes per slot (budget / slots).
+  /// Slots used and bytes per slot (budget / slots); 0 when solved in bytes.
   unsigned slots = 0;
   double slotBytes = 0;
 };
@@ -108,24 +109,32 @@ int64_t chainMinModelBytes(const StageChain &chain);
 ChainSchedule chainMinMemorySchedule(const StageChain &chain);
 
 /// Runs the dynamic program on `chain` as is (no coarsening) for a model
-/// budget in bytes (pinned bytes excluded): exactly in bytes unless the rows
-/// grow too long or `tryExact` is false, then over `slots` = S memory slots
-/// (budgets below S units use one slot per unit, exact too).
+/// budget in bytes (pinned bytes excluded). Sizes are measured in their
+/// greatest common divisor; budgets of at most `slots` = S units are solved
+/// over one slot per unit (exact, fastest), larger ones exactly in bytes
+/// unless the rows grow too long or `tryExact` is false, then over S slots.
 ChainSolution solveChainOptimal(const StageChain &chain, int64_t modelBudget,
                                 unsigned slots = 500, bool tryExact = true);
 
-/// The whole strategy: builds the stage chain of `graph`, coarsens it to
-/// `options.maxStages` stages if longer, solves for `budgetBytes` (in
-/// SimResult::peakBytes units, pinned forward nodes included), materialises
-/// the schedule and checks with `simulate` that its peak fits the budget.
-/// When the chain had to be coarsened, the binomial schedule with the most
-/// slots that fits (Revolve.h, on the uncoarsened chain) is a candidate too,
-/// and the cheaper in the model wins: the strategy then equals Revolve's
-/// optimum on homogeneous chains of any length and never declines a budget
-/// the binomial schedule meets, but on long heterogeneous chains it is not
-/// claimed optimal (the DP sees merged stages only). The bisection costs
-/// O(log L) schedule evaluations of O(t(L, c)) steps each.
-/// Returns `infeasible` with `minFeasibleBytes` if the model cannot fit.
+/// The whole strategy on `graph` for `budgetBytes` (in SimResult::peakBytes
+/// units, pinned forward nodes included). Builds the stage chain, coarsens it
+/// to `options.maxStages` stages if longer, and judges every candidate by
+/// `simulate` (the cheapest whose simulated peak fits wins):
+///  - the DP at the budget (the model over-approximates simulate, so its plan
+///    fits) and, as the model can be far from tight on DAGs (a stage's sizes
+///    are per-stage maxima), at up to three larger model budgets found by
+///    bisection;
+///  - the binomial schedule on the uncoarsened chain with the most slots
+///    whose simulated peak fits (bisection over the slots): optimal on
+///    homogeneous chains of any length (Revolve.h), and what makes the
+///    strategy never decline a budget Revolve meets nor recompute more than
+///    Revolve at Revolve's peak, on any graph.
+/// On heterogeneous chains longer than `maxStages` the result is not claimed
+/// optimal (the DP sees merged stages only). Cost: up to four DP solves plus
+/// O(log L) binomial schedules of O(t(L, c)) steps, each materialised and
+/// simulated. Returns `infeasible` with `minFeasibleBytes` (the least
+/// simulated peak among the model's minimum-memory plan and the one-slot
+/// binomial schedule) when nothing fits.
 ChainPlan chainOptimal(const Graph &graph, int64_t budgetBytes,
                        const ChainOptimalOptions &options = {});
 
