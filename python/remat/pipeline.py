@@ -74,14 +74,18 @@ def feasible_budget(forward_mlir: str, budget: int) -> int:
 
 def verify_schedule(forward_mlir: str, strategy: Optional[str], budget: Optional[int]) -> str:
     """Autodiff, rewrite with the strategy/budget, then the independent
-    verifier (with the same budget); returns the verifier's remark."""
+    verifier against the step before the rewrite (``original=``: every op
+    reads the values it read there) and the same budget; returns the
+    verifier's remark."""
+    step = os.path.splitext(forward_mlir)[0] + ".step.mlir"
+    _run([tool("remat-opt"), forward_mlir, "--remat-autodiff", "-o", step])
     opts = _schedule_options(strategy, budget)
-    proc = _run([tool("remat-opt"), forward_mlir, "--remat-autodiff",
-                 f"--remat-rematerialize={opts}",
-                 f"--remat-verify-schedule=budget={budget or 0}", "-o", os.devnull])
-    m = re.search(r"schedule verified: peak (\d+) bytes, (\d+) recomputed ops", proc.stderr)
-    if not m:
-        raise ToolError(f"no verifier remark in:\n{proc.stderr[-2000:]}")
+    proc = _run([tool("remat-opt"), step, f"--remat-rematerialize={opts}",
+                 f"--remat-verify-schedule=budget={budget or 0} original={step}",
+                 "-o", os.devnull])
+    m = re.search(r"schedule verified: peak (\d+) bytes, (\d+) recomputed ops[^\n]*", proc.stderr)
+    if not m or "not compared" in m.group(0):
+        raise ToolError(f"no verifier remark against the original in:\n{proc.stderr[-2000:]}")
     return m.group(0)
 
 
