@@ -8,7 +8,9 @@
 
 #include "remat/Dialect/Remat/IR/RematOps.h"
 
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/BuiltinTypes.h"
+#include "mlir/Interfaces/DestinationStyleOpInterface.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/MathExtras.h"
@@ -33,6 +35,69 @@ std::optional<int64_t> remat::getValueBytes(Type type) {
   if (type.isIntOrIndexOrFloat())
     return type.isIndex() ? 8 : (type.getIntOrFloatBitWidth() + 7) / 8;
   return std::nullopt;
+}
+
+OpResult remat::getInPlaceResult(Value value) {
+  auto result = dyn_cast<OpResult>(value);
+  if (!result || !value.hasOneUse() ||
+      result.getOwner()->getNumResults() != 1 ||
+      result.getOwner()->hasTrait<OpTrait::ConstantLike>())
+    return nullptr;
+  OpOperand &use = *value.use_begin();
+  auto dps = dyn_cast<DestinationStyleOpInterface>(use.getOwner());
+  if (!dps || !dps.hasPureTensorSemantics() || !dps.isDpsInit(&use))
+    return nullptr;
+  OpResult tied = dps.getTiedOpResult(&use);
+  if (!tied || tied.getType() != value.getType())
+    return nullptr;
+  return tied;
+}
+
+std::optional<int64_t> remat::getActivationBytes(Value value) {
+  if (!isa<ShapedType>(value.getType()) ||
+      isa_and_nonnull<tensor::EmptyOp>(value.getDefiningOp()))
+    return 0;
+  return getValueBytes(value.getType());
+}
+
+bool remat::hasScalarPayloadRegions(Operation *op) {
+  if (op->getNumRegions() == 0)
+    return false;
+  auto isScalar = [](Type t) { return !isa<ShapedType>(t); };
+  WalkResult walk = op->walk([&](Operation *nested) {
+    if (nested != op && !llvm::all_of(nested->getResultTypes(), isScalar))
+      return WalkResult::interrupt();
+    // A terminator yielding a tensor (scf.execute_region) makes the op's
+    // result alias it.
+    if (nested != op && nested->hasTrait<OpTrait::IsTerminator>() &&
+        !llvm::all_of(nested->getOperandTypes(), isScalar))
+      return WalkResult::interrupt();
+    for (Region &region : nested->getRegions())
+      for (Block &block : region)
+        if (!llvm::all_of(block.getArgumentTypes(), isScalar))
+          return WalkResult::interrupt();
+    return WalkResult::advance();
+  });
+  return !walk.wasInterrupted();
+}
+
+void remat::forEachUsedValue(Operation *op, function_ref<void(Value)> fn) {
+  for (Value v : op->getOperands())
+    fn(v);
+  if (op->getNumRegions() == 0)
+    return;
+  llvm::SmallPtrSet<Value, 8> seen;
+  op->walk([&](Operation *nested) {
+    if (nested == op)
+      return;
+    for (Value v : nested->getOperands()) {
+      Region *defRegion = v.getParentRegion();
+      if (defRegion && op->isAncestor(defRegion->getParentOp()))
+        continue; // Defined inside `op`'s regions.
+      if (seen.insert(v).second)
+        fn(v);
+    }
+  });
 }
 
 void MemoryAnalysis::fail(Operation *where, const Twine &message) {
@@ -90,18 +155,40 @@ MemoryAnalysis::MemoryAnalysis(Operation *op) {
   }
 
   auto defineResults = [&](Operation *def, int64_t step) -> bool {
-    for (Value result : def->getResults()) {
-      std::optional<int64_t> bytes = getValueBytes(result.getType());
+    auto dps = dyn_cast<DestinationStyleOpInterface>(def);
+    for (OpResult result : def->getResults()) {
+      std::optional<int64_t> bytes = getActivationBytes(result);
       if (!bytes) {
         fail(def,
              "result type " + llvm::formatv("{0}", result.getType()).str() +
                  " is not statically shaped or its size overflows 64 bits");
         return false;
       }
-      if (llvm::AddOverflow(totalActivationBytes, *bytes,
+      // Destination passing: a result written into the buffer of an init
+      // that has no other use shares that buffer (docs/Conventions.md).
+      std::optional<unsigned> shared;
+      if (dps && dps.hasPureTensorSemantics()) {
+        OpOperand *init = dps.getTiedOpOperand(result);
+        if (init && getInPlaceResult(init->get()) == result) {
+          auto it = bufferOf.find(init->get());
+          if (it != bufferOf.end() && buffers[it->second].def >= 0)
+            shared = it->second;
+        }
+      }
+      int64_t added = *bytes;
+      if (shared)
+        added = std::max<int64_t>(0, *bytes - buffers[*shared].bytes);
+      if (llvm::AddOverflow(totalActivationBytes, added,
                             totalActivationBytes)) {
         fail(def, "total activation bytes overflow 64 bits");
         return false;
+      }
+      if (shared) {
+        Buffer &b = buffers[*shared];
+        b.bytes += added;
+        b.lastUse = std::max(b.lastUse, step);
+        bufferOf[result] = *shared;
+        continue;
       }
       bufferOf[result] = buffers.size();
       buffers.push_back({*bytes, step, step});
@@ -141,13 +228,13 @@ MemoryAnalysis::MemoryAnalysis(Operation *op) {
             bufferOf[res] = bufferOf.lookup(v);
           continue;
         }
-        if (innerOp.getNumRegions() != 0) {
-          fail(&innerOp, "ops with regions inside remat.recompute are not "
-                         "supported by the memory analysis");
+        if (innerOp.getNumRegions() != 0 &&
+            !hasScalarPayloadRegions(&innerOp)) {
+          fail(&innerOp, "ops whose regions hold tensors are not supported "
+                         "inside remat.recompute by the memory analysis");
           return;
         }
-        for (Value v : innerOp.getOperands())
-          use(v, numSteps);
+        forEachUsedValue(&innerOp, [&](Value v) { use(v, numSteps); });
         if (!defineResults(&innerOp, numSteps))
           return;
         leafOps.push_back(&innerOp);
@@ -155,13 +242,13 @@ MemoryAnalysis::MemoryAnalysis(Operation *op) {
       }
       continue;
     }
-    if (top.getNumRegions() != 0) {
-      fail(&top, "ops with regions other than remat.recompute are not "
-                 "supported by the memory analysis");
+    if (top.getNumRegions() != 0 && !hasScalarPayloadRegions(&top)) {
+      fail(&top, "ops whose regions hold tensors (other than remat.recompute) "
+                 "are not supported by the memory analysis; structured ops "
+                 "with scalar payloads (linalg.generic, ...) are");
       return;
     }
-    for (Value v : top.getOperands())
-      use(v, numSteps);
+    forEachUsedValue(&top, [&](Value v) { use(v, numSteps); });
     if (!defineResults(&top, numSteps))
       return;
     leafOps.push_back(&top);

@@ -61,12 +61,15 @@ static bool hasRematOps(ModuleOp module) {
 
 LogicalResult driver::runRematStage(ModuleOp module,
                                     const CompileOptions &options) {
-  // A forward model (parameters marked, no training step yet) gets its
-  // backward pass.
+  // A forward model (parameters marked, no training step yet, one returned
+  // value: the loss) gets its backward pass. A function returning more is a
+  // training step written by hand or by a framework (the loss and its
+  // gradients); remat-rematerialize infers its split.
   bool forward = false;
   for (auto func : module.getOps<func::FuncOp>()) {
     if (func.isExternal() ||
-        func->hasAttr(RematDialect::getTrainingStepAttrName()))
+        func->hasAttr(RematDialect::getTrainingStepAttrName()) ||
+        func.getNumResults() > 1)
       continue;
     for (unsigned i = 0, e = func.getNumArguments(); i < e; ++i)
       forward |= static_cast<bool>(

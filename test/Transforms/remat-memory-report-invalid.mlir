@@ -65,7 +65,7 @@ func.func @activation_sum_overflow(%x: tensor<1xi8>) {
 // -----
 
 func.func @region_op(%x: tensor<4xf32>) {
-  // expected-error @+1 {{ops with regions other than remat.recompute are not supported by the memory analysis}}
+  // expected-error @+1 {{ops whose regions hold tensors (other than remat.recompute) are not supported by the memory analysis}}
   %0 = scf.execute_region -> tensor<4xf32> {
     scf.yield %x : tensor<4xf32>
   }
@@ -77,7 +77,7 @@ func.func @region_op(%x: tensor<4xf32>) {
 func.func @region_in_recompute(%x: tensor<4xf32>) {
   %0 = remat.recompute(%x) : (tensor<4xf32>) -> tensor<4xf32> {
   ^bb0(%a: tensor<4xf32>):
-    // expected-error @+1 {{ops with regions inside remat.recompute are not supported by the memory analysis}}
+    // expected-error @+1 {{ops whose regions hold tensors are not supported inside remat.recompute by the memory analysis}}
     %1 = scf.execute_region -> tensor<4xf32> {
       scf.yield %a : tensor<4xf32>
     }

@@ -9,7 +9,11 @@
 ///
 /// The function body is one block. Ops are executed in order; the ops inside
 /// a `remat.recompute` are executed in place of the region op (its block
-/// arguments alias its inputs, its results alias the yielded values). A value
+/// arguments alias its inputs, its results alias the yielded values). Any
+/// other op with regions (`linalg.generic`, `linalg.matmul`, ...) is one step:
+/// its regions belong to it, and values its regions read from outside are
+/// uses at that step. Destination-passing code is accounted as bufferization
+/// will see it (`getActivationBytes`, `getInPlaceResult`). A value
 /// is live from the op that defines it to its last use; `remat.keep` is not a
 /// use; returned values live to the end. While an op runs, its operands and
 /// its results are live together. Function arguments (inputs and parameters)
@@ -36,6 +40,35 @@ namespace remat {
 /// and memrefs, and scalar integers and floats. std::nullopt for other types
 /// and on 64-bit overflow.
 std::optional<int64_t> getValueBytes(mlir::Type type);
+
+/// The destination-passing rule of the memory accounting
+/// (docs/Conventions.md): if `value` is the only result of an op that is not
+/// a constant, has exactly one use, and that use is an init ("outs") operand of
+/// a destination-style op with pure tensor semantics, bufferization writes the
+/// tied result of that op into `value`'s buffer; returns that tied result. Null
+/// otherwise.
+mlir::OpResult getInPlaceResult(mlir::Value value);
+
+/// The bytes of storage an op result takes under the memory accounting: 0 for
+/// `tensor.empty` (its buffer belongs to the op that writes it) and for
+/// values that are not shaped (scalars live in registers), `getValueBytes`
+/// otherwise. std::nullopt when a shaped value has no static size or its size
+/// overflows 64 bits.
+std::optional<int64_t> getActivationBytes(mlir::Value value);
+
+/// True if `op` has regions, every value defined in them (block arguments
+/// and nested results) is a scalar and their terminators yield scalars: a
+/// structured op whose regions are its payload (`linalg.generic`,
+/// `linalg.matmul`, `linalg.fill`, `tensor.generate`, ...). Such an op is one
+/// step, one schedulable unit. Ops whose regions carry tensors (control flow
+/// such as `scf.for`) are not.
+bool hasScalarPayloadRegions(mlir::Operation *op);
+
+/// Calls `fn` on every value `op` reads: its operands, then the values defined
+/// outside `op` that ops nested in its regions use (each once, in walk
+/// order).
+void forEachUsedValue(mlir::Operation *op,
+                      llvm::function_ref<void(mlir::Value)> fn);
 
 class MemoryAnalysis {
 public:

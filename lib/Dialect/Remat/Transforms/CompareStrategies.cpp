@@ -31,9 +31,25 @@ struct CompareStrategiesPass
     llvm::json::OStream j(jsonOs, 2);
     j.arrayBegin();
     for (auto func : getOperation().getOps<func::FuncOp>()) {
-      if (!isTrainingStep(func) && !isForwardOnlyGraph(func))
+      if (func.isExternal())
         continue;
-      FailureOr<TrainingGraph> tg = TrainingGraph::build(func);
+      // Without backward annotations, the split inferred from the loss.
+      std::optional<PhaseSplit> split;
+      if (!isTrainingStep(func) && !isForwardOnlyGraph(func)) {
+        std::string why;
+        FailureOr<PhaseSplit> inferred = inferPhaseSplit(func, lossResult, why);
+        if (failed(inferred)) {
+          if (lossResult < 0)
+            continue;
+          func.emitError() << "loss-result=" << static_cast<int64_t>(lossResult)
+                           << " on @" << func.getSymName() << ": " << why;
+          return signalPassFailure();
+        }
+        mlir::emitRemark(func.getLoc()) << describePhaseSplit(func, *inferred);
+        split = std::move(*inferred);
+      }
+      FailureOr<TrainingGraph> tg =
+          TrainingGraph::build(func, split ? &split->backward : nullptr);
       if (failed(tg))
         return signalPassFailure();
       std::vector<std::string> notes;

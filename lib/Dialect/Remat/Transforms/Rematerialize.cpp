@@ -41,9 +41,34 @@ struct RematerializePass
     llvm::json::OStream j(jsonOs, 2);
     j.arrayBegin();
     for (auto func : getOperation().getOps<func::FuncOp>()) {
-      if (!isTrainingStep(func) && !isForwardOnlyGraph(func))
+      if (func.isExternal())
         continue;
-      if (failed(runOnFunction(func, j)))
+      if (isTrainingStep(func) || isForwardOnlyGraph(func)) {
+        if (failed(runOnFunction(func, j, nullptr)))
+          return signalPassFailure();
+        continue;
+      }
+      // No backward annotations: infer the split from the loss.
+      std::string why;
+      FailureOr<PhaseSplit> split = inferPhaseSplit(func, lossResult, why);
+      if (failed(split)) {
+        if (budget <= 0 && lossResult < 0)
+          continue; // Nothing was asked of this function.
+        InFlightDiagnostic diag = func.emitError();
+        if (budget > 0)
+          diag << "budget of " << static_cast<int64_t>(budget) << " bytes on @"
+               << func.getSymName() << ", ";
+        else
+          diag << "loss-result=" << static_cast<int64_t>(lossResult) << " on @"
+               << func.getSymName() << ", ";
+        diag << "which has no backward ops (#remat.phase<backward>) and is "
+                "not a forward-only graph (remat.forward_only): cannot infer "
+                "its forward/backward split: "
+             << why;
+        return signalPassFailure();
+      }
+      mlir::emitRemark(func.getLoc()) << describePhaseSplit(func, *split);
+      if (failed(runOnFunction(func, j, &*split)))
         return signalPassFailure();
     }
     j.arrayEnd();
@@ -53,8 +78,12 @@ struct RematerializePass
       return signalPassFailure();
   }
 
-  LogicalResult runOnFunction(func::FuncOp func, llvm::json::OStream &j) {
-    FailureOr<TrainingGraph> tg = TrainingGraph::build(func);
+  /// Plans and rewrites `func`; with `split`, its inferred phases are the
+  /// split and are written on the ops before the rewrite.
+  LogicalResult runOnFunction(func::FuncOp func, llvm::json::OStream &j,
+                              const PhaseSplit *split) {
+    FailureOr<TrainingGraph> tg =
+        TrainingGraph::build(func, split ? &split->backward : nullptr);
     if (failed(tg))
       return failure();
     PlannerOptions options;
@@ -84,12 +113,14 @@ struct RematerializePass
       // The plan is for the forward-first re-sequencing of the ops (the
       // input placed forward ops among the backward ones): move them.
       reorderOps(*tg, plan.order);
-      tg = TrainingGraph::build(func);
+      tg = TrainingGraph::build(func, split ? &split->backward : nullptr);
       if (failed(tg))
         return failure();
       summary += "; ops re-sequenced forward-first";
     }
     sched::Graph graph = tg->graph;
+    if (split)
+      annotatePhases(*split);
     // With verify=true, a detached copy of the function before the rewrite
     // for the independent verifier.
     OwningOpRef<func::FuncOp> original;

@@ -47,13 +47,39 @@ LogicalResult remat::writeReportFile(Operation *anchor, StringRef path,
   return success();
 }
 
-/// True when recomputing `op` would not reproduce it or is not allowed.
+/// True when recomputing `op` would not reproduce it or is not allowed: a
+/// hint, side effects (of the op or of an op in its regions), or regions that
+/// are not a scalar payload.
 static bool mustNotRecompute(Operation *op) {
-  return op->hasAttr(RematDialect::getNoRecomputeAttrName()) ||
-         !isMemoryEffectFree(op) || op->getNumRegions() != 0;
+  if (op->hasAttr(RematDialect::getNoRecomputeAttrName()) ||
+      !isMemoryEffectFree(op))
+    return true;
+  if (op->getNumRegions() == 0)
+    return false;
+  if (!hasScalarPayloadRegions(op))
+    return true;
+  return op
+      ->walk([](Operation *nested) {
+        return isMemoryEffectFree(nested) ? WalkResult::advance()
+                                          : WalkResult::interrupt();
+      })
+      .wasInterrupted();
 }
 
-FailureOr<TrainingGraph> TrainingGraph::build(func::FuncOp func) {
+/// The consumer that `op` only produces a destination-passing init for (its
+/// unit), or null.
+static Operation *getInitConsumer(Operation *op) {
+  if (op->getNumResults() != 1)
+    return nullptr;
+  OpResult tied = getInPlaceResult(op->getResult(0));
+  if (!tied || tied.getOwner()->getBlock() != op->getBlock())
+    return nullptr;
+  return tied.getOwner();
+}
+
+FailureOr<TrainingGraph>
+TrainingGraph::build(func::FuncOp func,
+                     const llvm::DenseSet<Operation *> *backwardOps) {
   TrainingGraph tg;
   if (!func.getBody().hasOneBlock())
     return func.emitError("rematerialization needs a single-block function");
@@ -67,48 +93,99 @@ FailureOr<TrainingGraph> TrainingGraph::build(func::FuncOp func) {
              << " has no static size";
     tg.graph.inputBytes += *bytes;
   }
+  auto isBackward = [&](Operation *op) {
+    return backwardOps ? backwardOps->contains(op)
+                       : getPhase(op) == Phase::backward;
+  };
+
+  // The ops that only produce an init of a later op join that op's unit.
+  DenseMap<Operation *, SmallVector<Operation *, 1>> absorbed;
+  for (Operation &op : block)
+    if (Operation *consumer = getInitConsumer(&op))
+      absorbed[consumer].push_back(&op);
+  DenseSet<Operation *> isAbsorbed;
+  for (auto &entry : absorbed)
+    isAbsorbed.insert(entry.second.begin(), entry.second.end());
 
   for (Operation &op : block) {
-    if (op.hasTrait<OpTrait::IsTerminator>() || isa<KeepOp>(op))
+    if (op.hasTrait<OpTrait::IsTerminator>() || isa<KeepOp>(op) ||
+        isAbsorbed.contains(&op))
       continue;
     if (isa<RecomputeOp>(op))
       return op.emitError("the function is already rematerialized");
+    // The unit: the init producers (transitively), then the op.
+    SmallVector<Operation *, 1> unit;
+    SmallVector<Operation *> worklist{&op};
+    while (!worklist.empty()) {
+      Operation *next = worklist.pop_back_val();
+      unit.push_back(next);
+      auto it = absorbed.find(next);
+      if (it != absorbed.end())
+        llvm::append_range(worklist, it->second);
+    }
+    llvm::sort(
+        unit, [](Operation *a, Operation *b) { return a->isBeforeInBlock(b); });
+    DenseSet<Operation *> inUnit(unit.begin(), unit.end());
+
     sched::Node node;
     if (auto loc = dyn_cast<NameLoc>(op.getLoc()))
       node.name = loc.getName().str();
     else
       node.name = op.getName().getStringRef().str();
     int64_t bytes = 0;
-    for (Type t : op.getResultTypes()) {
-      std::optional<int64_t> b = getValueBytes(t);
+    for (OpResult res : op.getResults()) {
+      std::optional<int64_t> b = getActivationBytes(res);
       if (!b || llvm::AddOverflow(bytes, *b, bytes))
         return op.emitError("result type ")
-               << t << " has no static size or its size overflows 64 bits";
+               << res.getType()
+               << " has no static size or its size overflows 64 bits";
     }
     node.bytes = bytes;
-    if (auto cost = dyn_cast<RematCostOpInterface>(op))
-      node.cost = cost.getComputeCost();
-    else
-      node.cost = getDefaultComputeCost(&op);
-    node.backward = getPhase(&op) == Phase::backward;
-    node.noRecompute = mustNotRecompute(&op);
+    node.cost = 0;
+    for (Operation *member : unit) {
+      if (member->getNumRegions() != 0 && !hasScalarPayloadRegions(member))
+        return member->emitError("rematerialization does not support ")
+               << member->getName()
+               << ": its regions hold tensors (only structured ops with "
+                  "scalar payloads, such as linalg.generic, are schedulable)";
+      if (auto cost = dyn_cast<RematCostOpInterface>(member))
+        node.cost += cost.getComputeCost();
+      else
+        node.cost += getDefaultComputeCost(member);
+      node.backward |= isBackward(member);
+      node.noRecompute |= mustNotRecompute(member);
+    }
     // Constants are resident like arguments: recomputing one saves nothing,
     // and a constant read by every layer (an attention scale) must not tie
     // the whole forward pass into one segment.
     node.keep = op.hasTrait<OpTrait::ConstantLike>();
     llvm::SetVector<unsigned> operands;
-    for (Value v : op.getOperands()) {
-      Operation *def = v.getDefiningOp();
-      if (!def)
-        continue;
-      auto it = tg.nodeOf.find(def);
-      if (it == tg.nodeOf.end())
-        return op.emitError("operand defined outside the function body");
-      if (!node.backward && tg.graph.nodes[it->second].backward)
-        return op.emitError("forward op reads the backward value of '")
-               << def->getName() << "'; backward ops must come last";
-      operands.insert(it->second);
-    }
+    Operation *badUser = nullptr;
+    Operation *badDef = nullptr;
+    bool outside = false;
+    for (Operation *member : unit)
+      forEachUsedValue(member, [&](Value v) {
+        Operation *def = v.getDefiningOp();
+        if (!def || inUnit.contains(def) || outside || badDef)
+          return;
+        auto it = tg.nodeOf.find(def);
+        if (it == tg.nodeOf.end()) {
+          outside = true;
+          badUser = member;
+          return;
+        }
+        if (!node.backward && tg.graph.nodes[it->second].backward) {
+          badDef = def;
+          badUser = member;
+          return;
+        }
+        operands.insert(it->second);
+      });
+    if (outside)
+      return badUser->emitError("operand defined outside the function body");
+    if (badDef)
+      return badUser->emitError("forward op reads the backward value of '")
+             << badDef->getName() << "'; backward ops must come last";
     node.operands.assign(operands.begin(), operands.end());
     int64_t returned = 0;
     for (OpResult res : op.getResults()) {
@@ -118,13 +195,16 @@ FailureOr<TrainingGraph> TrainingGraph::build(func::FuncOp func) {
         isReturned |= user->hasTrait<OpTrait::IsTerminator>();
       }
       if (isReturned)
-        returned += *getValueBytes(res.getType());
+        returned += *getActivationBytes(res);
     }
     node.output = returned > 0;
     if (node.output && returned != node.bytes)
       node.outputBytes = returned;
-    tg.nodeOf[&op] = tg.graph.addNode(std::move(node));
+    unsigned index = tg.graph.addNode(std::move(node));
+    for (Operation *member : unit)
+      tg.nodeOf[member] = index;
     tg.ops.push_back(&op);
+    tg.units.push_back(std::move(unit));
   }
   if (std::optional<std::string> problem = tg.graph.validate())
     return func.emitError("malformed training graph: ") << *problem;
@@ -137,7 +217,8 @@ void remat::reorderOps(TrainingGraph &tg, ArrayRef<unsigned> order) {
   Block *block = tg.ops.front()->getBlock();
   Operation *term = block->getTerminator();
   for (unsigned node : order)
-    tg.ops[node]->moveBefore(term);
+    for (Operation *member : tg.units[node])
+      member->moveBefore(term);
   for (KeepOp keep : llvm::make_early_inc_range(block->getOps<KeepOp>()))
     if (Operation *def = keep.getValue().getDefiningOp())
       keep->moveAfter(def);
@@ -175,22 +256,34 @@ FailureOr<unsigned> remat::applySchedule(TrainingGraph &tg,
     return current[it->second.first][it->second.second];
   };
 
+  // Values defined inside node k's unit other than its results: they are
+  // read only inside the unit and resolve to themselves.
+  auto isInternal = [&](Value v, unsigned node) {
+    Operation *def = v.getDefiningOp();
+    return def && def != tg.ops[node] &&
+           llvm::is_contained(tg.units[node], def);
+  };
+
   unsigned recomputed = 0;
   for (unsigned k = 0; k < n; ++k) {
-    Operation *anchor = tg.ops[k];
+    Operation *anchor = tg.units[k].front();
     ArrayRef<unsigned> batch = schedule.recomputeBefore[k];
     if (!batch.empty()) {
       // Inputs of the region: instances from outside the batch, in order of
-      // first use; results: every recomputed value (unused ones are erased
-      // below, so that nothing is kept alive by a dangling result).
+      // first use (operands and values the units' regions read); results:
+      // every recomputed value (unused ones are erased below, so that nothing
+      // is kept alive by a dangling result).
       llvm::SetVector<Value> inputs;
       DenseMap<unsigned, unsigned> posInBatch;
       for (auto [pos, node] : llvm::enumerate(batch)) {
-        for (Value v : tg.ops[node]->getOperands()) {
-          auto it = instanceOf.find(v);
-          if (it == instanceOf.end() || !posInBatch.count(it->second.first))
-            inputs.insert(latestOf(v));
-        }
+        for (Operation *member : tg.units[node])
+          forEachUsedValue(member, [&](Value v) {
+            if (isInternal(v, node))
+              return;
+            auto it = instanceOf.find(v);
+            if (it == instanceOf.end() || !posInBatch.count(it->second.first))
+              inputs.insert(latestOf(v));
+          });
         posInBatch[node] = pos;
       }
       OpBuilder b(anchor);
@@ -205,15 +298,19 @@ FailureOr<unsigned> remat::applySchedule(TrainingGraph &tg,
         map.map(in, body->addArgument(in.getType(), in.getLoc()));
       SmallVector<Value> yielded;
       for (unsigned node : batch) {
-        Operation *orig = tg.ops[node];
-        // Map each operand to the instance the recomputation reads.
+        // Clone the unit whole; each value read from outside maps to the
+        // instance the recomputation reads, internal values to their clones.
         IRMapping local;
-        for (Value v : orig->getOperands())
-          local.map(v, map.lookup(latestOf(v)));
-        Operation *clone = b.clone(*orig, local);
-        clone->removeAttr(RematDialect::getPhaseAttrName());
-        for (auto [origRes, cloneRes] :
-             llvm::zip(orig->getResults(), clone->getResults())) {
+        Operation *clone = nullptr;
+        for (Operation *orig : tg.units[node]) {
+          forEachUsedValue(orig, [&](Value v) {
+            if (!isInternal(v, node))
+              local.map(v, map.lookup(latestOf(v)));
+          });
+          clone = b.clone(*orig, local);
+          clone->removeAttr(RematDialect::getPhaseAttrName());
+        }
+        for (Value cloneRes : clone->getResults()) {
           map.map(cloneRes, cloneRes);
           yielded.push_back(cloneRes);
         }
@@ -231,9 +328,13 @@ FailureOr<unsigned> remat::applySchedule(TrainingGraph &tg,
           instanceOf[region.getResult(r++)] = {node, i};
         }
     }
-    // Point the anchor's operands at the latest instances.
-    for (OpOperand &use : anchor->getOpOperands())
-      use.set(latestOf(use.get()));
+    // Point the unit's operands, and the values its regions read, at the
+    // latest instances (values without instances resolve to themselves).
+    for (Operation *member : tg.units[k])
+      member->walk([&](Operation *nested) {
+        for (OpOperand &use : nested->getOpOperands())
+          use.set(latestOf(use.get()));
+      });
   }
   // The terminator reads the latest instances too.
   Operation *term = tg.ops.empty() ? nullptr
@@ -275,4 +376,105 @@ FailureOr<unsigned> remat::applySchedule(TrainingGraph &tg,
       region.erase();
   }
   return recomputed;
+}
+
+/// True for a rank-0 float tensor or a float scalar.
+static bool isScalarFloat(Type type) {
+  if (auto tensor = dyn_cast<RankedTensorType>(type))
+    return tensor.getRank() == 0 && isa<FloatType>(tensor.getElementType());
+  return isa<FloatType>(type);
+}
+
+FailureOr<PhaseSplit> remat::inferPhaseSplit(func::FuncOp func,
+                                             int64_t lossResult,
+                                             std::string &why) {
+  if (func.isExternal() || !func.getBody().hasOneBlock()) {
+    why = "it has no single-block body";
+    return failure();
+  }
+  Block &block = func.getBody().front();
+  Operation *term = block.getTerminator();
+  unsigned numResults = term->getNumOperands();
+  if (lossResult >= 0 && lossResult >= numResults) {
+    why = "loss-result=" + std::to_string(lossResult) + " but it returns " +
+          std::to_string(numResults) + " values";
+    return failure();
+  }
+  if (numResults < 2) {
+    why = "it returns " + std::to_string(numResults) +
+          " value(s), and a training step returns its loss and at least one "
+          "gradient";
+    return failure();
+  }
+  PhaseSplit split;
+  if (lossResult >= 0) {
+    split.lossResult = lossResult;
+  } else {
+    auto it = llvm::find_if(term->getOperandTypes(), isScalarFloat);
+    if (it == term->getOperandTypes().end()) {
+      why = "no returned value is a scalar float (the loss); name it with "
+            "loss-result=";
+      return failure();
+    }
+    split.lossResult = std::distance(term->getOperandTypes().begin(), it);
+  }
+  Value loss = term->getOperand(split.lossResult);
+  split.lossOp = loss.getDefiningOp();
+  if (!split.lossOp || split.lossOp->getBlock() != &block) {
+    why = "the loss (result #" + std::to_string(split.lossResult) +
+          ") is not computed by an op of the body";
+    return failure();
+  }
+  // The forward: the loss op and everything it depends on.
+  DenseSet<Operation *> forward{split.lossOp};
+  SmallVector<Operation *> worklist{split.lossOp};
+  while (!worklist.empty()) {
+    Operation *op = worklist.pop_back_val();
+    forEachUsedValue(op, [&](Value v) {
+      Operation *def = v.getDefiningOp();
+      if (def && def->getBlock() == &block && forward.insert(def).second)
+        worklist.push_back(def);
+    });
+  }
+  for (Operation &op : block.without_terminator()) {
+    if (isa<KeepOp>(op))
+      continue;
+    // Constants are resident like arguments, whichever phase reads them.
+    if (forward.contains(&op) || op.hasTrait<OpTrait::ConstantLike>())
+      ++split.numForward;
+    else
+      split.backward.insert(&op);
+  }
+  if (split.backward.empty()) {
+    why = "every op computes the loss (result #" +
+          std::to_string(split.lossResult) + "): there is no backward";
+    return failure();
+  }
+  return split;
+}
+
+void remat::annotatePhases(const PhaseSplit &split) {
+  setPhase(split.lossOp, Phase::loss);
+  for (Operation *op : split.backward)
+    setPhase(op, Phase::backward);
+}
+
+std::string remat::describePhaseSplit(func::FuncOp func,
+                                      const PhaseSplit &split) {
+  Operation *first = nullptr;
+  for (Operation &op : func.getBody().front())
+    if (split.backward.contains(&op)) {
+      first = &op;
+      break;
+    }
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  os << "no #remat.phase annotations: inferred the split from the loss, "
+        "result #"
+     << split.lossResult << " ('" << split.lossOp->getName()
+     << "'): " << split.numForward
+     << " forward ops (the loss and what it depends on), "
+     << split.backward.size() << " backward ops (the rest; the first is '"
+     << first->getName() << "' at " << first->getLoc() << ")";
+  return text;
 }

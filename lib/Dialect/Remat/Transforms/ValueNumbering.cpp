@@ -105,6 +105,32 @@ FunctionNumbering::FunctionNumbering(func::FuncOp func, TermTable &table)
   numberBlock(body, /*topLevel=*/true);
 }
 
+/// A structured op whose regions are a pure scalar payload: every value
+/// defined in them and every value their terminators yield is a scalar, and
+/// the op and every nested op are free of memory effects.
+static bool isPurePayloadOp(Operation *op) {
+  if (op->getNumRegions() == 0 || !isMemoryEffectFree(op))
+    return false;
+  auto scalar = [](Type type) { return !isa<ShapedType>(type); };
+  WalkResult walk = op->walk([&](Operation *nested) {
+    if (nested == op)
+      return WalkResult::advance();
+    bool ok = isMemoryEffectFree(nested) &&
+              llvm::all_of(nested->getResultTypes(), scalar) &&
+              (!nested->hasTrait<OpTrait::IsTerminator>() ||
+               llvm::all_of(nested->getOperandTypes(), scalar));
+    for (Region &region : nested->getRegions())
+      for (Block &block : region)
+        ok &= llvm::all_of(block.getArgumentTypes(), scalar);
+    return ok ? WalkResult::advance() : WalkResult::interrupt();
+  });
+  for (Region &region : op->getRegions())
+    for (Block &block : region)
+      if (!llvm::all_of(block.getArgumentTypes(), scalar))
+        return false;
+  return !walk.wasInterrupted();
+}
+
 void FunctionNumbering::assign(Value value, TermId term) {
   terms[value] = term;
   representatives.try_emplace(term, value);
@@ -155,17 +181,48 @@ void FunctionNumbering::numberBlock(Block &block, bool topLevel) {
     // is numbered by its position among the steps (the same in the original
     // and in a faithful rewrite), any other one uniquely.
     uint64_t instance = 0;
-    if (!isMemoryEffectFree(&op) || op.getNumRegions() != 0)
+    bool payload = isPurePayloadOp(&op);
+    if (!isMemoryEffectFree(&op) || (op.getNumRegions() != 0 && !payload))
       instance =
           topLevel ? steps.size() : (uint64_t(1) << 62) + table.getUnique();
+    TermId payloadTerm = payload ? numberPayload(&op) : 0;
     operandScratch.clear();
     for (Value operand : op.getOperands())
       operandScratch.push_back(lookup(operand));
+    if (payload)
+      operandScratch.push_back(payloadTerm);
     TermId opTerm = table.getOperation(&op, operandScratch, instance);
     opTerms[&op] = opTerm;
     for (OpResult result : op.getResults())
       assign(result, table.getResult(opTerm, result.getResultNumber()));
   }
+}
+
+/// Leaves for the block arguments of payload regions start here, far from
+/// the positions of function arguments.
+static constexpr unsigned kPayloadArgumentBase = 1u << 30;
+
+TermId FunctionNumbering::numberPayload(Operation *op) {
+  SmallVector<TermId, 4> regionTerms;
+  for (Region &region : op->getRegions())
+    for (Block &block : region) {
+      for (auto [index, arg] : llvm::enumerate(block.getArguments()))
+        assign(arg, table.getArgument(kPayloadArgumentBase + index));
+      for (Operation &nested : block) {
+        SmallVector<TermId, 8> operands;
+        for (Value operand : nested.getOperands())
+          operands.push_back(lookup(operand));
+        if (nested.getNumRegions() != 0)
+          operands.push_back(numberPayload(&nested));
+        TermId term = table.getOperation(&nested, operands, 0);
+        opTerms[&nested] = term;
+        for (OpResult result : nested.getResults())
+          assign(result, table.getResult(term, result.getResultNumber()));
+        if (&nested == &block.back())
+          regionTerms.push_back(term);
+      }
+    }
+  return table.getOperation(op, regionTerms, 0);
 }
 
 //===----------------------------------------------------------------------===//

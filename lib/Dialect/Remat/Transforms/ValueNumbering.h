@@ -22,7 +22,10 @@
 ///   recomputed clones, the lowering drops it everywhere) and
 ///   `remat.no_recompute` (a scheduling hint). Every other attribute counts,
 ///   including unknown `remat.*` ones. Locations do not count.
-/// - for an op that is not free of memory effects or that holds regions
+/// - for a structured op whose regions are a pure scalar payload
+///   (linalg.generic, linalg.matmul, linalg.fill): the term of its regions,
+///   so a recomputed clone gets the original's term;
+/// - for an op that is not free of memory effects or that holds other regions
 ///   (other than `remat.recompute`): its position among the ops of the body
 ///   outside recompute regions, so that two such ops never get the same
 ///   term, and an op reading the result of one reads that very execution.
@@ -104,6 +107,11 @@ public:
 
 private:
   void numberBlock(mlir::Block &block, bool topLevel);
+  /// The term of the payload regions of `op` (a structured op such as
+  /// linalg.generic): its block arguments are leaves by position, values it
+  /// reads from outside have their terms, every nested op is numbered like a
+  /// pure op; the term of the regions is that of their terminators.
+  TermId numberPayload(mlir::Operation *op);
   void assign(mlir::Value value, TermId term);
 
   TermTable &table;

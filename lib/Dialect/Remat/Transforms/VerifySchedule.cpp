@@ -19,7 +19,9 @@
 #include "remat/Dialect/Remat/Transforms/Passes.h"
 #include "remat/Dialect/Remat/Transforms/VerifySchedule.h"
 
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/AsmState.h"
+#include "mlir/Interfaces/DestinationStyleOpInterface.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Parser/Parser.h"
 #include "llvm/ADT/DenseMap.h"
@@ -75,6 +77,78 @@ static std::optional<int64_t> getTypeBytes(Type type) {
   }
   return getElementBytes(type);
 }
+
+//===----------------------------------------------------------------------===//
+// Structured ops with payload regions and destination passing (the memory
+// accounting of docs/Conventions.md, restated here independently).
+//===----------------------------------------------------------------------===//
+
+/// Whether every value defined in the regions of `op` (which has some) and
+/// every value their terminators yield is a scalar: a structured op such as
+/// linalg.generic, one step of its own.
+static bool isPayloadRegionOp(Operation *op) {
+  bool scalarOnly = true;
+  op->walk([&](Operation *nested) {
+    if (nested != op)
+      for (Type type : nested->getResultTypes())
+        scalarOnly &= !isa<ShapedType>(type);
+    // Yielding a tensor out of a region would alias it (control flow).
+    if (nested != op && nested->hasTrait<OpTrait::IsTerminator>())
+      for (Type type : nested->getOperandTypes())
+        scalarOnly &= !isa<ShapedType>(type);
+    for (Region &region : nested->getRegions())
+      for (Block &block : region)
+        for (Type type : block.getArgumentTypes())
+          scalarOnly &= !isa<ShapedType>(type);
+  });
+  return op->getNumRegions() != 0 && scalarOnly;
+}
+
+/// The values `op` reads: its operands, then the values its regions use that
+/// are defined outside `op`.
+static SmallVector<Value> getReadValues(Operation *op) {
+  SmallVector<Value> values(op->getOperands());
+  op->walk([&](Operation *nested) {
+    if (nested == op)
+      return;
+    for (Value value : nested->getOperands()) {
+      Region *region = value.getParentRegion();
+      if (!op->isAncestor(region->getParentOp()) &&
+          !llvm::is_contained(values, value))
+        values.push_back(value);
+    }
+  });
+  return values;
+}
+
+/// Returns the bytes a result occupies in memory: none for tensor.empty
+/// (bufferization allocates for the op that writes it) and for scalars.
+static std::optional<int64_t> getResultBytes(Value result) {
+  if (!isa<ShapedType>(result.getType()) ||
+      isa_and_nonnull<tensor::EmptyOp>(result.getDefiningOp()))
+    return 0;
+  return getTypeBytes(result.getType());
+}
+
+/// If bufferization writes `result` into the buffer of a destination-passing
+/// init (the init has no other use and is the only result of an op that is
+/// not a constant), returns that init.
+static Value getWrittenInit(Value result) {
+  auto opResult = dyn_cast<OpResult>(result);
+  if (!opResult)
+    return nullptr;
+  auto dps = dyn_cast<DestinationStyleOpInterface>(opResult.getOwner());
+  if (!dps || !dps.hasPureTensorSemantics())
+    return nullptr;
+  Value init = dps.getDpsInitOperand(opResult.getResultNumber())->get();
+  Operation *def = init.getDefiningOp();
+  if (!def || !init.hasOneUse() || def->getNumResults() != 1 ||
+      def->hasTrait<OpTrait::ConstantLike>() ||
+      init.getType() != result.getType())
+    return nullptr;
+  return init;
+}
+
 
 namespace {
 
@@ -151,7 +225,7 @@ private:
     // Values available so far, in execution order.
     llvm::DenseSet<Value> defined(body.args_begin(), body.args_end());
     for (Operation &op : body) {
-      for (auto [index, operand] : llvm::enumerate(op.getOperands()))
+      for (auto [index, operand] : llvm::enumerate(getReadValues(&op)))
         if (!defined.contains(operand))
           return op.emitError()
                  << "operand #" << index << " of " << describeOp(&op)
@@ -160,10 +234,11 @@ private:
       if (auto recompute = dyn_cast<RecomputeOp>(&op)) {
         if (failed(checkRegion(recompute)))
           return failure();
-      } else if (op.getNumRegions() != 0) {
+      } else if (op.getNumRegions() != 0 && !isPayloadRegionOp(&op)) {
         return op.emitError()
                << "schedule verification does not support " << describeOp(&op)
-               << ": only remat.recompute may hold a region";
+               << ": only remat.recompute and structured ops with scalar "
+                  "payload regions may hold a region";
       }
       defined.insert(op.result_begin(), op.result_end());
     }
@@ -205,9 +280,10 @@ private:
                               "remat.recompute");
         continue;
       }
-      if (op.getNumRegions() != 0)
-        return op.emitError()
-               << describeOp(&op) << " cannot be recomputed: it has regions";
+      if (op.getNumRegions() != 0 && !isPayloadRegionOp(&op))
+        return op.emitError() << describeOp(&op)
+                              << " cannot be recomputed: it has regions that "
+                                 "are not a scalar payload";
       if (getPhase(&op) == Phase::backward)
         return op.emitError() << "backward op " << describeOp(&op)
                               << " inside a recompute region";
@@ -400,8 +476,13 @@ private:
   /// arguments alias their inputs and recompute results the yielded values.
   /// Values are visited in order, so one lookup of the alias suffices.
   Value storage(Value value) const {
-    auto it = storageOf.find(value);
-    return it == storageOf.end() ? value : it->second;
+    // Chains (a recompute result yielding a value written into an init)
+    // resolve to their end.
+    for (auto it = storageOf.find(value);
+         it != storageOf.end() && it->second != value;
+         it = storageOf.find(value))
+      value = it->second;
+    return value;
   }
 
   LogicalResult computePeak(Block &body) {
@@ -423,6 +504,12 @@ private:
         steps.push_back(&op);
       }
     }
+    // A result written into a destination-passing init's buffer is stored
+    // there (getWrittenInit).
+    for (Operation *op : steps)
+      for (Value result : op->getResults())
+        if (Value init = getWrittenInit(result))
+          storageOf[result] = storage(init);
 
     // Returned values are counted apart, like the arguments (the project's
     // memory accounting convention): they are not activations.
@@ -441,21 +528,31 @@ private:
     llvm::DenseMap<Value, size_t> intervalOf;
     for (auto [index, op] : llvm::enumerate(steps)) {
       for (Value result : op->getResults()) {
-        if (returned.contains(result))
+        Value stored = storage(result);
+        if (returned.contains(stored))
           continue;
-        std::optional<int64_t> bytes = getTypeBytes(result.getType());
+        std::optional<int64_t> bytes = getResultBytes(result);
         if (!bytes)
           return op->emitError()
                  << "cannot size result of type " << result.getType() << " of "
                  << describeOp(op) << " (needs a static size below 2^63 bytes)";
-        intervalOf[result] = intervals.size();
+        // A result written into an init's buffer makes that buffer as large
+        // as the result and keeps it live.
+        auto it = intervalOf.find(stored);
+        if (it != intervalOf.end()) {
+          Interval &interval = intervals[it->second];
+          interval.bytes = std::max(interval.bytes, *bytes);
+          interval.last = std::max(interval.last, index);
+          continue;
+        }
+        intervalOf[stored] = intervals.size();
         intervals.push_back({*bytes, index, index});
       }
     }
     // A use extends the life of the stored value; the return is the last
     // step, so returned values live to the end.
     for (auto [index, op] : llvm::enumerate(steps))
-      for (Value operand : op->getOperands()) {
+      for (Value operand : getReadValues(op)) {
         auto it = intervalOf.find(storage(operand));
         if (it != intervalOf.end())
           intervals[it->second].last =

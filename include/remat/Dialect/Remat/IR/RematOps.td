@@ -554,8 +554,10 @@ def Remat_RecomputeOp : Remat_Op<"recompute", [IsolatedFromAbove,
   let description = [{
     Holds a group of forward ops that a schedule recomputes in the backward
     instead of keeping their results. The region is isolated from above: the
-    values it reads from outside are its `inputs` (the block arguments), and
-    `remat.yield` returns the recomputed values that later ops use.
+    values it reads from outside are its `inputs` (the block arguments:
+    statically shaped tensors, or scalars that payload regions of structured
+    ops read, such as the zero of a `linalg.fill`), and `remat.yield` returns
+    the recomputed values that later ops use.
 
     The op deliberately declares no memory effects (it is not `Pure`), so
     canonicalization and CSE never merge a recomputation with the original
@@ -572,7 +574,8 @@ def Remat_RecomputeOp : Remat_Op<"recompute", [IsolatedFromAbove,
     }
     ```
   }];
-  let arguments = (ins Variadic<Remat_StaticTensor>:$inputs);
+  let arguments = (ins Variadic<AnyTypeOf<[Remat_StaticTensor,
+      AnySignlessIntegerOrIndex, AnyFloat]>>:$inputs);
   let results = (outs Variadic<Remat_StaticTensor>:$results);
   let regions = (region SizedRegion<1>:$body);
   let assemblyFormat = [{

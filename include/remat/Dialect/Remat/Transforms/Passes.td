@@ -128,12 +128,27 @@ def RematRematerialize : Pass<"remat-rematerialize", "mlir::ModuleOp"> {
     training step's `auto` returns store-all), with one the least recompute
     it finds within it. `store-all` is the baseline; the other strategies
     need a training step and fail.
+    Functions without `#remat.phase` annotations (a training step written
+    in upstream `linalg`/`tensor`/`arith`/`math`, as a framework lowering
+    hands it over) are planned when their split can be inferred: the loss is
+    the returned value `loss-result=` names (default: the first returned
+    scalar float), the forward ops are the ops the loss depends on, the
+    backward ops the rest. A remark says what was inferred, and the pass
+    writes the inferred phases on the ops (`#remat.phase<loss>`,
+    `#remat.phase<backward>`) so that `--remat-verify-schedule` sees the
+    same split. With `budget=`, a function that has no backward, is not
+    forward-only and whose split cannot be inferred is an error saying why.
+    Structured ops with regions (`linalg.generic`, `linalg.matmul`, ...) are
+    single units, cloned whole into recompute regions, together with the ops
+    that only produce their destination-passing inits (`tensor.empty`, a
+    `linalg.fill`); see docs/Conventions.md.
+
     `budget=` is in bytes of activations (function arguments excluded). A
     plan whose simulated peak equals the budget is accepted. If nothing fits,
     the pass fails with the smallest budget that any strategy meets. Hints
     are honoured: values marked by `remat.keep` stay, ops marked
-    `remat.no_recompute` or with side effects or regions are never
-    recomputed.
+    `remat.no_recompute`, with side effects, or with regions that are not a
+    scalar payload are never recomputed.
 
     Reports a remark per function (peak activation bytes against store-all,
     total with arguments, recompute cost absolute and as a percentage of the
@@ -157,6 +172,9 @@ def RematRematerialize : Pass<"remat-rematerialize", "mlir::ModuleOp"> {
     ```
   }];
   let options = [
+    Option<"lossResult", "loss-result", "int64_t", /*default=*/"-1",
+           "Index of the returned loss in functions without #remat.phase "
+           "annotations (-1: the first returned scalar float)">,
     Option<"strategy", "strategy", "std::string", /*default=*/"\"auto\"",
            "auto, store-all, sqrt, greedy, logn, revolve, chain-opt, forward-min-peak or milp">,
     Option<"budget", "budget", "int64_t", /*default=*/"0",
@@ -193,6 +211,9 @@ def RematCompareStrategies : Pass<"remat-compare-strategies", "mlir::ModuleOp"> 
     forward-min-peak; the training-step strategies are listed as declined.
   }];
   let options = [
+    Option<"lossResult", "loss-result", "int64_t", /*default=*/"-1",
+           "Index of the returned loss in functions without #remat.phase "
+           "annotations (-1: the first returned scalar float)">,
     Option<"table", "table", "std::string", /*default=*/"\"\"",
            "Write the table to this file ('-' for stdout)">,
     Option<"json", "json", "std::string", /*default=*/"\"\"",

@@ -18,28 +18,71 @@
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/SmallVector.h"
 
 namespace remat {
 
-/// A training step seen as a scheduling graph: one node per top-level op of
-/// the function body (in op order; `remat.keep` hints and the terminator are
-/// not nodes). Node bytes are the bytes of all results; node cost is the
-/// op's `RematCostOpInterface` compute cost (result elements without it).
-/// Nodes are backward when the op has `#remat.phase<backward>`. Function
-/// arguments are counted in `Graph::inputBytes`.
+/// A training step seen as a scheduling graph: one node per schedulable unit
+/// of the function body, in op order (`remat.keep` hints and the terminator
+/// are not nodes). A unit is one top-level op (an op with scalar payload
+/// regions such as `linalg.generic` included, its regions belong to it)
+/// together with the ops that only produce its destination-passing inits
+/// (`tensor.empty`, a `linalg.fill` whose one use is the init of a
+/// `linalg.matmul`; see `getInPlaceResult`): bufferized, they are one buffer,
+/// so they are kept, dropped and recomputed together. Node bytes are the
+/// activation bytes (`getActivationBytes`) of the unit's last op's results;
+/// node cost is the sum of the units' ops' `RematCostOpInterface` compute
+/// costs (result elements without it). Nodes are backward when an op of the
+/// unit has `#remat.phase<backward>` (or, when given, is in the inferred
+/// backward set). Function arguments are counted in `Graph::inputBytes`.
 struct TrainingGraph {
   sched::Graph graph;
-  /// The op of every node.
+  /// The last op of every node's unit (the one whose results other nodes
+  /// read).
   llvm::SmallVector<mlir::Operation *> ops;
+  /// The ops of every node's unit, in block order; the last is `ops[i]`.
+  llvm::SmallVector<llvm::SmallVector<mlir::Operation *, 1>> units;
+  /// The node of every op of every unit.
   llvm::DenseMap<mlir::Operation *, unsigned> nodeOf;
 
   /// Builds the graph of `func`. Emits a located error and returns failure
   /// for IR the schedulers cannot handle: several blocks, a value without a
   /// static size, a forward op that reads a backward value, a function that
-  /// already contains remat.recompute regions.
-  static mlir::FailureOr<TrainingGraph> build(mlir::func::FuncOp func);
+  /// already contains remat.recompute regions, an op whose regions carry
+  /// tensors. With `backwardOps`, those ops are the backward ones instead of
+  /// the ops annotated `#remat.phase<backward>`.
+  static mlir::FailureOr<TrainingGraph>
+  build(mlir::func::FuncOp func,
+        const llvm::DenseSet<mlir::Operation *> *backwardOps = nullptr);
 };
+
+/// The forward/backward split of a function without `#remat.phase`
+/// annotations, inferred from its loss: the forward ops are the ops the loss
+/// value depends on (through operands and values their regions read) and the
+/// constants, the backward ops every other op of the body. `lossResult` is the
+/// index of the returned loss; when negative, the first returned value of
+/// rank-0 float type (`tensor<f32>`, `f32`). On failure, `why` says what is
+/// missing.
+struct PhaseSplit {
+  /// The op that defines the loss.
+  mlir::Operation *lossOp = nullptr;
+  unsigned lossResult = 0;
+  llvm::DenseSet<mlir::Operation *> backward;
+  unsigned numForward = 0;
+};
+mlir::FailureOr<PhaseSplit>
+inferPhaseSplit(mlir::func::FuncOp func, int64_t lossResult, std::string &why);
+
+/// Writes `#remat.phase<loss>` on `split.lossOp` and `#remat.phase<backward>`
+/// on the backward ops of `split`, so later passes (the verifier) see the
+/// same split.
+void annotatePhases(const PhaseSplit &split);
+
+/// Describes `split` for a remark: the loss result, the number of forward and
+/// backward ops, the first backward op.
+std::string describePhaseSplit(mlir::func::FuncOp func,
+                               const PhaseSplit &split);
 
 /// True if `func` has a body holding backward ops: a training step with
 /// something to schedule.
@@ -58,18 +101,19 @@ bool isForwardOnlyGraph(mlir::func::FuncOp func);
 mlir::LogicalResult writeReportFile(mlir::Operation *anchor,
                                     llvm::StringRef path, llvm::StringRef text);
 
-/// Moves the ops of `tg` into `order` (`order[i]` is the node placed at
+/// Moves the units of `tg` into `order` (`order[i]` is the node placed at
 /// position `i`, a topological order such as `sched::forwardFirstOrder`);
 /// `remat.keep` hints follow the op they mark. `tg` is invalidated: rebuild
 /// it from the function.
 void reorderOps(TrainingGraph &tg, llvm::ArrayRef<unsigned> order);
 
-/// Materialises `schedule` in the function of `tg`: the forward ops listed
+/// Materialises `schedule` in the function of `tg`: the forward units listed
 /// before node k (a backward node, or any node of a forward-only graph) are
-/// cloned, in order, into one `remat.recompute` op inserted right before that
-/// node's op; every later use resolves to the most recent instance of a
-/// value, exactly as `sched::simulate` assumes.
-/// Returns the number of recomputed ops. `tg` is invalidated.
+/// cloned whole (regions included), in order, into one `remat.recompute` op
+/// inserted right before the first op of that node's unit; every later use
+/// resolves to the most recent instance of a value, exactly as
+/// `sched::simulate` assumes. Returns the number of recomputed ops. `tg` is
+/// invalidated.
 mlir::FailureOr<unsigned> applySchedule(TrainingGraph &tg,
                                         const sched::Schedule &schedule);
 
