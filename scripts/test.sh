@@ -1,15 +1,26 @@
 #!/usr/bin/env bash
 # Second README command: builds (installing what is missing) and runs every
-# test: lit (IR and execution tests), gtest unit tests and pytest. Ends with
-# one line 'N passed, N failed' and exits non-zero on any failure.
+# test: lit (IR and execution tests), gtest unit tests and pytest; then builds
+# the sanitizer tree (ASan + UBSan, clang-22, scripts/build-sanitized.sh) and
+# runs lit (the fuzz targets included, with libFuzzer) and gtest again there
+# (docs/Testing.md). Ends with one line 'N passed, N failed' and exits
+# non-zero on any failure. REMAT_SANITIZER_TESTS=0 skips the sanitizer tree.
 set -uo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 build="${REMAT_BUILD_DIR:-$root/build}"
+san_build="${REMAT_SAN_BUILD_DIR:-$build-san}"
 results="$build/test-results"
+sanitizers="${REMAT_SANITIZER_TESTS:-1}"
 
 "$root/scripts/install-deps.sh" || { echo "0 passed, 1 failed"; exit 1; }
 if ! "$root/scripts/build.sh"; then
   echo "build failed"
+  echo "0 passed, 1 failed"
+  exit 1
+fi
+if [ "$sanitizers" != 0 ] &&
+   ! REMAT_SAN_BUILD_DIR="$san_build" "$root/scripts/build-sanitized.sh"; then
+  echo "sanitizer build failed"
   echo "0 passed, 1 failed"
   exit 1
 fi
@@ -30,6 +41,27 @@ done
 echo "== pytest"
 (cd "$root" && /usr/bin/python3 -m pytest -q -p no:cacheprovider \
   --junitxml="$results/pytest.xml" python/tests) || status=1
+
+if [ "$sanitizers" != 0 ]; then
+  # Sanitizer reports abort the tool (test/lit.cfg.py sets the options).
+  echo "== lit (sanitizers)"
+  /usr/lib/llvm-22/bin/lit -sv --xunit-xml-output="$results/lit-sanitizers.xml" \
+    "$san_build/test" || status=1
+  echo "== gtest (sanitizers)"
+  for t in "$san_build"/unittests/*Tests; do
+    [ -x "$t" ] || continue
+    ASAN_OPTIONS="allow_user_poisoning=0:detect_leaks=1:abort_on_error=1${ASAN_OPTIONS:+:$ASAN_OPTIONS}" \
+    UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1:abort_on_error=1${UBSAN_OPTIONS:+:$UBSAN_OPTIONS}" \
+      "$t" --gtest_brief=1 \
+      --gtest_output="xml:$results/sanitizers-$(basename "$t").xml" || {
+      # A sanitizer abort leaves no XML: count the binary as one failure.
+      status=1
+      [ -f "$results/sanitizers-$(basename "$t").xml" ] ||
+        echo '<testsuites><testsuite><testcase name="'"$(basename "$t")"'"><failure/></testcase></testsuite></testsuites>' \
+          > "$results/sanitizers-$(basename "$t").xml"
+    }
+  done
+fi
 
 /usr/bin/python3 "$root/scripts/summarize-tests.py" "$results"/*.xml || status=1
 exit $status

@@ -10,7 +10,7 @@ from lit.llvm.subst import ToolSubst
 config.name = "REMAT"
 config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
 config.suffixes = [".mlir", ".test"]
-config.excludes = ["Inputs", "CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py"]
+config.excludes = ["Inputs", "corpus", "CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py"]
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.remat_obj_root, "test")
 
@@ -27,8 +27,32 @@ tool_dirs = [config.remat_tools_dir, config.llvm_tools_dir]
 tools = ["remat-opt", "mlir-opt", "mlir-runner", "mlir-translate", "llvm-nm", "not", "count",
          ToolSubst("remat-compile", unresolved="ignore"),
          ToolSubst("remat-import", unresolved="ignore"),
-         ToolSubst("remat-runner", unresolved="ignore")]
+         ToolSubst("remat-runner", unresolved="ignore"),
+         ToolSubst("remat-fuzz-import", unresolved="ignore"),
+         ToolSubst("remat-fuzz-opt", unresolved="ignore"),
+         ToolSubst("remat-fuzz-schedule", unresolved="ignore")]
 llvm_config.add_tool_substitutions(tools, tool_dirs)
+
+# Sanitizer builds (cmake/RematSanitize.cmake). The instrumented tools call the
+# uninstrumented Debian libMLIR, which poisons memory of its own allocators:
+# ASan must ignore that poisoning. Every report aborts (SIGABRT), so that a
+# report fails even a `not` RUN line (which accepts any non-zero exit).
+# Options already in the environment come last and win.
+def _sanitizer_env(name, defaults):
+    config.environment[name] = ":".join(
+        [defaults] + ([os.environ[name]] if os.environ.get(name) else []))
+
+if config.remat_sanitize:
+    config.available_features.add("sanitizer")
+    _sanitizer_env("ASAN_OPTIONS",
+                   "allow_user_poisoning=0:detect_leaks=1:abort_on_error=1")
+    _sanitizer_env("UBSAN_OPTIONS",
+                   "print_stacktrace=1:halt_on_error=1:abort_on_error=1")
+    _sanitizer_env("LSAN_OPTIONS", "")
+# The fuzz targets are libFuzzer binaries (REMAT_BUILD_FUZZERS) or, otherwise,
+# replay the files named on their command line (tools/remat-fuzz).
+if config.remat_build_fuzzers.upper() in ("ON", "1", "TRUE", "YES"):
+    config.available_features.add("libfuzzer")
 
 # The dialect and pass plugin for upstream mlir-opt (tools/remat-plugin).
 remat_plugin = os.path.join(config.remat_obj_root, "lib", "RematPlugin.so")
@@ -47,7 +71,7 @@ if os.path.isdir(os.path.join(config.remat_src_root, "..", "shared", "benchmarks
 def _built_with_cbc():
     try:
         with open(os.path.join(config.remat_obj_root, "CMakeCache.txt")) as f:
-            return any(l.strip() == "REMAT_CBC_FOUND:INTERNAL=1" for l in f)
+            return any(l.strip() == "REMAT_HAVE_CBC:INTERNAL=ON" for l in f)
     except OSError:
         return False
 

@@ -1,0 +1,9 @@
+func.func @first(%x: tensor<4xf32> {remat.param}, %t: tensor<4xf32>) -> tensor<f32> {
+  %0 = remat.mse %x, %t : (tensor<4xf32>, tensor<4xf32>) -> tensor<f32>
+  return %0 : tensor<f32>
+}
+
+func.func @second(%x: tensor<4xf32> {remat.param}, %t: tensor<4xf32>) -> tensor<f32> {
+  %0 = remat.mse %x, %t : (tensor<4xf32>, tensor<4xf32>) -> tensor<f32>
+  return %0 : tensor<f32>
+}

@@ -1,0 +1,4 @@
+func.func @slice_grad_out_of_bounds(%g: tensor<2x3xf32>) -> tensor<6x8xf32> {
+  %0 = remat.slice_grad %g {offsets = array<i64: 5, 0>, strides = array<i64: 1, 1>} : (tensor<2x3xf32>) -> tensor<6x8xf32>
+  return %0 : tensor<6x8xf32>
+}

@@ -1,0 +1,4 @@
+func.func @embedding_grad_rows(%g: tensor<3x5xf32>, %i: tensor<3xi64>) -> tensor<10x4xf32> {
+  %0 = remat.embedding_grad %g, %i : (tensor<3x5xf32>, tensor<3xi64>) -> tensor<10x4xf32>
+  return %0 : tensor<10x4xf32>
+}

@@ -1,0 +1,7 @@
+func.func @recompute_arg_count(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %0 = remat.recompute(%x) : (tensor<4xf32>) -> tensor<4xf32> {
+  ^bb0(%a: tensor<4xf32>, %b: tensor<4xf32>):
+    remat.yield %a : tensor<4xf32>
+  }
+  return %0 : tensor<4xf32>
+}

@@ -1,0 +1,8 @@
+func.func @recompute_no_recompute_op(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %0 = remat.recompute(%x) : (tensor<4xf32>) -> tensor<4xf32> {
+  ^bb0(%a: tensor<4xf32>):
+    %1 = remat.relu %a {remat.no_recompute} : (tensor<4xf32>) -> tensor<4xf32>
+    remat.yield %1 : tensor<4xf32>
+  }
+  return %0 : tensor<4xf32>
+}

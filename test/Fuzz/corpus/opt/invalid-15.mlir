@@ -1,0 +1,4 @@
+func.func @keep_dynamic(%x: tensor<?xf32>) {
+  remat.keep %x : tensor<?xf32>
+  return
+}

@@ -1,0 +1,3 @@
+func.func @training_step_not_unit() attributes {remat.training_step = "yes"} {
+  return
+}

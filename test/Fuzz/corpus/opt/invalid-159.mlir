@@ -1,0 +1,3 @@
+func.func @param_on_op() attributes {remat.param} {
+  return
+}

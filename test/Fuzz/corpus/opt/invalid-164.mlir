@@ -1,0 +1,3 @@
+func.func @param_dynamic(%x: tensor<?xf32> {remat.param}) {
+  return
+}

@@ -1,0 +1,3 @@
+func.func @param_scalar(%x: f32 {remat.param}) {
+  return
+}

@@ -1,0 +1,4 @@
+func.func @groups_zero(%x: tensor<1x2x5x5xf32>, %w: tensor<2x2x3x3xf32>) -> tensor<1x2x3x3xf32> {
+  %0 = remat.conv2d %x, %w {groups = 0 : i64} : (tensor<1x2x5x5xf32>, tensor<2x2x3x3xf32>) -> tensor<1x2x3x3xf32>
+  return %0 : tensor<1x2x3x3xf32>
+}

@@ -1,0 +1,4 @@
+func.func @conv_dilation_zero(%x: tensor<1x2x5x5xf32>, %w: tensor<2x2x3x3xf32>) -> tensor<1x2x3x3xf32> {
+  %0 = remat.conv2d %x, %w {dilations = array<i64: 0, 1>} : (tensor<1x2x5x5xf32>, tensor<2x2x3x3xf32>) -> tensor<1x2x3x3xf32>
+  return %0 : tensor<1x2x3x3xf32>
+}

@@ -1,0 +1,4 @@
+func.func @global_pool_rank(%x: tensor<2x3x4xf32>) -> tensor<2x3xf32> {
+  %0 = remat.global_avg_pool %x : (tensor<2x3x4xf32>) -> tensor<2x3xf32>
+  return %0 : tensor<2x3xf32>
+}

@@ -1,0 +1,3 @@
+func.func @no_result(%p: tensor<4xf32> {remat.param}) {
+  return
+}

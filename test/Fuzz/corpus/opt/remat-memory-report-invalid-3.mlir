@@ -1,0 +1,3 @@
+func.func @dynamic_argument(%x: tensor<?xf32>) {
+  return
+}
