@@ -19,6 +19,7 @@
 void remat::registerRematDialects(mlir::DialectRegistry &registry) {
   registry.insert<remat::RematDialect>();
   remat::registerCostExternalModels(registry);
+  remat::registerGradientExternalModels(registry);
 }
 
 void remat::registerRematOnlyPasses() {

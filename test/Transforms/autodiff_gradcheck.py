@@ -47,7 +47,75 @@ def pattr(v):
     if m: return float(m.group(1))
     return v
 
+MAPS = {}
+
+def parse_maps(text):
+    """The affine_map aliases of the module: name -> (dims, results)."""
+    for m in re.finditer(r"^(#\w+) = affine_map<\((.*?)\) -> \((.*?)\)>", text, re.M):
+        MAPS[m.group(1)] = (split_top(m.group(2)), split_top(m.group(3)))
+
+def parse_upstream(line, lines):
+    """Upstream ops (arith/math/linalg/tensor) of a forward model: a dict like
+    the remat ops' (with `body` for linalg.generic), or None."""
+    m = re.fullmatch(r"(%\w+) = arith\.constant (\S+) : (f\d+)", line)
+    if m:
+        return dict(res=[m.group(1)], name="scalar", val=float(m.group(2)), operands=[], attrs={}, rtypes=[((), m.group(3))])
+    m = re.fullmatch(r"(%\w+) = tensor\.empty\(\) : (tensor<[^>]*>)", line)
+    if m:
+        return dict(res=[m.group(1)], name="tensor.empty", operands=[], attrs={}, rtypes=[ptype(m.group(2))])
+    m = re.fullmatch(r"(%\w+) = linalg\.(fill|matmul) ins\((.*?) : .*?\) outs\((%\w+) : .*?\) -> (tensor<[^>]*>)", line)
+    if m:
+        return dict(res=[m.group(1)], name="linalg." + m.group(2), operands=split_top(m.group(3)) + [m.group(4)], attrs={}, rtypes=[ptype(m.group(5))])
+    m = re.match(r"(%\w+) = linalg\.generic \{indexing_maps = \[(.*?)\], iterator_types = \[(.*?)\]\} (?:ins\((.*?) : .*?\) )?outs\((%\w+) : .*?\)", line)
+    if not m:
+        return None
+    res, maps, iters, ins, out = m.groups()
+    args, body, rtype = [], [], None
+    for inner in lines:
+        inner = inner.strip()
+        if inner.startswith("^bb0("):
+            args = [a.split(":")[0].strip() for a in split_top(inner[5:inner.rindex(")")])]
+        elif inner.startswith("} -> "):
+            rtype = ptype(inner[5:])
+            break
+        elif inner.startswith("linalg.yield"):
+            body.append(("yield", [inner.split()[1]], None))
+        else:
+            bm = re.fullmatch(r"(%\w+) = ([a-z]+\.[a-z]+) (.*) : f\d+", inner)
+            body.append((bm.group(2), split_top(bm.group(3)), bm.group(1)))
+    operands = (split_top(ins) if ins else []) + [out]
+    return dict(res=[res], name="linalg.generic", operands=operands, rtypes=[rtype],
+                attrs=dict(maps=[MAPS[n] for n in split_top(maps)],
+                           iters=[i.strip('"') for i in split_top(iters)], args=args, body=body))
+
+SCALAR_FNS = {
+    "arith.addf": lambda a, b: a + b, "arith.subf": lambda a, b: a - b,
+    "arith.mulf": lambda a, b: a * b, "arith.divf": lambda a, b: a / b,
+    "arith.negf": lambda a: -a, "arith.maximumf": torch.maximum,
+    "arith.minimumf": torch.minimum, "math.exp": torch.exp, "math.log": torch.log,
+    "math.tanh": torch.tanh, "math.sqrt": torch.sqrt,
+}
+
+def eval_generic(a, x, shp):
+    """A linalg.generic whose inputs and output map loop dimensions to
+    trailing tensor dimensions (torch broadcasting) and whose reductions are
+    sums (the body is evaluated with a zero accumulator, the contributions
+    summed over the reduced loops and added to the init)."""
+    dims, out_dims = a["maps"][-1]
+    reduced = [i for i, it in enumerate(a["iters"]) if it == "reduction"]
+    env = dict(zip(a["args"], list(x[:-1]) + [torch.zeros(()) if reduced else x[-1]]))
+    for name, operands, res in a["body"]:
+        vals = [env[o] for o in operands]
+        if name == "yield":
+            y = vals[0]
+        else:
+            env[res] = SCALAR_FNS[name](*vals)
+    if reduced:
+        y = y.sum(dim=tuple(reduced)) + x[-1]
+    return y.expand(shp) if y.dim() < len(shp) else y
+
 def parse_funcs(text):
+    parse_maps(text)
     funcs = []
     for m in re.finditer(r"func\.func @(\w+)\((.*?)\) -> \((.*?)\)(?: attributes \{[^}]*\})? \{\n(.*?)\n  \}", text, re.S):
         name, args, _, body = m.groups()
@@ -56,9 +124,14 @@ def parse_funcs(text):
             am = re.match(r"(%\w+): (tensor<[^>]*>)( \{remat.param\})?", a)
             arglist.append((am.group(1), ptype(am.group(2)), bool(am.group(3))))
         ops = []
-        for line in body.splitlines():
+        lines = iter(body.splitlines())
+        for line in lines:
             line = line.strip()
             if line.startswith("remat.keep"): continue
+            up = parse_upstream(line, lines)
+            if up:
+                ops.append(up)
+                continue
             if line.startswith("return"):
                 rets = split_top(line[len("return "):].split(" : ")[0])
                 continue
@@ -129,7 +202,12 @@ def eval_op(op, x):
     n, a, rt = op["name"], op["attrs"], op["rtypes"]
     shp = rt[0][0]
     if n == "arith.constant": return [torch.full(shp, op["val"])]
-    if n == "arith.addf": return [x[0] + x[1]]
+    if n == "scalar": return [torch.tensor(op["val"])]
+    if n == "tensor.empty": return [torch.zeros(shp)]
+    if n == "linalg.fill": return [torch.full(shp, float(x[0]))]
+    if n == "linalg.matmul": return [x[2] + x[0] @ x[1]]
+    if n == "linalg.generic": return [eval_generic(a, x, shp)]
+    if n in SCALAR_FNS: return [SCALAR_FNS[n](*x)]
     n = n[6:]
     if n == "matmul": return [mm(x[0], x[1], a)]
     if n in ("add", "sub", "mul", "div"): return [getattr(torch, n)(x[0], x[1])]
@@ -198,7 +276,7 @@ def check(opt, src):
     ok, count = True, 0
     for fn in parse_funcs(out):
         # log needs positive inputs.
-        positive = any(op["name"] == "remat.log" for op in fn["ops"])
+        positive = any(op["name"] in ("remat.log", "math.log", "math.sqrt") for op in fn["ops"])
         g = torch.Generator().manual_seed(1)
         inputs = {}
         for name, (shape, dt), _ in fn["args"]:

@@ -4,6 +4,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "remat/Analysis/MemoryAnalysis.h"
 #include "remat/Dialect/Remat/Transforms/Passes.h"
 #include "remat/Dialect/Remat/Transforms/TrainingGraph.h"
 
@@ -50,11 +51,25 @@ static LogicalResult differentiate(func::FuncOp func) {
   // Values that depend on a parameter (forward reachability).
   llvm::DenseSet<Value> active(params.begin(), params.end());
   for (Operation &op : block.without_terminator()) {
-    if (op.getNumRegions() != 0)
-      return op.emitError("autodiff does not support ops with regions");
-    if (llvm::any_of(op.getOperands(),
-                     [&](Value v) { return active.contains(v); }))
+    // Structured ops (linalg) are differentiated whole; their payload region
+    // may read only its own block arguments and inactive values.
+    if (op.getNumRegions() != 0 && !hasScalarPayloadRegions(&op))
+      return op.emitError("autodiff does not support ops with regions that "
+                          "carry tensors");
+    bool readsActive = false;
+    forEachUsedValue(&op, [&](Value v) {
+      if (!active.contains(v))
+        return;
+      if (!llvm::is_contained(op.getOperands(), v)) {
+        if (!readsActive)
+          op.emitError("autodiff does not differentiate values that a region "
+                       "reads from outside; pass them as operands");
+        readsActive = true;
+      }
       active.insert(op.getResults().begin(), op.getResults().end());
+    });
+    if (readsActive)
+      return failure();
   }
 
   if (Operation *lossOp = loss.getDefiningOp())

@@ -38,6 +38,12 @@ mlir::FailureOr<int64_t> getResultBytesOf(mlir::Operation *op);
 /// and `tensor` ops that operate on tensors.
 void registerCostExternalModels(mlir::DialectRegistry &registry);
 
+/// Attaches `RematGradientOpInterface` to upstream ops with well-known
+/// derivatives: elementwise `arith`/`math` ops on tensors, `linalg.matmul`,
+/// `linalg.fill` of a constant, elementwise and sum-reduction
+/// `linalg.generic`s (GradientExternalModels.cpp).
+void registerGradientExternalModels(mlir::DialectRegistry &registry);
+
 } // namespace remat
 
 #include "remat/Dialect/Remat/IR/RematInterfaces.h.inc"
