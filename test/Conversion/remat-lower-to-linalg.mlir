@@ -533,3 +533,14 @@ func.func @recompute(%x: tensor<4xf32>, %dy: tensor<4xf32>) -> tensor<4xf32> {
   %1 = remat.tanh_grad %dy, %r {remat.phase = #remat.phase<backward>} : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
   return %1 : tensor<4xf32>
 }
+
+// -----
+
+// An empty product (M = 0): the batch size is not derived by dividing by
+// M * N (which was a division by zero).
+// CHECK-LABEL: func @matmul_zero_rows
+// CHECK: linalg.matmul ins(%{{.*}}, %{{.*}} : tensor<0x4xf32>, tensor<4x3xf32>) outs(%{{.*}} : tensor<0x3xf32>)
+func.func @matmul_zero_rows(%a: tensor<0x4xf32>, %b: tensor<4x3xf32>) -> tensor<0x3xf32> {
+  %0 = remat.matmul %a, %b : (tensor<0x4xf32>, tensor<4x3xf32>) -> tensor<0x3xf32>
+  return %0 : tensor<0x3xf32>
+}

@@ -106,7 +106,11 @@ struct MatmulLowering : OpConversionPattern<MatmulOp> {
     Value lhs = adaptor.getLhs(), rhs = adaptor.getRhs();
     bool sharedRhs = op.getRhs().getType().getRank() == 2 && rank > 2;
     int64_t m = shape[rank - 2], n = shape[rank - 1];
-    int64_t batch = resultType.getNumElements() / (m * n);
+    // The product of the leading dimensions (no division: m or n may be 0).
+    // The op verifier bounds every product of dimensions (SizedTensors).
+    int64_t batch = 1;
+    for (int64_t d : shape.drop_back(2))
+      batch *= d;
     Type f32 = rewriter.getF32Type();
     Value product;
 

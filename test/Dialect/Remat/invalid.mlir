@@ -1440,3 +1440,75 @@ func.func @recompute_empty_body(%x: tensor<4xf32>) -> tensor<4xf32> {
   }) : (tensor<4xf32>) -> tensor<4xf32>
   return %0 : tensor<4xf32>
 }
+
+//===----------------------------------------------------------------------===//
+// Sizes and offsets in checked arithmetic (SizedTensors, RematOps.cpp)
+//===----------------------------------------------------------------------===//
+
+// -----
+
+// 2^62 x 4 f32 elements: 2^66 bytes.
+func.func @tensor_bytes_overflow(%x: tensor<4611686018427387904x4xf32>, %w: tensor<4xf32>) -> tensor<4611686018427387904x4xf32> {
+  // expected-error @+1 {{'remat.mul' op operand #0 of type 'tensor<4611686018427387904x4xf32>' is too large: its size in bytes does not fit in 64 bits}}
+  %0 = remat.mul %x, %w : (tensor<4611686018427387904x4xf32>, tensor<4xf32>) -> tensor<4611686018427387904x4xf32>
+  return %0 : tensor<4611686018427387904x4xf32>
+}
+
+// -----
+
+// A zero dimension does not hide the overflow of the others (2^32 x 2^32).
+func.func @matmul_result_overflow(%a: tensor<0x4294967296x1xf32>, %b: tensor<0x1x4294967296xf32>) -> tensor<0x4294967296x4294967296xf32> {
+  // expected-error @+1 {{'remat.matmul' op result #0 of type 'tensor<0x4294967296x4294967296xf32>' is too large}}
+  %0 = remat.matmul %a, %b : (tensor<0x4294967296x1xf32>, tensor<0x1x4294967296xf32>) -> tensor<0x4294967296x4294967296xf32>
+  return %0 : tensor<0x4294967296x4294967296xf32>
+}
+
+// -----
+
+// offset + 2 * 2^62 wraps to a negative index without checked arithmetic.
+func.func @slice_stride_overflow(%x: tensor<8xf32>) -> tensor<3xf32> {
+  // expected-error @+1 {{'remat.slice' op slice exceeds dimension 0 of size 8}}
+  %0 = remat.slice %x {offsets = array<i64: 1>, strides = array<i64: 4611686018427387904>} : (tensor<8xf32>) -> tensor<3xf32>
+  return %0 : tensor<3xf32>
+}
+
+// -----
+
+func.func @slice_grad_stride_overflow(%g: tensor<3xf32>) -> tensor<8xf32> {
+  // expected-error @+1 {{'remat.slice_grad' op slice exceeds dimension 0 of size 8}}
+  %0 = remat.slice_grad %g {offsets = array<i64: 0>, strides = array<i64: 4611686018427387904>} : (tensor<3xf32>) -> tensor<8xf32>
+  return %0 : tensor<8xf32>
+}
+
+// -----
+
+func.func @conv_dilation_overflow(%x: tensor<1x2x5x5xf32>, %w: tensor<2x2x3x3xf32>) -> tensor<1x2x3x3xf32> {
+  // expected-error @+1 {{'remat.conv2d' op window extent or padded input size overflows 64 bits (kernel 3, dilation 4611686018427387904, padding 0)}}
+  %0 = remat.conv2d %x, %w {dilations = array<i64: 4611686018427387904, 1>} : (tensor<1x2x5x5xf32>, tensor<2x2x3x3xf32>) -> tensor<1x2x3x3xf32>
+  return %0 : tensor<1x2x3x3xf32>
+}
+
+// -----
+
+func.func @conv_padding_overflow(%x: tensor<1x2x5x5xf32>, %w: tensor<2x2x3x3xf32>) -> tensor<1x2x3x3xf32> {
+  // expected-error @+1 {{'remat.conv2d' op window extent or padded input size overflows 64 bits (kernel 3, dilation 1, padding 4611686018427387904)}}
+  %0 = remat.conv2d %x, %w {padding = array<i64: 4611686018427387904, 0>} : (tensor<1x2x5x5xf32>, tensor<2x2x3x3xf32>) -> tensor<1x2x3x3xf32>
+  return %0 : tensor<1x2x3x3xf32>
+}
+
+// -----
+
+// Twice 2^62 wraps to a negative value, which passed the half-kernel check.
+func.func @pool_padding_overflow(%x: tensor<1x1x4x4xf32>) -> tensor<1x1x4x4xf32> {
+  // expected-error @+1 {{'remat.max_pool2d' op padding must be at most half the kernel size}}
+  %0 = remat.max_pool2d %x {kernel = array<i64: 3, 3>, strides = array<i64: 1, 1>, padding = array<i64: 4611686018427387904, 1>} : (tensor<1x1x4x4xf32>) -> tensor<1x1x4x4xf32>
+  return %0 : tensor<1x1x4x4xf32>
+}
+
+// -----
+
+func.func @concat_size_overflow(%x: tensor<4611686018427387904xi8>) -> tensor<1xi8> {
+  // expected-error @+1 {{'remat.concat' op the concatenated size overflows 64 bits}}
+  %0 = remat.concat %x, %x {axis = 0 : i64} : (tensor<4611686018427387904xi8>, tensor<4611686018427387904xi8>) -> tensor<1xi8>
+  return %0 : tensor<1xi8>
+}

@@ -9,9 +9,48 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/OpImplementation.h"
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/CheckedArithmetic.h"
 
 using namespace mlir;
 using namespace remat;
+
+//===----------------------------------------------------------------------===//
+// Sizes
+//===----------------------------------------------------------------------===//
+
+/// Product of the non-zero dimensions of `type` times its element width in
+/// bytes, or nullopt if it does not fit in int64_t.
+static std::optional<int64_t> boundedBytes(RankedTensorType type) {
+  Type elt = type.getElementType();
+  int64_t width = 1;
+  if (elt.isIndex())
+    width = 8;
+  else if (elt.isIntOrFloat())
+    width = std::max<int64_t>(1, (elt.getIntOrFloatBitWidth() + 7) / 8);
+  std::optional<int64_t> bytes = width;
+  for (int64_t d : type.getShape())
+    if (d > 0 && bytes)
+      bytes = llvm::checkedMul(*bytes, d);
+  return bytes;
+}
+
+LogicalResult remat::verifySizedTensors(Operation *op) {
+  auto check = [&](Type t, StringRef kind, unsigned i) -> LogicalResult {
+    auto type = dyn_cast<RankedTensorType>(t);
+    if (!type || boundedBytes(type))
+      return success();
+    return op->emitOpError()
+           << kind << " #" << i << " of type " << t
+           << " is too large: its size in bytes does not fit in 64 bits";
+  };
+  for (auto [i, t] : llvm::enumerate(op->getOperandTypes()))
+    if (failed(check(t, "operand", i)))
+      return failure();
+  for (auto [i, t] : llvm::enumerate(op->getResultTypes()))
+    if (failed(check(t, "result", i)))
+      return failure();
+  return success();
+}
 
 //===----------------------------------------------------------------------===//
 // Shape helpers
@@ -217,12 +256,22 @@ static FailureOr<int64_t> windowOutput(Operation *op, int64_t in, int64_t k,
   if (stride < 1 || dilation < 1 || pad < 0 || k < 1)
     return op->emitOpError("strides, dilations and kernel sizes must be "
                            ">= 1 and padding >= 0");
-  int64_t span = dilation * (k - 1) + 1;
-  if (in + 2 * pad < span)
+  // Extents in checked arithmetic: attributes are arbitrary 64-bit values.
+  std::optional<int64_t> span = llvm::checkedMul(dilation, k - 1);
+  if (span)
+    span = llvm::checkedAdd(*span, int64_t(1));
+  std::optional<int64_t> padded = llvm::checkedMul(pad, int64_t(2));
+  if (padded)
+    padded = llvm::checkedAdd(in, *padded);
+  if (!span || !padded)
     return op->emitOpError()
-           << "window of extent " << span << " does not fit input size " << in
-           << " with padding " << pad;
-  return (in + 2 * pad - span) / stride + 1;
+           << "window extent or padded input size overflows 64 bits (kernel "
+           << k << ", dilation " << dilation << ", padding " << pad << ")";
+  if (*padded < *span)
+    return op->emitOpError()
+           << "window of extent " << *span << " does not fit input size "
+           << in << " with padding " << pad;
+  return (*padded - *span) / stride + 1;
 }
 
 /// Returns the conv2d output shape for input `x` and filter `w`.
@@ -236,7 +285,8 @@ convOutputShape(Operation *op, ArrayRef<int64_t> x, ArrayRef<int64_t> w,
     return op->emitOpError()
            << "input channels " << x[1] << " and output channels " << w[0]
            << " must be divisible by groups " << groups;
-  if (w[1] * groups != x[1])
+  std::optional<int64_t> channels = llvm::checkedMul(w[1], groups);
+  if (!channels || *channels != x[1])
     return op->emitOpError()
            << "filter input channels " << w[1] << " times groups " << groups
            << " must equal input channels " << x[1];
@@ -290,7 +340,7 @@ poolOutputShape(Operation *op, ArrayRef<int64_t> x, ArrayRef<int64_t> kernel,
   if (x.size() != 4)
     return op->emitOpError("input must have rank 4 (NCHW)");
   for (int i = 0; i < 2; ++i)
-    if (padding[i] * 2 > kernel[i])
+    if (padding[i] > kernel[i] / 2)
       return op->emitOpError("padding must be at most half the kernel size");
   auto oh = windowOutput(op, x[2], kernel[0], strides[0], padding[0], 1);
   if (failed(oh))
@@ -419,7 +469,10 @@ LogicalResult ConcatOp::verify() {
       if (d != *axis && s[d] != expected[d])
         return emitOpError("inputs differ in dimension ")
                << d << " which is not the concatenation axis";
-    expected[*axis] += s[*axis];
+    std::optional<int64_t> sum = llvm::checkedAdd(expected[*axis], s[*axis]);
+    if (!sum)
+      return emitOpError("the concatenated size overflows 64 bits");
+    expected[*axis] = *sum;
   }
   if (failed(verifyResultShape(*this, expected)))
     return failure();
@@ -438,7 +491,14 @@ static LogicalResult verifySliceBounds(Operation *op, ArrayRef<int64_t> x,
   for (size_t d = 0; d < x.size(); ++d) {
     if (offsets[d] < 0 || strides[d] < 1)
       return op->emitOpError("offsets must be >= 0 and strides >= 1");
-    if (sizes[d] > 0 && offsets[d] + (sizes[d] - 1) * strides[d] >= x[d])
+    if (sizes[d] == 0)
+      continue;
+    // The last index read, offset + (size - 1) * stride, in checked
+    // arithmetic: a wrapped value would pass the bound check.
+    std::optional<int64_t> last = llvm::checkedMul(sizes[d] - 1, strides[d]);
+    if (last)
+      last = llvm::checkedAdd(*last, offsets[d]);
+    if (!last || *last >= x[d])
       return op->emitOpError("slice exceeds dimension ")
              << d << " of size " << x[d];
   }

@@ -56,7 +56,15 @@ def Remat_Dialect : Dialect {
   }];
 }
 
+/// Every tensor an op reads or writes has a size that 64-bit signed
+/// arithmetic can hold: the product of its non-zero dimensions times the
+/// element width in bytes is below 2^63 (so every element count, byte size,
+/// offset and sub-product of its dimensions is too).
+def Remat_SizedTensors : NativeOpTrait<"SizedTensors"> {
+  let cppNamespace = "::remat::traits";
+}
+
 class Remat_Op<string mnemonic, list<Trait> traits = []>
-    : Op<Remat_Dialect, mnemonic, traits>;
+    : Op<Remat_Dialect, mnemonic, !listconcat(traits, [Remat_SizedTensors])>;
 
 #endif // REMAT_DIALECT_REMAT_IR_REMATDIALECT_TD

@@ -20,6 +20,25 @@
 
 #include "remat/Dialect/Remat/IR/RematEnums.h.inc"
 
+namespace remat {
+/// Verifies that every ranked tensor operand and result of `op` has a byte
+/// size (product of its non-zero dimensions times the element width) that
+/// fits in int64_t; emits a located error otherwise.
+mlir::LogicalResult verifySizedTensors(mlir::Operation *op);
+
+namespace traits {
+/// The `Remat_SizedTensors` trait of every remat op (RematDialect.td).
+template <typename ConcreteType>
+class SizedTensors
+    : public mlir::OpTrait::TraitBase<ConcreteType, SizedTensors> {
+public:
+  static mlir::LogicalResult verifyTrait(mlir::Operation *op) {
+    return verifySizedTensors(op);
+  }
+};
+} // namespace traits
+} // namespace remat
+
 #define GET_ATTRDEF_CLASSES
 #include "remat/Dialect/Remat/IR/RematAttributes.h.inc"
 
