@@ -23,12 +23,27 @@ static std::string describe(const Graph &graph, unsigned index) {
 std::optional<std::string> Graph::validate() const {
   if (inputBytes < 0)
     return "graph input bytes are negative";
+  if (inputBytes > kMaxGraphBytes)
+    return "graph input bytes " + std::to_string(inputBytes) +
+           " exceed the limit of 2^60";
+  // Running totals: every sum a strategy or the simulator forms over
+  // distinct values stays far from int64_t and double overflow.
+  int64_t totalBytes = inputBytes;
+  double totalCost = 0;
   for (unsigned i = 0, e = nodes.size(); i != e; ++i) {
     const Node &node = nodes[i];
     if (node.bytes < 0)
       return "node " + describe(*this, i) + " has negative size";
     if (!(node.cost >= 0) || std::isinf(node.cost))
       return "node " + describe(*this, i) + " has a negative or invalid cost";
+    if (node.bytes > kMaxGraphBytes - totalBytes)
+      return "the bytes of the inputs and nodes up to " + describe(*this, i) +
+             " exceed the limit of 2^60";
+    totalBytes += node.bytes;
+    totalCost += node.cost;
+    if (!(totalCost <= kMaxGraphCost))
+      return "the costs of the nodes up to " + describe(*this, i) +
+             " sum above the limit of 1e280";
     for (unsigned op : node.operands) {
       if (op >= i)
         return "node " + describe(*this, i) + " uses operand #" +

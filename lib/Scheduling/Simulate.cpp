@@ -17,6 +17,8 @@
 
 #include "remat/Scheduling/Graph.h"
 
+#include "llvm/Support/MathExtras.h"
+
 #include <algorithm>
 #include <limits>
 
@@ -160,7 +162,13 @@ static std::optional<std::string> run(const Graph &graph,
   int64_t live = 0;
   for (size_t p = 0; p != numExec; ++p) {
     int64_t bytes = counted[p];
-    int64_t during = live + bytes;
+    // Graph::validate bounds the bytes of all nodes together, but a schedule
+    // may keep several instances of a node live: the sum is checked, and a
+    // peak that int64_t cannot hold is an error, never a wrapped value.
+    int64_t during;
+    if (llvm::AddOverflow(live, bytes, during))
+      return "the live bytes during " + describe(graph, execNode[p]) +
+             " exceed 2^63 - 1";
     if (during > res.peakBytes) {
       res.peakBytes = during;
       res.peakAt = execNode[p];
@@ -170,11 +178,14 @@ static std::optional<std::string> run(const Graph &graph,
     if (stepPeakBytes)
       (*stepPeakBytes)[execStep[p]] =
           std::max((*stepPeakBytes)[execStep[p]], during);
-    live += bytes;
+    live = during;
     for (uint32_t i = freeStart[p], e = freeStart[p + 1]; i != e; ++i)
       live -= counted[freeList[i]];
   }
-  res.peakTotalBytes = res.peakBytes + graph.inputBytes + res.outputBytes;
+  if (llvm::AddOverflow(res.peakBytes, graph.inputBytes, res.peakTotalBytes) ||
+      llvm::AddOverflow(res.peakTotalBytes, res.outputBytes,
+                        res.peakTotalBytes))
+    return "the peak including inputs and outputs exceeds 2^63 - 1";
   result = res;
   return std::nullopt;
 }

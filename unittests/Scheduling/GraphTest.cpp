@@ -117,6 +117,45 @@ TEST(GraphTest, AddNodeValidateForwardCost) {
   EXPECT_NE(bad.validate()->find("uses backward node 'gb'"), std::string::npos);
 }
 
+// Sizes and costs whose sums would overflow are rejected by validate and
+// therefore by simulate: two 2^62-byte values live together have a true
+// peak of 2^63, which used to wrap and be reported as 2^62.
+TEST(GraphTest, ValidateAndSimulateRejectOverflowingTotals) {
+  Graph g = smallChain();
+  g.nodes[0].bytes = int64_t(1) << 62;
+  g.nodes[1].bytes = int64_t(1) << 62;
+  ASSERT_TRUE(g.validate());
+  EXPECT_NE(g.validate()->find("exceed the limit of 2^60"), std::string::npos)
+      << *g.validate();
+  SimResult result;
+  std::optional<std::string> error = simulate(g, Schedule(g.size()), result);
+  ASSERT_TRUE(error);
+  EXPECT_NE(error->find("2^60"), std::string::npos) << *error;
+
+  // At the limit itself the graph is fine and the peak is exact.
+  g = smallChain();
+  g.inputBytes = 0;
+  g.nodes[0].bytes = kMaxGraphBytes - 80;
+  ASSERT_FALSE(g.validate());
+  ASSERT_FALSE(simulate(g, Schedule(g.size()), result));
+  // During gb: a, b, c and gb live (the node bytes sum to the limit).
+  EXPECT_EQ(result.peakBytes, kMaxGraphBytes - 80 + 50 + 10 + 10);
+
+  g = smallChain();
+  g.inputBytes = kMaxGraphBytes + 1;
+  ASSERT_TRUE(g.validate());
+
+  // Costs near the double range: each is finite, their sum is not.
+  g = smallChain();
+  g.nodes[0].cost = 1e308;
+  g.nodes[1].cost = 1e308;
+  ASSERT_TRUE(g.validate());
+  EXPECT_NE(g.validate()->find("1e280"), std::string::npos) << *g.validate();
+  g.nodes[1].cost = std::numeric_limits<double>::quiet_NaN();
+  g.nodes[0].cost = 1;
+  EXPECT_TRUE(g.validate());
+}
+
 TEST(GraphTest, NumRecomputed) {
   Schedule s(5);
   EXPECT_EQ(s.numRecomputed(), 0u);

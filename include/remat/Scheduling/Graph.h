@@ -71,6 +71,14 @@ struct Node {
   std::vector<unsigned> operands;
 };
 
+/// Limits `Graph::validate` enforces: the input bytes plus the bytes of every
+/// node at most 2^60 (so sums of a few such totals, as the chain models and
+/// the simulator form them, cannot overflow int64_t), and the costs of all
+/// nodes summing to at most 1e280 (so a schedule's recompute cost, at most
+/// 2^32 recomputations, and the strategies' cost tables stay finite).
+constexpr int64_t kMaxGraphBytes = int64_t(1) << 60;
+constexpr double kMaxGraphCost = 1e280;
+
 /// A training step in op order. Nodes are topologically ordered.
 struct Graph {
   std::vector<Node> nodes;
@@ -81,7 +89,8 @@ struct Graph {
   /// Adds a node and returns its index.
   unsigned addNode(Node node);
   /// Returns a diagnostic message if the graph is malformed (operand out of
-  /// order, negative size or cost, a forward node using a backward node).
+  /// order, negative size or cost, a forward node using a backward node) or
+  /// exceeds kMaxGraphBytes or kMaxGraphCost.
   std::optional<std::string> validate() const;
   /// Sum of the compute cost of all forward nodes.
   double forwardCost() const;
