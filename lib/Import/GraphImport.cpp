@@ -7,6 +7,7 @@
 #include "remat/Import/GraphImport.h"
 
 #include "remat/Dialect/Remat/IR/RematOps.h"
+#include "remat/Scheduling/Graph.h"
 
 #include "mlir/IR/BuiltinTypes.h"
 #include "llvm/ADT/DenseSet.h"
@@ -147,6 +148,8 @@ llvm::Error GraphParser::readNodes(const json::Array &nodes) {
       llvm::Expected<std::string> name = getKey(*object, "name", where);
       if (!name)
         return name.takeError();
+      if (name->empty())
+        return fail(where + ": field 'name' must not be empty");
       node.name = *name;
       llvm::Expected<double> cost = getCost(*object, "cost_cpu", where);
       if (!cost)
@@ -173,6 +176,8 @@ llvm::Error GraphParser::readNodes(const json::Array &nodes) {
       llvm::Expected<std::string> name = getKey(*object, "name", where);
       if (!name)
         return name.takeError();
+      if (name->empty())
+        return fail(where + ": field 'name' must not be empty");
       key = node.name = *name;
       where += " (name " + key + ")";
       if (byKey.count(key))
@@ -219,6 +224,10 @@ llvm::Error GraphParser::readOrder(const json::Object &root) {
       std::optional<llvm::StringRef> text = orderValue->getAsString();
       if (!text)
         return fail("field 'graph.order' must be a list of node names");
+      if (findExcessiveNesting(*text, options.maxNesting, NestingSyntax::JSON))
+        return fail("field 'graph.order': brackets nest deeper than " +
+                    llvm::Twine(options.maxNesting) +
+                    " levels (--max-nesting)");
       llvm::Expected<json::Value> inner = json::parse(*text);
       if (!inner) {
         llvm::consumeError(inner.takeError());
@@ -391,6 +400,18 @@ llvm::Error GraphParser::readSavedSets(const json::Object &root) {
 }
 
 llvm::Expected<ImportedGraph> GraphParser::parse(llvm::StringRef text) {
+  // llvm::json::parse recurses once per nesting level: refuse deep nesting
+  // (and huge files) before it runs out of stack.
+  if (text.size() > options.maxInputBytes)
+    return fail("the file has " + llvm::Twine(text.size()) +
+                " bytes, more than the limit of " +
+                llvm::Twine(options.maxInputBytes) + " (--max-input-bytes)");
+  if (std::optional<size_t> at =
+          findExcessiveNesting(text, options.maxNesting, NestingSyntax::JSON)) {
+    size_t line = 1 + text.take_front(*at).count('\n');
+    return fail("line " + llvm::Twine(line) + ": brackets nest deeper than " +
+                llvm::Twine(options.maxNesting) + " levels (--max-nesting)");
+  }
   llvm::Expected<json::Value> root = json::parse(text);
   if (!root)
     return fail("invalid JSON: " + llvm::toString(root.takeError()));
@@ -432,6 +453,22 @@ llvm::Expected<ImportedGraph> GraphParser::parse(llvm::StringRef text) {
     return std::move(error);
   if (llvm::Error error = readSavedSets(*object))
     return std::move(error);
+  // The scheduling model's limits (Graph::validate), checked here so that
+  // the error names the file: sums of bytes and costs must not overflow.
+  int64_t totalBytes = graph.inputBytes;
+  double totalCost = 0;
+  for (const ImportedGraph::Node &node : graph.nodes) {
+    totalCost += node.cost;
+    if (node.bytes > sched::kMaxGraphBytes - totalBytes)
+      return fail("node '" + node.name +
+                  "': the input and node sizes sum "
+                  "above the limit of 2^60 bytes");
+    totalBytes += node.bytes;
+    if (!(totalCost <= sched::kMaxGraphCost))
+      return fail("node '" + node.name +
+                  "': the node costs sum above the "
+                  "limit of 1e280");
+  }
   return std::move(graph);
 }
 

@@ -14,6 +14,7 @@
 #include "remat/Import/GraphImport.h"
 
 #include "remat/Dialect/Remat/IR/RematDialect.h"
+#include "remat/Support/AtomicOutput.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/MLIRContext.h"
@@ -92,6 +93,16 @@ static cl::opt<std::string>
              cl::desc("Name of the function (one input file only; default: "
                       "the file name without extension)"));
 
+static cl::opt<unsigned> maxNesting(
+    "max-nesting",
+    cl::desc("Refuse files whose brackets nest deeper (checked before the "
+             "JSON parser, which would run out of stack)"),
+    cl::init(remat::kDefaultMaxNesting));
+static cl::opt<uint64_t>
+    maxInputBytes("max-input-bytes",
+                  cl::desc("Refuse input files larger than this (bytes)"),
+                  cl::init(remat::kDefaultMaxInputBytes));
+
 static int fail(const llvm::Twine &message) {
   llvm::WithColor::error(llvm::errs(), "remat-import") << message << "\n";
   return 1;
@@ -110,6 +121,8 @@ int main(int argc, char **argv) {
   options.format = format;
   options.allForward = allForward;
   options.phases = phases;
+  options.maxNesting = maxNesting;
+  options.maxInputBytes = maxInputBytes;
   if (inputBytes >= 0)
     options.inputBytes = inputBytes;
   else if (inputBytes.getNumOccurrences())
@@ -182,17 +195,21 @@ int main(int argc, char **argv) {
     remat::buildGraphFunction(builder, *graph, unique);
   }
 
+  // Every input error is caught by parseGraph; the diagnostics of a module
+  // that still does not verify are printed above this message.
   if (failed(verify(*module)))
-    return fail("the imported module does not verify (this is a bug)");
+    return fail("the imported module does not verify (this is a bug in "
+                "remat-import; the diagnostics above name the op)");
 
-  std::string message;
-  std::unique_ptr<llvm::ToolOutputFile> output =
-      openOutputFile(outputFile, &message);
+  // Replaces the output file only once it is completely written.
+  llvm::Expected<std::unique_ptr<remat::AtomicOutput>> output =
+      remat::AtomicOutput::create(outputFile);
   if (!output)
-    return fail(outputFile + ": " + message);
-  output->os() << header;
-  module->print(output->os(), OpPrintingFlags().printNameLocAsPrefix());
-  output->os() << "\n";
-  output->keep();
+    return fail(llvm::toString(output.takeError()));
+  (*output)->os() << header;
+  module->print((*output)->os(), OpPrintingFlags().printNameLocAsPrefix());
+  (*output)->os() << "\n";
+  if (llvm::Error error = (*output)->commit())
+    return fail(llvm::toString(std::move(error)));
   return 0;
 }

@@ -42,6 +42,8 @@
 #ifndef REMAT_IMPORT_GRAPHIMPORT_H
 #define REMAT_IMPORT_GRAPHIMPORT_H
 
+#include "remat/Support/InputLimits.h"
+
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Builders.h"
 #include "llvm/ADT/SmallVector.h"
@@ -85,6 +87,10 @@ struct GraphImportOptions {
   std::optional<int64_t> inputBytes;
   /// Where phases come from (Checkmate format; ignored with `allForward`).
   PhaseSource phases = PhaseSource::Auto;
+  /// Files nesting brackets deeper, or larger, are refused before the JSON
+  /// parser sees them (remat/Support/InputLimits.h).
+  unsigned maxNesting = kDefaultMaxNesting;
+  uint64_t maxInputBytes = kDefaultMaxInputBytes;
 };
 
 /// A graph read from a file, independent of MLIR.
