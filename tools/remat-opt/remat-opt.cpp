@@ -3,16 +3,90 @@
 // Part of the remat project.
 //
 //===----------------------------------------------------------------------===//
+//
+// MlirOptMain with two guards around it: the input is scanned for bracket
+// nesting (and size) before the recursive MLIR parser sees it, and `-o F` is
+// written to a temporary file renamed over F only when the run succeeds.
+//
+//===----------------------------------------------------------------------===//
 
 #include "remat/InitAll.h"
+#include "remat/Support/AtomicOutput.h"
+#include "remat/Support/InputLimits.h"
 
 #include "mlir/IR/DialectRegistry.h"
+#include "mlir/Support/FileUtilities.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/WithColor.h"
+
+namespace cl = llvm::cl;
+
+static cl::opt<unsigned> maxNesting(
+    "max-nesting",
+    cl::desc("Refuse input whose brackets ((, [, {, <) nest deeper (checked "
+             "before the MLIR parser, which would run out of stack)"),
+    cl::init(remat::kDefaultMaxNesting));
+static cl::opt<uint64_t>
+    maxInputBytes("max-input-bytes",
+                  cl::desc("Refuse input files larger than this (bytes)"),
+                  cl::init(remat::kDefaultMaxInputBytes));
+
+static int fail(const llvm::Twine &message) {
+  llvm::WithColor::error(llvm::errs(), "remat-opt") << message << "\n";
+  return EXIT_FAILURE;
+}
 
 int main(int argc, char **argv) {
   mlir::DialectRegistry registry;
   remat::registerAllDialects(registry);
   remat::registerAllPasses();
-  return mlir::asMainReturnCode(
-      mlir::MlirOptMain(argc, argv, "remat optimizer driver\n", registry));
+  auto [inputFilename, outputFilename] = mlir::registerAndParseCLIOptions(
+      argc, argv, "remat optimizer driver\n", registry);
+  mlir::MlirOptMainConfig config =
+      mlir::MlirOptMainConfig::createFromCLOptions();
+  // Listing dialects or passes reads no input and writes no file.
+  if (config.shouldShowDialects() || config.shouldListPasses())
+    return mlir::asMainReturnCode(
+        mlir::MlirOptMain(argc, argv, inputFilename, outputFilename, registry));
+  llvm::InitLLVM initLLVM(argc, argv);
+
+  std::string message;
+  std::unique_ptr<llvm::MemoryBuffer> input =
+      mlir::openInputFile(inputFilename, &message);
+  if (!input)
+    return fail(message);
+  llvm::StringRef text = input->getBuffer();
+  if (text.size() > maxInputBytes)
+    return fail(input->getBufferIdentifier() + ": the input has " +
+                llvm::Twine(text.size()) + " bytes, more than the limit of " +
+                llvm::Twine(maxInputBytes) + " (--max-input-bytes)");
+  if (std::optional<size_t> at = remat::findExcessiveNesting(
+          text, maxNesting, remat::NestingSyntax::MLIR)) {
+    llvm::SourceMgr sourceMgr;
+    sourceMgr.AddNewSourceBuffer(
+        llvm::MemoryBuffer::getMemBuffer(text, input->getBufferIdentifier(),
+                                         /*RequiresNullTerminator=*/false),
+        llvm::SMLoc());
+    sourceMgr.PrintMessage(
+        llvm::errs(), llvm::SMLoc::getFromPointer(text.data() + *at),
+        llvm::SourceMgr::DK_Error,
+        "brackets nest deeper than " + llvm::Twine(maxNesting) +
+            " levels (--max-nesting)");
+    return EXIT_FAILURE;
+  }
+
+  llvm::Expected<std::unique_ptr<remat::AtomicOutput>> output =
+      remat::AtomicOutput::create(outputFilename);
+  if (!output)
+    return fail(llvm::toString(output.takeError()));
+  if (failed(mlir::MlirOptMain((*output)->os(), std::move(input), registry,
+                               config)))
+    return EXIT_FAILURE;
+  if (llvm::Error error = (*output)->commit())
+    return fail(llvm::toString(std::move(error)));
+  return EXIT_SUCCESS;
 }
