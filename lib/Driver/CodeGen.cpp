@@ -11,6 +11,7 @@
 #include "llvm/IR/LegacyPassManager.h"
 #include "llvm/IR/Module.h"
 #include "llvm/IR/Verifier.h"
+#include "llvm/MC/MCSubtargetInfo.h"
 #include "llvm/MC/TargetRegistry.h"
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/Support/TargetSelect.h"
@@ -27,6 +28,53 @@
 using namespace mlir;
 using namespace remat;
 using namespace remat::driver;
+
+/// Returns a message if `cpu` is not a processor `target` knows on `triple`.
+static std::optional<std::string> checkProcessor(const llvm::Target &target,
+                                                 const llvm::Triple &triple,
+                                                 llvm::StringRef cpu,
+                                                 llvm::StringRef option,
+                                                 llvm::StringRef examples) {
+  std::unique_ptr<llvm::MCSubtargetInfo> info(
+      target.createMCSubtargetInfo(triple, "", ""));
+  if (!info || info->isCPUStringValid(cpu))
+    return std::nullopt;
+  return ("unknown " + option + "=" + cpu +
+          ": LLVM has no such processor for " + triple.str() +
+          " (for example " + examples + ")")
+      .str();
+}
+
+std::optional<std::string>
+driver::checkTargetNames(const CompileOptions &options) {
+  std::string error;
+  if (options.cpu != "native") {
+    llvm::InitializeNativeTarget();
+    llvm::Triple triple(llvm::sys::getDefaultTargetTriple());
+    const llvm::Target *target =
+        llvm::TargetRegistry::lookupTarget(triple, error);
+    if (!target)
+      return error;
+    if (options.cpu.empty())
+      return std::string("--cpu must not be empty (native or an LLVM CPU)");
+    if (auto problem = checkProcessor(*target, triple, options.cpu, "--cpu",
+                                      "x86-64, x86-64-v3, skylake, znver4"))
+      return problem;
+  }
+  if (options.target == Target::CUDA) {
+    llvm::InitializeAllTargetInfos();
+    llvm::InitializeAllTargetMCs();
+    llvm::Triple triple("nvptx64-nvidia-cuda");
+    const llvm::Target *target =
+        llvm::TargetRegistry::lookupTarget(triple, error);
+    if (!target)
+      return "--target=cuda needs LLVM's NVPTX target: " + error;
+    if (auto problem = checkProcessor(*target, triple, options.chip, "--chip",
+                                      "sm_80, sm_90, sm_90a"))
+      return problem;
+  }
+  return std::nullopt;
+}
 
 /// Creates the host TargetMachine: the default triple, `options.cpu`
 /// ("native": this machine's CPU and features), PIC.

@@ -12,6 +12,8 @@
 #include "mlir/IR/OperationSupport.h"
 #include "mlir/Target/LLVMIR/Dialect/All.h"
 #include "llvm/ADT/StringSwitch.h"
+#include "llvm/IR/Constants.h"
+#include "llvm/IR/GlobalVariable.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Support/Format.h"
@@ -143,6 +145,12 @@ LogicalResult driver::compile(ModuleOp module, const CompileOptions &options,
       translateToLLVMIR(module, llvmContext, options);
   if (!llvmModule)
     return failure();
+  // The signature the header names (getAbiSymbol): one constant byte.
+  new llvm::GlobalVariable(
+      *llvmModule, llvm::Type::getInt8Ty(llvmContext), /*isConstant=*/true,
+      llvm::GlobalValue::ExternalLinkage,
+      llvm::ConstantInt::get(llvm::Type::getInt8Ty(llvmContext), 1),
+      getAbiSymbol(info));
   if (options.emit == Emit::LLVM) {
     llvmModule->print(os, nullptr);
     return success();

@@ -8,6 +8,8 @@
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSwitch.h"
+#include "llvm/Support/Format.h"
+#include "llvm/Support/xxhash.h"
 
 using namespace mlir;
 using namespace remat;
@@ -61,6 +63,26 @@ static void writeShape(const BufferInfo &buffer, llvm::raw_ostream &os) {
     os << "0";
   llvm::interleaveComma(buffer.shape, os);
   os << "}";
+}
+
+std::string driver::getAbiSymbol(const EntryInfo &info) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  os << info.function << ';' << (info.target == Target::CUDA ? "cuda" : "cpu")
+     << ';' << info.numInputs << ';' << info.arenaBytes << ';'
+     << info.arenaLowerBound;
+  for (const BufferInfo &buffer : info.buffers) {
+    os << ';' << buffer.name << ',' << kindName(buffer.kind) << ','
+       << buffer.elementType << ',' << buffer.elementBytes << ','
+       << buffer.bytes << ',' << buffer.intRange << ',' << buffer.gradOf;
+    for (int64_t d : buffer.shape)
+      os << 'x' << d;
+  }
+  std::string symbol;
+  llvm::raw_string_ostream symbolOs(symbol);
+  symbolOs << "remat_abi_" << info.function << '_'
+           << llvm::format_hex_no_prefix(llvm::xxh3_64bits(text), 16);
+  return symbol;
 }
 
 void driver::writeHeader(const EntryInfo &info, llvm::raw_ostream &os) {
@@ -118,7 +140,9 @@ void driver::writeHeader(const EntryInfo &info, llvm::raw_ostream &os) {
      << "#define REMAT_ARENA_LOWER_BOUND_BYTES " << info.arenaLowerBound << "\n"
      << "#define REMAT_NUM_BUFFERS " << info.buffers.size() << "\n"
      << "#define REMAT_NUM_INPUTS " << info.numInputs << "\n"
-     << "#define REMAT_NUM_RESULTS " << numResults << "\n\n";
+     << "#define REMAT_NUM_RESULTS " << numResults << "\n"
+     << "/* Defined by the object of the same remat-compile run only. */\n"
+     << "#define REMAT_ABI_SYMBOL " << getAbiSymbol(info) << "\n\n";
 
   for (auto [index, buffer] : llvm::enumerate(info.buffers)) {
     CType type = cTypeOf(buffer.elementType);
@@ -146,6 +170,7 @@ void driver::writeHeader(const EntryInfo &info, llvm::raw_ostream &os) {
   }
 
   os << "\n#ifdef __cplusplus\nextern \"C\" {\n#endif\n"
+     << "extern const unsigned char " << getAbiSymbol(info) << ";\n"
      << "void " << info.function << "(";
   for (auto [index, buffer] : llvm::enumerate(info.buffers))
     os << (index ? ", " : "") << cTypeOf(buffer.elementType).spelling << " *"

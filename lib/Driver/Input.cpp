@@ -17,6 +17,8 @@
 #include "mlir/Parser/Parser.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSet.h"
+#include "llvm/ADT/StringSwitch.h"
+#include "llvm/Support/CheckedArithmetic.h"
 #include "llvm/Support/SourceMgr.h"
 
 using namespace mlir;
@@ -146,14 +148,53 @@ static LogicalResult describeType(Type type, BufferInfo &buffer, Location loc) {
   buffer.elementType = spelling;
   buffer.shape.assign(shaped.getShape().begin(), shaped.getShape().end());
   buffer.elementBytes = (element.getIntOrFloatBitWidth() + 7) / 8;
-  buffer.bytes = buffer.elementBytes * shaped.getNumElements();
+  // The header states elements and bytes as int64_t: they must fit.
+  std::optional<int64_t> bytes = buffer.elementBytes;
+  for (int64_t d : shaped.getShape())
+    if (bytes)
+      bytes = llvm::checkedMul(*bytes, d);
+  if (!bytes)
+    return emitError(loc) << "the size in bytes of " << type
+                          << " does not fit in 64 bits";
+  buffer.bytes = *bytes;
   return success();
+}
+
+/// True if `name` is a C or C++ keyword, or a name the header or a C program
+/// already gives a meaning (`main`, the header's `remat_`/`REMAT_` names).
+static bool isReservedInC(StringRef name) {
+  return llvm::StringSwitch<bool>(name)
+      .Cases({"auto", "bool", "break", "case", "catch", "char", "class"}, true)
+      .Cases({"const", "continue", "default", "delete", "do", "double"}, true)
+      .Cases({"else", "enum", "extern", "false", "float", "for", "goto"}, true)
+      .Cases({"if", "inline", "int", "long", "namespace", "new"}, true)
+      .Cases({"operator", "private", "protected", "public", "register"}, true)
+      .Cases({"restrict", "return", "short", "signed", "sizeof", "static"},
+             true)
+      .Cases({"struct", "switch", "template", "this", "throw", "true", "try"},
+             true)
+      .Cases({"typedef", "typename", "union", "unsigned", "using", "virtual"},
+             true)
+      .Cases({"void", "volatile", "while", "main"}, true)
+      .Default(name.starts_with("remat_") || name.starts_with("REMAT_") ||
+               name.starts_with("__"));
 }
 
 LogicalResult driver::describeEntry(func::FuncOp func,
                                     const ArgumentNames &names,
                                     EntryInfo &info) {
-  info.function = func.getSymName().str();
+  // The entry's name becomes a C function in the header and the object:
+  // refuse names a C compiler would reject, instead of writing a header
+  // that does not compile.
+  StringRef symbol = func.getSymName();
+  if (toIdentifier(symbol) != symbol || isReservedInC(symbol))
+    return emitError(func.getLoc())
+           << "the entry point '@" << symbol
+           << "' cannot be compiled: its name becomes a C function in the "
+              "header, and it is not a C identifier or is reserved in C ("
+              "main, a keyword, or a remat_/REMAT_/__ prefix); rename the "
+              "function";
+  info.function = symbol.str();
   info.buffers.clear();
   llvm::StringSet<> used;
   auto unique = [&](std::string name) {

@@ -8,6 +8,7 @@
 
 #include "remat/Dialect/Remat/IR/RematDialect.h"
 
+#include "mlir/Dialect/Bufferization/IR/BufferizableOpInterface.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "llvm/Support/FileSystem.h"
@@ -125,8 +126,33 @@ LogicalResult driver::runLinalgStage(ModuleOp module,
   return run(pm, module, options, "linalg");
 }
 
+/// Rejects arith and math ops on tensors that bufferization cannot handle
+/// (one-shot-bufferize would only say "op was not bufferized").
+static LogicalResult checkBufferizable(ModuleOp module) {
+  WalkResult result = module.walk([&](Operation *op) {
+    StringRef dialect = op->getName().getDialectNamespace();
+    if ((dialect != "arith" && dialect != "math") ||
+        isa<bufferization::BufferizableOpInterface>(op))
+      return WalkResult::advance();
+    auto isTensor = [](Type t) { return isa<TensorType>(t); };
+    if (llvm::none_of(op->getOperandTypes(), isTensor) &&
+        llvm::none_of(op->getResultTypes(), isTensor))
+      return WalkResult::advance();
+    op->emitError() << "'" << op->getName()
+                    << "' on tensors cannot be compiled: remat-compile "
+                       "lowers remat ops, linalg and tensor ops, and "
+                       "elementwise arith/math on scalars (inside a "
+                       "linalg.generic body); use the remat op (e.g. "
+                       "remat.tanh, remat.exp, remat.add) or a linalg.generic";
+    return WalkResult::interrupt();
+  });
+  return failure(result.wasInterrupted());
+}
+
 LogicalResult driver::runBufferStage(ModuleOp module,
                                      const CompileOptions &options) {
+  if (failed(checkBufferizable(module)))
+    return failure();
   bool cuda = options.target == Target::CUDA;
   PassManager pm(module.getContext());
   // No CSE or canonicalization before bufferization: it could merge a

@@ -12,6 +12,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "remat/Driver/Driver.h"
+#include "remat/Support/AtomicOutput.h"
+#include "remat/Support/InputLimits.h"
 
 #include "mlir/IR/AsmState.h"
 #include "mlir/IR/Diagnostics.h"
@@ -69,6 +71,16 @@ static cl::opt<long long> blockSize("gpu-block-size",
 static cl::opt<std::string>
     arenaReport("arena-report",
                 cl::desc("Write remat-plan-arena's JSON report to this file"));
+
+static cl::opt<unsigned> maxNesting(
+    "max-nesting",
+    cl::desc("Refuse input whose brackets ((, [, {, <) nest deeper (checked "
+             "before the MLIR parser, which would run out of stack)"),
+    cl::init(remat::kDefaultMaxNesting));
+static cl::opt<uint64_t>
+    maxInputBytes("max-input-bytes",
+                  cl::desc("Refuse input files larger than this (bytes)"),
+                  cl::init(remat::kDefaultMaxInputBytes));
 
 static cl::opt<bool> gpuLoopsOnCpu(
     "cpu-gpu-loops",
@@ -169,6 +181,10 @@ int main(int argc, char **argv) {
     timingManager.setEnabled(true);
   mlir::TimingScope rootTiming = timingManager.getRootScope();
   options.timing = &rootTiming;
+  if (std::optional<std::string> problem = checkTargetNames(options)) {
+    errs() << "error: " << *problem << "\n";
+    return 1;
+  }
 
   mlir::MLIRContext context(registry);
   // Diagnostics point at source locations; the op dump adds nothing there
@@ -182,8 +198,24 @@ int main(int argc, char **argv) {
     errs() << "error: " << message << "\n";
     return 1;
   }
+  StringRef text = input->getBuffer();
+  if (text.size() > maxInputBytes) {
+    errs() << "error: " << input->getBufferIdentifier() << ": the input has "
+           << text.size() << " bytes, more than the limit of " << maxInputBytes
+           << " (--max-input-bytes)\n";
+    return 1;
+  }
+  std::optional<size_t> deep =
+      remat::findExcessiveNesting(text, maxNesting, remat::NestingSyntax::MLIR);
   SourceMgr sourceMgr;
   sourceMgr.AddNewSourceBuffer(std::move(input), SMLoc());
+  if (deep) {
+    sourceMgr.PrintMessage(SMLoc::getFromPointer(text.data() + *deep),
+                           SourceMgr::DK_Error,
+                           "brackets nest deeper than " + Twine(maxNesting) +
+                               " levels (--max-nesting)");
+    return 1;
+  }
   mlir::SourceMgrDiagnosticHandler handler(sourceMgr, &context);
 
   ArgumentNames names;
@@ -199,22 +231,33 @@ int main(int argc, char **argv) {
   if (mlir::failed(compile(*module, options, names, resultStream, info)))
     return 1;
 
-  auto output = mlir::openOutputFile(outputFile, &message);
-  if (!output) {
-    errs() << "error: " << message << "\n";
+  // Both outputs go to temporary files first and replace the destinations
+  // only when both are written: a failure leaves the previous object and
+  // header in place, never a new object beside a stale header (the header
+  // first: a failed object rename leaves a new header, which the runner's
+  // ABI check rejects with the old object).
+  auto fail = [](Error error) {
+    errs() << "error: " << toString(std::move(error)) << "\n";
     return 1;
-  }
-  output->os() << result;
-  output->keep();
-
+  };
+  Expected<std::unique_ptr<remat::AtomicOutput>> output =
+      remat::AtomicOutput::create(outputFile);
+  if (!output)
+    return fail(output.takeError());
+  std::unique_ptr<remat::AtomicOutput> header;
   if (!headerFile.empty()) {
-    auto header = mlir::openOutputFile(headerFile, &message);
-    if (!header) {
-      errs() << "error: " << message << "\n";
-      return 1;
-    }
+    Expected<std::unique_ptr<remat::AtomicOutput>> opened =
+        remat::AtomicOutput::create(headerFile);
+    if (!opened)
+      return fail(opened.takeError());
+    header = std::move(*opened);
     writeHeader(info, header->os());
-    header->keep();
   }
+  (*output)->os() << result;
+  if (header)
+    if (Error error = header->commit())
+      return fail(std::move(error));
+  if (Error error = (*output)->commit())
+    return fail(std::move(error));
   return 0;
 }

@@ -38,6 +38,22 @@ done
 [[ -f "$header" ]] || { echo "error: no header '$header'" >&2; exit 1; }
 [[ -f "$object" ]] || { echo "error: no object '$object'" >&2; exit 1; }
 
+# The header names the ABI signature symbol its own remat-compile run put in
+# the object (driver::getAbiSymbol); a pair from different runs would link
+# (same entry name) and then read and write past its buffers.
+abi=$(sed -n 's/^#define REMAT_ABI_SYMBOL \([A-Za-z0-9_]*\)$/\1/p' "$header")
+if [[ -z "$abi" ]]; then
+  echo "error: '$header' has no REMAT_ABI_SYMBOL: regenerate it with" \
+       "remat-compile" >&2
+  exit 1
+fi
+if ! grep -qaF "$abi" "$object"; then
+  echo "error: '$header' and '$object' do not belong together: the object" \
+       "does not define $abi (they come from different remat-compile runs;" \
+       "compile the header and the object together)" >&2
+  exit 1
+fi
+
 flags=(-std=c++17 -O2 -include "$header" -I"${REMAT_RUNNER_INCLUDE_DIR:-$src_root/include}")
 libs=(-lm)
 if grep -q '^#define REMAT_TARGET_CUDA 1' "$header"; then

@@ -37,6 +37,7 @@
 #error "compile with -include <header written by remat-compile --header>"
 #endif
 
+#include <cerrno>
 #include <chrono>
 #include <cmath>
 #include <cstdint>
@@ -64,6 +65,14 @@ static void callEntry(void **buffers, void *arena) {
 #else
 static void callEntry(void **buffers, void *) { REMAT_CALL(buffers); }
 #endif
+
+#ifndef REMAT_ABI_SYMBOL
+#error "the header has no REMAT_ABI_SYMBOL: regenerate it with remat-compile"
+#endif
+/// The signature byte only the object of the header's own remat-compile run
+/// defines (driver::getAbiSymbol): a header and an object from different
+/// runs fail to link instead of running with the wrong buffer sizes.
+static unsigned char abiSignature() { return REMAT_ABI_SYMBOL; }
 
 /// Everything else lives in a namespace: the entry point's name (at global
 /// scope) can then be any C identifier without clashing with a helper.
@@ -389,8 +398,39 @@ bool dump(const std::string &dir, const std::vector<void *> &buffers) {
   return true;
 }
 
+/// Most steps one run may take (a typo must not mean a run for ever).
+constexpr long long kMaxSteps = 1000000;
+
+/// Parses all of `text` as a decimal integer in [lo, hi].
+bool parseInteger(const char *text, long long lo, long long hi,
+                  long long &value) {
+  errno = 0;
+  char *end = nullptr;
+  value = std::strtoll(text, &end, 10);
+  return errno == 0 && end != text && *end == '\0' && value >= lo &&
+         value <= hi;
+}
+
+/// Parses all of `text` as an unsigned 64-bit decimal integer.
+bool parseSeed(const char *text, uint64_t &value) {
+  errno = 0;
+  char *end = nullptr;
+  if (*text == '-' || *text == '+')
+    return false;
+  value = std::strtoull(text, &end, 10);
+  return errno == 0 && end != text && *end == '\0';
+}
+
+/// Parses all of `text` as a finite floating-point number.
+bool parseFinite(const char *text, double &value) {
+  errno = 0;
+  char *end = nullptr;
+  value = std::strtod(text, &end);
+  return errno == 0 && end != text && *end == '\0' && std::isfinite(value);
+}
+
 int run(int argc, char **argv) {
-  long steps = 2;
+  long long steps = 2;
   uint64_t seed = 1;
   double lr = 0.01;
   std::string dumpDir, weightsPath, inputsPath;
@@ -401,12 +441,28 @@ int run(int argc, char **argv) {
     std::string arg = argv[i];
     if (i + 1 >= argc)
       return usage(argv[0]);
-    if (arg == "--steps")
-      steps = std::strtol(argv[++i], nullptr, 10);
-    else if (arg == "--seed")
-      seed = std::strtoull(argv[++i], nullptr, 10);
-    else if (arg == "--lr")
-      lr = std::strtod(argv[++i], nullptr);
+    const char *value = argv[i + 1];
+    if (arg == "--steps" && !parseInteger(value, 1, kMaxSteps, steps)) {
+      std::fprintf(stderr,
+                   "error: --steps must be an integer in [1, %lld], "
+                   "got '%s'\n",
+                   kMaxSteps, value);
+      return 2;
+    }
+    if (arg == "--seed" && !parseSeed(value, seed)) {
+      std::fprintf(stderr,
+                   "error: --seed must be an unsigned 64-bit "
+                   "integer, got '%s'\n",
+                   value);
+      return 2;
+    }
+    if (arg == "--lr" && !parseFinite(value, lr)) {
+      std::fprintf(stderr, "error: --lr must be a finite number, got '%s'\n",
+                   value);
+      return 2;
+    }
+    if (arg == "--steps" || arg == "--seed" || arg == "--lr")
+      ++i;
     else if (arg == "--dump")
       dumpDir = argv[++i];
     else if (arg == "--threads") {
@@ -420,8 +476,10 @@ int run(int argc, char **argv) {
     else
       return usage(argv[0]);
   }
-  if (steps < 1)
-    return usage(argv[0]);
+  if (abiSignature() != 1) {
+    std::fprintf(stderr, "error: the object's ABI signature is corrupt\n");
+    return 1;
+  }
 
 #ifdef REMAT_TARGET_CUDA
   const char *target = "cuda";
@@ -496,7 +554,7 @@ int run(int argc, char **argv) {
 
   double totalSeconds = 0.0;
   bool finite = true;
-  for (long step = 0; step < steps; ++step) {
+  for (long long step = 0; step < steps; ++step) {
 #ifdef REMAT_TARGET_CUDA
     remat_cuda_reset_peak();
 #endif
@@ -508,14 +566,14 @@ int run(int argc, char **argv) {
     if (lossIndex >= 0) {
       double loss = loadFloat(remat_buffers[lossIndex], buffers[lossIndex], 0);
       finite &= std::isfinite(loss);
-      std::printf("step %ld loss %.9g\n", step, loss);
+      std::printf("step %lld loss %.9g\n", step, loss);
     } else {
-      std::printf("step %ld\n", step);
+      std::printf("step %lld\n", step);
     }
-    std::printf("perf step %ld ms %.3f\n", step, seconds * 1e3);
+    std::printf("perf step %lld ms %.3f\n", step, seconds * 1e3);
 #ifdef REMAT_TARGET_CUDA
     std::printf(
-        "perf step %ld device_peak_delta_bytes %lld\n", step,
+        "perf step %lld device_peak_delta_bytes %lld\n", step,
         static_cast<long long>(remat_cuda_peak_used_bytes() - deviceBase));
 #endif
     // SGD on the parameters, except after the last step, so that the

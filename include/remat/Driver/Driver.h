@@ -155,6 +155,19 @@ mlir::LogicalResult compile(mlir::ModuleOp module,
 /// Writes the C header of the entry point.
 void writeHeader(const EntryInfo &info, llvm::raw_ostream &os);
 
+/// The name of the ABI signature symbol that binds a header to its object:
+/// `remat_abi_<entry>_<hash>`, where the hash covers everything the header
+/// describes (entry, target, buffers with shapes and types, arena). The
+/// object defines it, the header declares it (`REMAT_ABI_SYMBOL`), and the
+/// runner references it, so a header and an object from different
+/// remat-compile runs do not link together.
+std::string getAbiSymbol(const EntryInfo &info);
+
+/// Checks the options naming things LLVM must know: `--cpu` (unless
+/// "native") against the host target's processors, `--chip` against the
+/// NVPTX target's. Returns a message for the first unknown name.
+std::optional<std::string> checkTargetNames(const CompileOptions &options);
+
 /// Registers the dialects, passes and translations the driver uses.
 void registerDriverDependencies(mlir::DialectRegistry &registry);
 
