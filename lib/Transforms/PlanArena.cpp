@@ -4,6 +4,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "remat/Dialect/Remat/IR/Diagnostics.h"
 #include "remat/Transforms/ArenaPacking.h"
 #include "remat/Transforms/Passes.h"
 
@@ -15,6 +16,7 @@
 #include "mlir/Support/FileUtilities.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SetVector.h"
+#include "llvm/Support/CheckedArithmetic.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/MathExtras.h"
 #include "llvm/Support/ToolOutputFile.h"
@@ -58,6 +60,10 @@ struct FunctionReport {
 
 /// Returns true if `type` can live in the arena: static shape, identity
 /// layout, default memory space.
+/// Largest arena (and buffer) the planner lays out: offsets, sizes and
+/// alignments then stay far from int64_t overflow.
+constexpr int64_t kMaxArenaBytes = int64_t(1) << 60;
+
 static bool isPlannable(MemRefType type) {
   if (!type.hasStaticShape() || !type.getLayout().isIdentity())
     return false;
@@ -241,6 +247,7 @@ LogicalResult ArenaPlanner::run(FunctionReport &report) {
 
   DataLayout layout = DataLayout::closest(func);
   std::vector<Buffer> buffers;
+  bool tooLarge = false;
   func.walk([&](memref::AllocOp alloc) {
     MemRefType type = alloc.getType();
     // Allocs below an isolated op (e.g. a GPU kernel) cannot see the arena.
@@ -250,14 +257,23 @@ LogicalResult ArenaPlanner::run(FunctionReport &report) {
         !alloc.getDynamicSizes().empty() ||
         !alloc.getSymbolOperands().empty()) {
       ++report.unplanned;
-      return;
+      return WalkResult::advance();
     }
     Buffer buffer;
     buffer.alloc = alloc;
-    buffer.size =
-        static_cast<int64_t>(
-            layout.getTypeSize(type.getElementType()).getFixedValue()) *
-        type.getNumElements();
+    // Sizes in checked arithmetic: a memref type may claim any shape.
+    std::optional<int64_t> size = static_cast<int64_t>(
+        layout.getTypeSize(type.getElementType()).getFixedValue());
+    for (int64_t d : type.getShape())
+      if (size)
+        size = llvm::checkedMul(*size, d);
+    if (!size || *size > kMaxArenaBytes) {
+      alloc.emitError() << "remat-plan-arena: the buffer of type " << type
+                        << " is larger than the arena limit of 2^60 bytes";
+      tooLarge = true;
+      return WalkResult::interrupt();
+    }
+    buffer.size = *size;
     // Natural alignment: buffers smaller than the arena alignment only need
     // their own size rounded up to a power of two (never less than one
     // element), so that tiny buffers are not padded to a cache line.
@@ -271,7 +287,10 @@ LogicalResult ArenaPlanner::run(FunctionReport &report) {
                               std::max<int64_t>(1, buffer.size))));
     buffer.alignment = std::min(requested, natural);
     buffers.push_back(std::move(buffer));
+    return WalkResult::advance();
   });
+  if (tooLarge)
+    return failure();
 
   std::vector<Buffer> planned;
   for (Buffer &buffer : buffers) {
@@ -306,6 +325,15 @@ LogicalResult ArenaPlanner::run(FunctionReport &report) {
     merged.end = std::max(merged.end, buffer.end);
     merged.alignment = std::max(merged.alignment, buffer.alignment);
   }
+  // Every offset the packer computes is at most the sum of the aligned
+  // sizes: bound it so that no offset overflows.
+  int64_t worstCase = 0;
+  for (const ArenaItem &item : items)
+    if (llvm::AddOverflow(worstCase, item.size + item.alignment, worstCase) ||
+        worstCase > kMaxArenaBytes)
+      return emitCompactError(func)
+             << "remat-plan-arena: the buffers of this function need more "
+                "than the arena limit of 2^60 bytes";
   ArenaPacking packing = packArena(items);
   report.arenaBytes = packing.arenaBytes;
   report.lowerBound = livenessLowerBound(items);
@@ -346,8 +374,9 @@ LogicalResult ArenaPlanner::run(FunctionReport &report) {
         memref::DeallocOp::create(builder, loc, arena);
       }
   } else {
-    func.emitRemark() << "a returned buffer lives in the arena; the arena is "
-                         "not deallocated";
+    emitCompactRemark(func)
+        << "a returned buffer lives in the arena; the arena is "
+           "not deallocated";
   }
   return success();
 }
@@ -357,8 +386,10 @@ struct PlanArenaPass : public remat::impl::RematPlanArenaBase<PlanArenaPass> {
   using Base::Base;
 
   void runOnOperation() override {
-    if (alignment <= 0 || (alignment & (alignment - 1)) != 0) {
-      getOperation().emitError() << "alignment must be a power of two";
+    if (alignment <= 0 || (alignment & (alignment - 1)) != 0 ||
+        alignment > (1 << 30)) {
+      emitCompactError(getOperation())
+          << "alignment must be a power of two, at most 2^30";
       return signalPassFailure();
     }
     std::vector<FunctionReport> reports;
@@ -366,7 +397,8 @@ struct PlanArenaPass : public remat::impl::RematPlanArenaBase<PlanArenaPass> {
       if (func.isExternal())
         continue;
       if (!func.getBody().hasOneBlock()) {
-        func.emitRemark() << "remat-plan-arena: skipped (more than one block)";
+        emitCompactRemark(func)
+            << "remat-plan-arena: skipped (more than one block)";
         continue;
       }
       FunctionReport report;
@@ -378,11 +410,12 @@ struct PlanArenaPass : public remat::impl::RematPlanArenaBase<PlanArenaPass> {
                     builder.getI64IntegerAttr(report.arenaBytes));
       func->setAttr("remat_arena_lower_bound",
                     builder.getI64IntegerAttr(report.lowerBound));
-      func.emitRemark() << "remat-plan-arena: arena " << report.arenaBytes
-                        << " bytes, liveness lower bound " << report.lowerBound
-                        << " bytes, ratio " << formatRatio(report) << ", "
-                        << report.buffers << " buffers, " << report.inPlace
-                        << " in place, " << report.unplanned << " not planned";
+      emitCompactRemark(func)
+          << "remat-plan-arena: arena " << report.arenaBytes
+          << " bytes, liveness lower bound " << report.lowerBound
+          << " bytes, ratio " << formatRatio(report) << ", " << report.buffers
+          << " buffers, " << report.inPlace << " in place, " << report.unplanned
+          << " not planned";
       reports.push_back(std::move(report));
     }
     if (!jsonFile.empty() && failed(writeJSON(reports)))

@@ -269,8 +269,8 @@ static FailureOr<int64_t> windowOutput(Operation *op, int64_t in, int64_t k,
            << k << ", dilation " << dilation << ", padding " << pad << ")";
   if (*padded < *span)
     return op->emitOpError()
-           << "window of extent " << *span << " does not fit input size "
-           << in << " with padding " << pad;
+           << "window of extent " << *span << " does not fit input size " << in
+           << " with padding " << pad;
   return (*padded - *span) / stride + 1;
 }
 

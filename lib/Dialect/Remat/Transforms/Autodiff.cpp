@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "remat/Analysis/MemoryAnalysis.h"
+#include "remat/Dialect/Remat/IR/Diagnostics.h"
 #include "remat/Dialect/Remat/Transforms/Passes.h"
 #include "remat/Dialect/Remat/Transforms/TrainingGraph.h"
 
@@ -33,8 +34,9 @@ static LogicalResult differentiate(func::FuncOp func) {
   Block &block = func.getBody().front();
   auto ret = dyn_cast<func::ReturnOp>(block.getTerminator());
   if (!ret || ret.getNumOperands() != 1)
-    return func.emitError("autodiff needs a function returning exactly one "
-                          "value, the scalar loss");
+    return emitCompactError(func,
+                            "autodiff needs a function returning exactly one "
+                            "value, the scalar loss");
   Value loss = ret.getOperand(0);
   auto lossType = dyn_cast<RankedTensorType>(loss.getType());
   if (!lossType || lossType.getRank() != 0 ||
@@ -176,7 +178,7 @@ struct AutodiffPass : public remat::impl::RematAutodiffBase<AutodiffPass> {
       if (!hasParam)
         continue;
       if (!func.getBody().hasOneBlock()) {
-        func.emitError("autodiff needs a single-block function body");
+        emitCompactError(func, "autodiff needs a single-block function body");
         return signalPassFailure();
       }
       if (failed(differentiate(func)))

@@ -10,11 +10,22 @@
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <cmath>
+
 using namespace remat;
 using namespace remat::sched;
 
 static double percent(double part, double whole) {
   return whole > 0 ? 100.0 * part / whole : 0.0;
+}
+
+/// A JSON number, or null for a value JSON cannot represent (inf, nan): the
+/// report must stay JSON even if a cost overflowed (Graph::validate bounds
+/// the costs so that it does not).
+static llvm::json::Value jsonNumber(double value) {
+  if (std::isfinite(value))
+    return value;
+  return nullptr;
 }
 
 std::string remat::describePlan(const PlanResult &plan, const Graph &graph,
@@ -47,13 +58,13 @@ void remat::writePlanJSON(llvm::json::OStream &j, const PlanResult &plan,
     j.attribute("peak_activation_bytes", plan.sim.peakBytes);
     j.attribute("peak_total_bytes", plan.sim.peakTotalBytes);
     j.attribute("store_all_peak_bytes", storeAllPeak);
-    j.attribute("recompute_cost", plan.sim.recomputeCost);
-    j.attribute("forward_cost", graph.forwardCost());
-    j.attribute("recompute_percent",
-                percent(plan.sim.recomputeCost, graph.forwardCost()));
+    j.attribute("recompute_cost", jsonNumber(plan.sim.recomputeCost));
+    j.attribute("forward_cost", jsonNumber(graph.forwardCost()));
+    j.attribute("recompute_percent", jsonNumber(percent(plan.sim.recomputeCost,
+                                                        graph.forwardCost())));
     j.attribute("recomputed_ops",
                 static_cast<int64_t>(plan.sim.recomputeCount));
-    j.attribute("plan_seconds", plan.planSeconds);
+    j.attribute("plan_seconds", jsonNumber(plan.planSeconds));
     j.attribute("resequenced_forward_first", !plan.order.empty());
     if (const std::optional<sched::SolverStats> &s = plan.solver) {
       j.attributeObject("solver", [&] {

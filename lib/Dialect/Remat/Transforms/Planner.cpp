@@ -354,9 +354,12 @@ static std::vector<PlanResult> autoCandidates(const Graph &graph,
   return all;
 }
 
-/// planRematerialization in the graph's own order (no late forward node).
+/// planRematerialization in the graph's own order (no late forward node);
+/// `nameSmallest` says whether an infeasible budget searches for the
+/// smallest budget to name (off in that search's own reruns).
 static PlannerResult planInOrder(const Graph &graph,
-                                 const PlannerOptions &options) {
+                                 const PlannerOptions &options,
+                                 bool nameSmallest = true) {
   PlannerResult result;
   {
     SimResult sim;
@@ -482,14 +485,30 @@ static PlannerResult planInOrder(const Graph &graph,
     std::vector<std::string> notes;
     llvm::append_range(all, autoCandidates(graph, options, notes));
   }
-  auto best =
-      llvm::min_element(all, [](const PlanResult &a, const PlanResult &b) {
-        return a.sim.peakBytes < b.sim.peakBytes;
-      });
-  result.minFeasibleBudget = best->sim.peakBytes;
-  result.minFeasibleStrategy = best->strategy;
   result.error = "budget of " + std::to_string(options.budget) +
                  " bytes is below what strategy '" + s + "' can meet";
+  if (!nameSmallest)
+    return result;
+  // Name a budget and a strategy that a rerun with them meets: a candidate's
+  // strategy may plan differently under that budget (auto's candidates use
+  // budget-specific parameters), so each pair is checked, least peak first.
+  llvm::stable_sort(all, [](const PlanResult &a, const PlanResult &b) {
+    return a.sim.peakBytes < b.sim.peakBytes;
+  });
+  for (const PlanResult &candidate : all) {
+    for (const std::string &name : {candidate.strategy, std::string("auto")}) {
+      PlannerOptions rerun = options;
+      rerun.strategy = name;
+      rerun.budget = candidate.sim.peakBytes;
+      PlannerResult check =
+          planInOrder(graph, rerun, /*nameSmallest=*/false);
+      if (check.plan && check.plan->sim.peakBytes <= rerun.budget) {
+        result.minFeasibleBudget = rerun.budget;
+        result.minFeasibleStrategy = name;
+        return result;
+      }
+    }
+  }
   return result;
 }
 

@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "remat/Analysis/MemoryAnalysis.h"
+#include "remat/Dialect/Remat/IR/Diagnostics.h"
 #include "remat/Dialect/Remat/Transforms/Passes.h"
 #include "remat/Dialect/Remat/Transforms/Planner.h"
 #include "remat/Dialect/Remat/Transforms/TrainingGraph.h"
@@ -27,13 +28,13 @@ struct RematerializePass
 
   void runOnOperation() override {
     if (!llvm::is_contained(getStrategyNames(), StringRef(strategy))) {
-      getOperation().emitError() << "unknown strategy '" << strategy
-                                 << "'; expected one of: "
-                                 << llvm::join(getStrategyNames(), ", ");
+      emitCompactError(getOperation())
+          << "unknown strategy '" << strategy
+          << "'; expected one of: " << llvm::join(getStrategyNames(), ", ");
       return signalPassFailure();
     }
     if (budget < 0) {
-      getOperation().emitError("budget must be >= 0 bytes");
+      emitCompactError(getOperation(), "budget must be >= 0 bytes");
       return signalPassFailure();
     }
     std::string json;
@@ -98,7 +99,7 @@ struct RematerializePass
     options.timeLimitSeconds = timeLimit;
     PlannerResult result = planRematerialization(tg->graph, options);
     if (!result.plan) {
-      InFlightDiagnostic diag = func.emitError() << result.error;
+      InFlightDiagnostic diag = emitCompactError(func) << result.error;
       if (result.minFeasibleBudget)
         diag << "; the smallest budget remat can meet for this graph is "
              << *result.minFeasibleBudget << " bytes (strategy '"

@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "remat/Dialect/Remat/Transforms/TrainingGraph.h"
+#include "remat/Dialect/Remat/IR/Diagnostics.h"
 
 #include "remat/Analysis/MemoryAnalysis.h"
 #include "remat/Dialect/Remat/IR/RematOps.h"
@@ -82,16 +83,18 @@ TrainingGraph::build(func::FuncOp func,
                      const llvm::DenseSet<Operation *> *backwardOps) {
   TrainingGraph tg;
   if (!func.getBody().hasOneBlock())
-    return func.emitError("rematerialization needs a single-block function");
+    return emitCompactError(func,
+                            "rematerialization needs a single-block function");
   Block &block = func.getBody().front();
 
   for (BlockArgument arg : block.getArguments()) {
     std::optional<int64_t> bytes = getValueBytes(arg.getType());
     if (!bytes)
-      return func.emitError("argument #")
+      return emitCompactError(func, "argument #")
              << arg.getArgNumber() << " of type " << arg.getType()
              << " has no static size";
-    tg.graph.inputBytes += *bytes;
+    if (llvm::AddOverflow(tg.graph.inputBytes, *bytes, tg.graph.inputBytes))
+      return emitCompactError(func, "the arguments' bytes overflow 64 bits");
   }
   auto isBackward = [&](Operation *op) {
     return backwardOps ? backwardOps->contains(op)
@@ -207,7 +210,7 @@ TrainingGraph::build(func::FuncOp func,
     tg.units.push_back(std::move(unit));
   }
   if (std::optional<std::string> problem = tg.graph.validate())
-    return func.emitError("malformed training graph: ") << *problem;
+    return emitCompactError(func, "malformed training graph: ") << *problem;
   return tg;
 }
 
