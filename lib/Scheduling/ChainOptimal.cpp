@@ -87,8 +87,10 @@ int toSlots(int64_t bytes, int64_t budget, int S, bool nearest) {
     return S + 1;
   if (bytes >= budget)
     return bytes == budget ? S : S + 1;
-  // bytes < budget: bytes * S fits unless budget is enormous.
-  if (bytes <= std::numeric_limits<int64_t>::max() / (2 * int64_t(S))) {
+  // bytes < budget: bytes * S fits unless budget is enormous; 2 * num +
+  // budget and 2 * budget must fit too (a user budget may be near 2^63).
+  constexpr int64_t kMax = std::numeric_limits<int64_t>::max();
+  if (bytes <= kMax / (4 * int64_t(S)) && budget <= kMax / 4) {
     int64_t num = bytes * S;
     int64_t slots = nearest ? (2 * num + budget) / (2 * budget)
                             : num / budget + (num % budget != 0);
