@@ -87,6 +87,11 @@ struct RematerializePass
         TrainingGraph::build(func, split ? &split->backward : nullptr);
     if (failed(tg))
       return failure();
+    // The rewritten IR is measured by the memory analysis: refuse up front
+    // what it cannot measure (ops with regions), instead of naming a
+    // smallest budget that every rewrite then fails on.
+    if (MemoryAnalysis before(func); !before.isValid())
+      return emitCompactError(before.getErrorOp()) << before.getError();
     PlannerOptions options;
     options.strategy = strategy;
     options.budget = budget;
