@@ -400,6 +400,8 @@ bool dump(const std::string &dir, const std::vector<void *> &buffers) {
 
 /// Most steps one run may take (a typo must not mean a run for ever).
 constexpr long long kMaxSteps = 1000000;
+/// Most threads one run may ask for.
+constexpr long long kMaxThreads = 4096;
 
 /// Parses all of `text` as a decimal integer in [lo, hi].
 bool parseInteger(const char *text, long long lo, long long hi,
@@ -434,9 +436,15 @@ int run(int argc, char **argv) {
   uint64_t seed = 1;
   double lr = 0.01;
   std::string dumpDir, weightsPath, inputsPath;
-  long threads = 0; // 0: the default
+  long long threads = 0; // 0: the default
   if (const char *env = std::getenv("REMAT_NUM_THREADS"))
-    threads = std::strtol(env, nullptr, 10);
+    if (!parseInteger(env, 1, kMaxThreads, threads)) {
+      std::fprintf(stderr,
+                   "error: REMAT_NUM_THREADS must be an integer in [1, %lld], "
+                   "got '%s'\n",
+                   kMaxThreads, env);
+      return 2;
+    }
   for (int i = 1; i < argc; ++i) {
     std::string arg = argv[i];
     if (i + 1 >= argc)
@@ -466,9 +474,13 @@ int run(int argc, char **argv) {
     else if (arg == "--dump")
       dumpDir = argv[++i];
     else if (arg == "--threads") {
-      threads = std::strtol(argv[++i], nullptr, 10);
-      if (threads < 1)
-        return usage(argv[0]);
+      if (!parseInteger(argv[++i], 1, kMaxThreads, threads)) {
+        std::fprintf(stderr,
+                     "error: --threads must be an integer in [1, %lld], "
+                     "got '%s'\n",
+                     kMaxThreads, argv[i]);
+        return 2;
+      }
     } else if (arg == "--weights")
       weightsPath = argv[++i];
     else if (arg == "--inputs")
