@@ -8,18 +8,18 @@
 
 // A result of 2^62 * 4 = 2^64 elements: its byte size overflows int64. (A
 // remat op with such a type is rejected by its verifier: SizedTensors.)
-func.func @result_overflow(%x: tensor<4xf32>) {
+func.func @result_overflow(%x: tensor<4xf32>, %f: f32) {
   // expected-error @+1 {{result type tensor<4611686018427387904x4xf32> is not statically shaped or its size overflows 64 bits}}
-  %0 = tensor.empty() : tensor<4611686018427387904x4xf32>
+  %0 = tensor.splat %f : tensor<4611686018427387904x4xf32>
   return
 }
 
 // -----
 
 // 2^61 * 4 = 2^63 bytes: the element count fits, the byte size does not.
-func.func @result_bytes_overflow(%x: tensor<1xf32>) {
+func.func @result_bytes_overflow(%x: tensor<1xf32>, %f: f32) {
   // expected-error @+1 {{result type tensor<2305843009213693952xf32> is not statically shaped or its size overflows 64 bits}}
-  %0 = tensor.empty() : tensor<2305843009213693952xf32>
+  %0 = tensor.splat %f : tensor<2305843009213693952xf32>
   return
 }
 
