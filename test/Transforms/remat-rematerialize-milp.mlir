@@ -8,12 +8,22 @@
 // CHECK-SAME: 6 recomputed ops
 // CHECK: remark: schedule verified: peak 48 bytes, 6 recomputed ops
 
+// The plan attribute (nodes a=0 b=1 c=2 d=3 gb=8 ga=9 gx=10): at 48 bytes the
+// plan is unique (see AUTO48 in remat-rematerialize.mlir): only d is held,
+// a, b, c are rebuilt from the input before gb, a, b before ga, a before gx.
+// RUN: remat-opt %S/remat-rematerialize.mlir --remat-rematerialize="strategy=milp annotate=true" 2>&1 | FileCheck %s --check-prefix=PLAN
+// PLAN: remat.plan = {detail = "optimal{{.*}}", kept = [3], peak = 48 : i64, recompute = {{\[}}[8, 0, 1, 2], [9, 0, 1], [10, 0]], recomputed_ops = 6 : i64, store_all_peak = 96 : i64, strategy = "milp"}
+
 // With a budget: the least recompute within it. At 64 bytes two tanh
 // recomputations suffice (the greedy plan of remat-rematerialize.mlir).
 // RUN: remat-opt %S/remat-rematerialize.mlir --remat-rematerialize="strategy=milp budget=64" --remat-verify-schedule=budget=64 -o /dev/null 2>&1 | FileCheck %s --check-prefix=BUDGET
 // BUDGET: remark: plan 'milp' (optimal (recompute cost 8, {{.*}})): peak activation bytes 64 (store-all 96
 // BUDGET-SAME: recompute cost 8 ({{.*}}), 2 recomputed ops
 // BUDGET: remark: schedule verified
+// At 64 bytes two plans tie (drop a and c, or a and b; 2 recomputations
+// each), so only the peak and the count are pinned.
+// RUN: remat-opt %S/remat-rematerialize.mlir --remat-rematerialize="strategy=milp budget=64 annotate=true" 2>&1 | FileCheck %s --check-prefix=PLAN64
+// PLAN64: remat.plan = {detail = "optimal{{.*}}", kept = {{\[}}{{.*}}], peak = 64 : i64, recompute = {{\[}}{{.*}}], recomputed_ops = 2 : i64, store_all_peak = 96 : i64, strategy = "milp"}
 
 // Below the least peak the planner names the smallest budget.
 // RUN: not remat-opt %S/remat-rematerialize.mlir --remat-rematerialize="strategy=milp budget=40" -o /dev/null 2>&1 | FileCheck %s --check-prefix=INFEASIBLE

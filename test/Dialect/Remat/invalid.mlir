@@ -1512,3 +1512,18 @@ func.func @concat_size_overflow(%x: tensor<4611686018427387904xi8>) -> tensor<1x
   %0 = remat.concat %x, %x {axis = 0 : i64} : (tensor<4611686018427387904xi8>, tensor<4611686018427387904xi8>) -> tensor<1xi8>
   return %0 : tensor<1xi8>
 }
+
+// -----
+
+// expected-error @+1 {{'remat.plan' must be a dictionary}}
+func.func @plan_not_dictionary() attributes {remat.plan = [1, 2]} {
+  return
+}
+
+// -----
+
+func.func @plan_on_op(%x: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error @+1 {{'remat.plan' applies to functions}}
+  %0 = remat.relu %x {remat.plan = {}} : (tensor<4xf32>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}

@@ -77,6 +77,13 @@ LogicalResult RematDialect::verifyOperationAttribute(Operation *op,
              << backward->getName() << "'";
     return success();
   }
+  if (name == getPlanAttrName()) {
+    if (!isa<DictionaryAttr>(attr.getValue()))
+      return op->emitError() << "'" << name << "' must be a dictionary";
+    if (!isa<FunctionOpInterface>(op))
+      return op->emitError() << "'" << name << "' applies to functions";
+    return success();
+  }
   if (name == getParamAttrName())
     return op->emitError() << "'" << name
                            << "' is an argument attribute of a function";

@@ -6,7 +6,9 @@
 
 #include "remat/Analysis/MemoryAnalysis.h"
 #include "remat/Dialect/Remat/IR/Diagnostics.h"
+#include "remat/Dialect/Remat/IR/RematDialect.h"
 #include "remat/Dialect/Remat/Transforms/Passes.h"
+#include "remat/Dialect/Remat/Transforms/PlanAttr.h"
 #include "remat/Dialect/Remat/Transforms/Planner.h"
 #include "remat/Dialect/Remat/Transforms/TrainingGraph.h"
 #include "remat/Dialect/Remat/Transforms/VerifySchedule.h"
@@ -145,6 +147,10 @@ struct RematerializePass
       mlir::emitRemark(func.getLoc()) << "note: " << note;
     if (verify && failed(verifySchedule(func, *original, budget)))
       return failure();
+    if (annotate)
+      func->setAttr(RematDialect::getPlanAttrName(),
+                    buildPlanAttr(func.getContext(), plan, graph,
+                                  result.storeAllPeak));
     j.object([&] {
       j.attribute("function", func.getSymName());
       j.attribute("ir_peak_activation_bytes", analysis.getPeakBytes());

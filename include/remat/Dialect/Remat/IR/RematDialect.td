@@ -52,6 +52,9 @@ def Remat_Dialect : Dialect {
     static llvm::StringRef getForwardOnlyAttrName() {
       return "remat.forward_only";
     }
+    /// Name of the dictionary attribute on a function that
+    /// `--remat-rematerialize=annotate=true` writes: the chosen plan.
+    static llvm::StringRef getPlanAttrName() { return "remat.plan"; }
     void registerAttributes();
   }];
 }

@@ -155,6 +155,28 @@ def RematRematerialize : Pass<"remat-rematerialize", "mlir::ModuleOp"> {
     forward cost, recomputed op count, planning time) and, with
     `report-json=`, the same as JSON.
 
+    With `annotate=true` every planned function also gets the plan as the
+    `remat.plan` dictionary attribute, written after the rewrite (and after
+    `verify=true`), so that tests pin a strategy's decisions with CHECK lines.
+    Nodes are named by their index in the scheduling graph: the position
+    among the function's top-level ops before the rewrite, the terminator and
+    `remat.keep` hints not counted. Fields: `strategy`, `detail` (the
+    strategy's parameter, when it has one), `peak` (the simulated activation
+    peak in bytes), `store_all_peak`, `recomputed_ops` (recomputed op
+    executions), `kept` (the forward nodes whose forward instance the
+    backward phase or a recomputation reads: the checkpoints) and
+    `recompute` (one `[k, n1, n2, ...]` per node `k` that gets a
+    `remat.recompute` region: the nodes recomputed right before `k`, in
+    order). The attribute is bookkeeping: no pass reads it, and the schedule
+    verifier compares function bodies, not function attributes. For the
+    4-layer tanh chain of `test/Transforms/remat-rematerialize.mlir`
+    (a=0 b=1 c=2 d=3 loss=4 ... gb=8 ga=9 gx=10), `strategy=greedy
+    threshold=16` gives `remat.plan = {detail = "threshold=16", kept = [1,
+    3], peak = 64 : i64, recompute = [[8, 2], [10, 0]], recomputed_ops = 2 :
+    i64, store_all_peak = 96 : i64, strategy = "greedy"}`: `b` and `d` stay,
+    `c` is recomputed before the `tanh_grad` that reads it and `a` before
+    the last one.
+
     Before:
     ```mlir
     %1 = remat.tanh %0 : ...
@@ -193,6 +215,9 @@ def RematRematerialize : Pass<"remat-rematerialize", "mlir::ModuleOp"> {
            "Check every rewritten function with the independent schedule "
            "verifier against a copy of the function taken before the rewrite "
            "(as --remat-verify-schedule with original= and the same budget)">,
+    Option<"annotate", "annotate", "bool", /*default=*/"false",
+           "Write the chosen plan into the IR as the remat.plan dictionary "
+           "attribute of each planned function">,
   ];
 }
 
