@@ -75,30 +75,6 @@ mlir::LogicalResult runCudaLLVMStage(mlir::ModuleOp module,
 /// The CUDA toolkit root the driver uses.
 std::string cudaToolkitPath(const CompileOptions &options);
 
-//===- GpuPrepare.cpp -----------------------------------------------------===//
-
-/// memref.copy -> linalg.copy, so that the copy becomes a loop (a GPU
-/// kernel on CUDA). With `allCopies` false only copies that are not a plain
-/// memcpy (non-identity layouts) are rewritten. Copies out of
-/// memref.get_global stay (host data).
-std::unique_ptr<mlir::Pass> createCopiesToLinalgPass(bool allCopies);
-/// memref.get_global -> a fresh buffer filled by a host copy of the global,
-/// so that kernels never read host globals.
-std::unique_ptr<mlir::Pass> createMaterializeGlobalsPass();
-/// memref.alloc/dealloc in host functions -> gpu.alloc host_shared and an
-/// asynchronous gpu.dealloc (managed memory, reachable from host and
-/// device).
-std::unique_ptr<mlir::Pass> createHostAllocsToGpuPass();
-/// Puts the parallel loops of every host linalg op outermost (interchange)
-/// and wraps ops without parallel loops in a one-iteration scf.parallel, so
-/// that all linalg work becomes GPU kernels.
-std::unique_ptr<mlir::Pass> createParallelFirstPass();
-/// Collapses every outermost multi-dimensional scf.parallel to one
-/// dimension, so that it maps to a 1-D grid of blocks of threads.
-std::unique_ptr<mlir::Pass> createCollapseParallelLoopsPass();
-/// Moves the kernels of all gpu.modules into one module (one cubin).
-std::unique_ptr<mlir::Pass> createMergeGpuModulesPass();
-
 //===- ArenaEntry.cpp -----------------------------------------------------===//
 
 /// Adds `<entry>_arena(arena, buffers...)`, the entry with its arena passed

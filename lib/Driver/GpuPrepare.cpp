@@ -11,7 +11,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "DriverInternal.h"
+#include "remat/Driver/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -25,9 +25,18 @@
 
 #include <numeric>
 
+namespace remat {
+#define GEN_PASS_DEF_REMATCOPIESTOLINALG
+#define GEN_PASS_DEF_REMATMATERIALIZEGLOBALS
+#define GEN_PASS_DEF_REMATHOSTALLOCSTOGPU
+#define GEN_PASS_DEF_REMATPARALLELFIRST
+#define GEN_PASS_DEF_REMATCOLLAPSEPARALLELLOOPS
+#define GEN_PASS_DEF_REMATMERGEGPUMODULES
+#include "remat/Driver/Passes.h.inc"
+} // namespace remat
+
 using namespace mlir;
 using namespace remat;
-using namespace remat::driver;
 
 /// Returns true if `op` is in host code (not inside a gpu.module).
 static bool isHostOp(Operation *op) {
@@ -37,13 +46,8 @@ static bool isHostOp(Operation *op) {
 namespace {
 
 struct CopiesToLinalgPass
-    : public PassWrapper<CopiesToLinalgPass, OperationPass<ModuleOp>> {
-  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(CopiesToLinalgPass)
-  explicit CopiesToLinalgPass(bool allCopies) : allCopies(allCopies) {}
-  StringRef getArgument() const override { return "remat-copies-to-linalg"; }
-  void getDependentDialects(DialectRegistry &registry) const override {
-    registry.insert<linalg::LinalgDialect>();
-  }
+    : public remat::impl::RematCopiesToLinalgBase<CopiesToLinalgPass> {
+  using Base::Base;
 
   void runOnOperation() override {
     SmallVector<memref::CopyOp> copies;
@@ -66,14 +70,11 @@ struct CopiesToLinalgPass
       copy.erase();
     }
   }
-
-  bool allCopies;
 };
 
 struct MaterializeGlobalsPass
-    : public PassWrapper<MaterializeGlobalsPass, OperationPass<ModuleOp>> {
-  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(MaterializeGlobalsPass)
-  StringRef getArgument() const override { return "remat-materialize-globals"; }
+    : public remat::impl::RematMaterializeGlobalsBase<MaterializeGlobalsPass> {
+  using Base::Base;
 
   void runOnOperation() override {
     SmallVector<memref::GetGlobalOp> globals;
@@ -95,12 +96,8 @@ struct MaterializeGlobalsPass
 };
 
 struct HostAllocsToGpuPass
-    : public PassWrapper<HostAllocsToGpuPass, OperationPass<ModuleOp>> {
-  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(HostAllocsToGpuPass)
-  StringRef getArgument() const override { return "remat-host-allocs-to-gpu"; }
-  void getDependentDialects(DialectRegistry &registry) const override {
-    registry.insert<gpu::GPUDialect>();
-  }
+    : public remat::impl::RematHostAllocsToGpuBase<HostAllocsToGpuPass> {
+  using Base::Base;
 
   void runOnOperation() override {
     SmallVector<Operation *> ops;
@@ -134,12 +131,8 @@ struct HostAllocsToGpuPass
 };
 
 struct ParallelFirstPass
-    : public PassWrapper<ParallelFirstPass, OperationPass<ModuleOp>> {
-  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(ParallelFirstPass)
-  StringRef getArgument() const override { return "remat-parallel-first"; }
-  void getDependentDialects(DialectRegistry &registry) const override {
-    registry.insert<scf::SCFDialect, arith::ArithDialect>();
-  }
+    : public remat::impl::RematParallelFirstBase<ParallelFirstPass> {
+  using Base::Base;
 
   void runOnOperation() override {
     SmallVector<linalg::LinalgOp> ops;
@@ -194,11 +187,9 @@ struct ParallelFirstPass
 };
 
 struct CollapseParallelLoopsPass
-    : public PassWrapper<CollapseParallelLoopsPass, OperationPass<ModuleOp>> {
-  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(CollapseParallelLoopsPass)
-  StringRef getArgument() const override {
-    return "remat-collapse-parallel-loops";
-  }
+    : public remat::impl::RematCollapseParallelLoopsBase<
+          CollapseParallelLoopsPass> {
+  using Base::Base;
 
   void runOnOperation() override {
     SmallVector<scf::ParallelOp> loops;
@@ -218,9 +209,8 @@ struct CollapseParallelLoopsPass
 };
 
 struct MergeGpuModulesPass
-    : public PassWrapper<MergeGpuModulesPass, OperationPass<ModuleOp>> {
-  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(MergeGpuModulesPass)
-  StringRef getArgument() const override { return "remat-merge-gpu-modules"; }
+    : public remat::impl::RematMergeGpuModulesBase<MergeGpuModulesPass> {
+  using Base::Base;
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
@@ -259,22 +249,3 @@ struct MergeGpuModulesPass
 };
 
 } // namespace
-
-std::unique_ptr<Pass> driver::createCopiesToLinalgPass(bool allCopies) {
-  return std::make_unique<CopiesToLinalgPass>(allCopies);
-}
-std::unique_ptr<Pass> driver::createMaterializeGlobalsPass() {
-  return std::make_unique<MaterializeGlobalsPass>();
-}
-std::unique_ptr<Pass> driver::createHostAllocsToGpuPass() {
-  return std::make_unique<HostAllocsToGpuPass>();
-}
-std::unique_ptr<Pass> driver::createParallelFirstPass() {
-  return std::make_unique<ParallelFirstPass>();
-}
-std::unique_ptr<Pass> driver::createCollapseParallelLoopsPass() {
-  return std::make_unique<CollapseParallelLoopsPass>();
-}
-std::unique_ptr<Pass> driver::createMergeGpuModulesPass() {
-  return std::make_unique<MergeGpuModulesPass>();
-}

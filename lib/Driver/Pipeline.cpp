@@ -7,6 +7,7 @@
 #include "DriverInternal.h"
 
 #include "remat/Dialect/Remat/IR/RematDialect.h"
+#include "remat/Driver/Passes.h"
 
 #include "mlir/Dialect/Bufferization/IR/BufferizableOpInterface.h"
 #include "mlir/Pass/PassManager.h"
@@ -164,16 +165,17 @@ LogicalResult driver::runBufferStage(ModuleOp module,
                          "allocs modify-public-functions}",
                          module)))
     return failure();
-  pm.addPass(createCopiesToLinalgPass(/*allCopies=*/cuda));
+  pm.addPass(createRematCopiesToLinalg(
+      RematCopiesToLinalgOptions{/*allCopies=*/cuda}));
   if (cuda)
-    pm.addPass(createMaterializeGlobalsPass());
+    pm.addPass(createRematMaterializeGlobals());
   std::string arena = "remat-plan-arena";
   if (!options.arenaReport.empty())
     arena += "{json-file=" + options.arenaReport + "}";
   if (failed(addPipeline(pm, arena, module)))
     return failure();
   if (cuda)
-    pm.addPass(createHostAllocsToGpuPass());
+    pm.addPass(createRematHostAllocsToGpu());
   // CPU: f32 matmuls call the runtime's GEMM (the testing aid keeps the
   // loops of the CUDA path).
   else if (options.blas && !options.gpuLoopsOnCpu &&
@@ -191,11 +193,11 @@ static constexpr StringLiteral kHostScalarPipeline =
 /// and tiled by the block size.
 static LogicalResult addGpuLoopNest(OpPassManager &pm, ModuleOp module,
                                     const CompileOptions &options) {
-  pm.addPass(createParallelFirstPass());
+  pm.addPass(createRematParallelFirst());
   if (failed(addPipeline(pm, "func.func(convert-linalg-to-parallel-loops)",
                          module)))
     return failure();
-  pm.addPass(createCollapseParallelLoopsPass());
+  pm.addPass(createRematCollapseParallelLoops());
   return addPipeline(
       pm,
       "func.func(scf-parallel-loop-tiling{parallel-loop-tile-sizes=" +
@@ -251,7 +253,7 @@ LogicalResult driver::runCudaLLVMStage(ModuleOp module,
                          "loops-to-gpu),gpu-kernel-outlining",
                          module)))
     return failure();
-  pm.addPass(createMergeGpuModulesPass());
+  pm.addPass(createRematMergeGpuModules());
   std::string pipeline =
       "nvvm-attach-target{chip=" + options.chip + " O=" + opt +
       "},expand-strided-metadata,lower-affine,convert-scf-to-cf,"

@@ -10,6 +10,7 @@
 #include "remat/Dialect/Remat/IR/RematDialect.h"
 #include "remat/Dialect/Remat/IR/RematInterfaces.h"
 #include "remat/Dialect/Remat/Transforms/Passes.h"
+#include "remat/Driver/Passes.h"
 #include "remat/Transforms/Passes.h"
 
 #include "mlir/InitAllDialects.h"
@@ -26,6 +27,7 @@ void remat::registerRematOnlyPasses() {
   remat::registerRematPasses();
   remat::registerRematConversionPasses();
   remat::registerRematBufferPasses();
+  remat::registerRematDriverPasses();
 }
 
 void remat::registerAllDialects(mlir::DialectRegistry &registry) {

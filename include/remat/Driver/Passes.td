@@ -1,0 +1,171 @@
+//===- Passes.td - remat-compile's memref-level passes -----*- tablegen -*-===//
+//
+// Part of the remat project.
+//
+//===----------------------------------------------------------------------===//
+//
+// The rewrites remat-compile runs between upstream passes on memref IR
+// (lib/Driver/GpuPrepare.cpp). Every pass leaves ops inside a gpu.module
+// alone: "host" below means not nested in a gpu.module.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef REMAT_DRIVER_PASSES_TD
+#define REMAT_DRIVER_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+def RematCopiesToLinalg : Pass<"remat-copies-to-linalg", "mlir::ModuleOp"> {
+  let summary = "Rewrites host memref.copy ops into linalg.copy";
+  let description = [{
+    Every host `memref.copy` between memrefs becomes a `linalg.copy` with the
+    same source and target, so that the copy becomes a loop (on CUDA, a GPU
+    kernel). Copies out of `memref.get_global` stay (host data). Without
+    `all-copies` only copies with a non-identity layout on either side (not
+    a plain memcpy) are rewritten; remat-compile sets it on CUDA.
+
+    Before:
+    ```mlir
+    memref.copy %src, %dst : memref<4xf32, strided<[2]>> to memref<4xf32>
+    ```
+    After:
+    ```mlir
+    linalg.copy ins(%src : memref<4xf32, strided<[2]>>)
+                outs(%dst : memref<4xf32>)
+    ```
+  }];
+  let options = [
+    Option<"allCopies", "all-copies", "bool", /*default=*/"false",
+           "Rewrite every copy, not only those with a non-identity layout">,
+  ];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect"];
+}
+
+def RematMaterializeGlobals
+    : Pass<"remat-materialize-globals", "mlir::ModuleOp"> {
+  let summary = "Copies every host memref.get_global into a fresh buffer";
+  let description = [{
+    Every host `memref.get_global` with a static shape and an identity layout
+    gets a fresh `memref.alloc` filled by a `memref.copy` from the global
+    right after it, and every other use reads the copy, so that GPU kernels
+    never read host globals (remat-compile on CUDA, before host allocations
+    become managed memory).
+
+    Before:
+    ```mlir
+    %g = memref.get_global @w : memref<4xf32>
+    "use"(%g) : (memref<4xf32>) -> ()
+    ```
+    After:
+    ```mlir
+    %g = memref.get_global @w : memref<4xf32>
+    %a = memref.alloc() : memref<4xf32>
+    memref.copy %g, %a : memref<4xf32> to memref<4xf32>
+    "use"(%a) : (memref<4xf32>) -> ()
+    ```
+  }];
+}
+
+def RematHostAllocsToGpu : Pass<"remat-host-allocs-to-gpu", "mlir::ModuleOp"> {
+  let summary = "Turns host allocations into managed GPU memory";
+  let description = [{
+    Every host `memref.alloc` becomes a synchronous `gpu.alloc host_shared`
+    (managed memory, reachable from host and device) with the same dynamic
+    sizes and symbol operands; every host `memref.dealloc` becomes a
+    `gpu.dealloc` between two `gpu.wait`s (the first starts an asynchronous
+    chain, the second waits for the free).
+
+    Before:
+    ```mlir
+    %a = memref.alloc() : memref<4xf32>
+    memref.dealloc %a : memref<4xf32>
+    ```
+    After:
+    ```mlir
+    %a = gpu.alloc  host_shared () : memref<4xf32>
+    %t0 = gpu.wait async
+    %t1 = gpu.dealloc async [%t0] %a : memref<4xf32>
+    gpu.wait [%t1]
+    ```
+  }];
+  let dependentDialects = ["::mlir::gpu::GPUDialect"];
+}
+
+def RematParallelFirst : Pass<"remat-parallel-first", "mlir::ModuleOp"> {
+  let summary = "Puts the parallel loops of host linalg ops outermost";
+  let description = [{
+    For every host linalg op on buffers that is not already inside an
+    `scf.parallel`: if its parallel iterators are not the leading ones, the
+    op is generalized (named ops) and interchanged so that they are, so that
+    the parallel loops become the GPU grid and reductions run inside each
+    thread. An op without parallel iterators (rank 0, full reductions) is
+    wrapped in a one-iteration `scf.parallel`, so that it still becomes a
+    kernel (of one thread). Ops that already have their parallel iterators
+    first are left alone.
+
+    Before:
+    ```mlir
+    linalg.generic {indexing_maps = [...], iterator_types = ["reduction", "parallel"]}
+        ins(%in : memref<8x4xf32>) outs(%out : memref<4xf32>) { ... }
+    ```
+    After:
+    ```mlir
+    linalg.generic {indexing_maps = [...], iterator_types = ["parallel", "reduction"]}
+        ins(%in : memref<8x4xf32>) outs(%out : memref<4xf32>) { ... }
+    ```
+  }];
+  let dependentDialects = ["::mlir::scf::SCFDialect",
+                           "::mlir::arith::ArithDialect"];
+}
+
+def RematCollapseParallelLoops
+    : Pass<"remat-collapse-parallel-loops", "mlir::ModuleOp"> {
+  let summary = "Collapses outermost multi-dimensional scf.parallel loops to 1-D";
+  let description = [{
+    Every outermost host `scf.parallel` with more than one induction variable
+    is collapsed into a one-dimensional loop over the product of the trip
+    counts (the original indices are recomputed with div/rem in the body),
+    so that it maps to a 1-D grid of blocks of threads. Nested
+    `scf.parallel` loops and 1-D loops are left alone.
+
+    Before:
+    ```mlir
+    scf.parallel (%i, %j) = (%c0, %c0) to (%c4, %c8) step (%c1, %c1) { ... }
+    ```
+    After:
+    ```mlir
+    scf.parallel (%k) = (%c0) to (%c32) step (%c1) {
+      %j = arith.remsi %k, %c8 : index
+      %i = arith.divsi %k, %c8 : index
+      ...
+    }
+    ```
+  }];
+}
+
+def RematMergeGpuModules : Pass<"remat-merge-gpu-modules", "mlir::ModuleOp"> {
+  let summary = "Moves the kernels of all gpu.modules into the first one";
+  let description = [{
+    With two or more `gpu.module`s at the top of the module, every op of the
+    later ones moves into the first (symbols renamed on a clash), every
+    `gpu.launch_func` of a moved kernel is redirected to its new symbol, and
+    the emptied modules are erased: one module, one binary to load.
+
+    Before:
+    ```mlir
+    gpu.module @k0 { gpu.func @f() kernel { ... } }
+    gpu.module @k1 { gpu.func @f() kernel { ... } }
+    gpu.launch_func @k1::@f ...
+    ```
+    After:
+    ```mlir
+    gpu.module @k0 {
+      gpu.func @f() kernel { ... }
+      gpu.func @f_0() kernel { ... }
+    }
+    gpu.launch_func @k0::@f_0 ...
+    ```
+  }];
+}
+
+#endif // REMAT_DRIVER_PASSES_TD
