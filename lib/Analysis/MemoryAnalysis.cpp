@@ -54,10 +54,14 @@ OpResult remat::getInPlaceResult(Value value) {
 }
 
 std::optional<int64_t> remat::getActivationBytes(Value value) {
-  if (!isa<ShapedType>(value.getType()) ||
-      isa_and_nonnull<tensor::EmptyOp>(value.getDefiningOp()))
+  if (!isa<ShapedType>(value.getType()))
     return 0;
-  return getValueBytes(value.getType());
+  // A tensor.empty takes no memory of its own, but a type whose size does
+  // not fit is refused all the same: its users would materialise it.
+  std::optional<int64_t> bytes = getValueBytes(value.getType());
+  if (bytes && isa_and_nonnull<tensor::EmptyOp>(value.getDefiningOp()))
+    return 0;
+  return bytes;
 }
 
 bool remat::hasScalarPayloadRegions(Operation *op) {

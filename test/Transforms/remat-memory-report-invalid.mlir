@@ -16,6 +16,16 @@ func.func @result_overflow(%x: tensor<4xf32>, %f: f32) {
 
 // -----
 
+// A tensor.empty counts 0 bytes (its users own the buffer), but a type whose
+// byte size overflows is refused all the same.
+func.func @empty_overflow(%x: tensor<4xf32>) {
+  // expected-error @+1 {{result type tensor<4611686018427387904x4xf32> is not statically shaped or its size overflows 64 bits}}
+  %0 = tensor.empty() : tensor<4611686018427387904x4xf32>
+  return
+}
+
+// -----
+
 // 2^61 * 4 = 2^63 bytes: the element count fits, the byte size does not.
 func.func @result_bytes_overflow(%x: tensor<1xf32>, %f: f32) {
   // expected-error @+1 {{result type tensor<2305843009213693952xf32> is not statically shaped or its size overflows 64 bits}}
