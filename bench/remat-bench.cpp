@@ -17,8 +17,11 @@
 #include "remat/Dialect/Remat/Transforms/Passes.h"
 #include "remat/Dialect/Remat/Transforms/Planner.h"
 #include "remat/Dialect/Remat/Transforms/TrainingGraph.h"
+#include "remat/Import/GraphImport.h"
 #include "remat/InitAll.h"
 #include "remat/Scheduling/ChainOptimal.h"
+#include "remat/Scheduling/KeptSet.h"
+#include "remat/Scheduling/Phases.h"
 #include "remat/Scheduling/Milp.h"
 #include "remat/Scheduling/Revolve.h"
 #include "remat/Scheduling/Strategies.h"
@@ -51,6 +54,12 @@ static llvm::cl::opt<unsigned>
              llvm::cl::init(10000));
 static llvm::cl::opt<bool> noChains("no-chains",
                                     llvm::cl::desc("Skip generated chains"));
+static llvm::cl::list<std::string> torchGraphs(
+    "torch-graphs",
+    llvm::cl::desc("Exported PyTorch graphs (python/remat_export, Checkmate "
+                   "JSON with pytorch_saved): PyTorch's saved sets replayed "
+                   "in remat's simulator against remat's frontier"),
+    llvm::cl::CommaSeparated);
 
 /// A homogeneous training chain: forward layers f_1..f_n of `bytes` each
 /// (f_i reads f_{i-1}), a loss, and the backward g_i = grad of layer i that
@@ -331,17 +340,144 @@ static int runFile(MLIRContext &ctx, llvm::StringRef path) {
   return 0;
 }
 
+/// The least peak among `plans` recomputing at most `cost` (none: -1).
+static int64_t peakWithin(const std::vector<PlanResult> &plans, double cost) {
+  int64_t best = -1;
+  for (const PlanResult &p : plans)
+    if (p.sim.recomputeCost <= cost * (1 + 1e-12) &&
+        (best < 0 || p.sim.peakBytes < best))
+      best = p.sim.peakBytes;
+  return best;
+}
+
+/// The least recompute among `plans` within `peak` bytes (none: -1).
+static double recomputeWithin(const std::vector<PlanResult> &plans,
+                              int64_t peak) {
+  double best = -1;
+  for (const PlanResult &p : plans)
+    if (p.sim.peakBytes <= peak && (best < 0 || p.sim.recomputeCost < best))
+      best = p.sim.recomputeCost;
+  return best;
+}
+
+/// PyTorch's saved sets of an exported graph replayed in remat's simulator,
+/// against remat's frontier, in the same run.
+static int runTorchGraph(MLIRContext &ctx, llvm::StringRef path) {
+  auto buffer = llvm::MemoryBuffer::getFile(path);
+  if (!buffer) {
+    llvm::errs() << path << ": cannot read\n";
+    return 1;
+  }
+  llvm::Expected<ImportedGraph> imported =
+      parseGraph(path, (*buffer)->getBuffer(), GraphImportOptions());
+  if (!imported) {
+    llvm::errs() << llvm::toString(imported.takeError()) << "\n";
+    return 1;
+  }
+  OpBuilder builder(&ctx);
+  OwningOpRef<ModuleOp> module = ModuleOp::create(builder.getUnknownLoc());
+  builder.setInsertionPointToEnd(module->getBody());
+  std::string name = llvm::sys::path::stem(path).str();
+  func::FuncOp func = buildGraphFunction(builder, *imported, "g");
+  FailureOr<TrainingGraph> tg = TrainingGraph::build(func);
+  if (failed(tg))
+    return 1;
+  const Graph &g = tg->graph;
+  // Late forward ops (AOTAutograd places ReLU masks and normalisation terms
+  // among the backward ops) run where PyTorch placed them: the pinned graph
+  // has the same indices and simulates identically (Phases.h).
+  Graph pinned = pinLateForward(g);
+  SimResult storeAllSim;
+  simulate(g, Schedule(g.size()), storeAllSim);
+  double sa = double(storeAllSim.peakBytes), fwd = g.forwardCost();
+  std::vector<std::string> notes;
+  std::vector<PlanResult> frontier = planFrontier(g, notes);
+  std::vector<PlanResult> plans = planAllStrategies(g, notes);
+  auto pct = [&](double c) { return 100 * c / fwd; };
+  auto row = [&](llvm::StringRef what, int64_t peak, double cost,
+                 llvm::StringRef target) {
+    llvm::outs() << llvm::format("| %s | %zu | %s | ", name.c_str(), g.size(),
+                                 what.str().c_str());
+    if (peak < 0)
+      llvm::outs() << "- | - | ";
+    else
+      llvm::outs() << llvm::format("%.3f | %.2f | ", peak / sa, pct(cost));
+    llvm::outs() << target << " |\n";
+  };
+  for (const auto &[setName, nodes] : imported->savedSets) {
+    std::vector<bool> kept(g.size(), false);
+    for (unsigned v : nodes)
+      kept[v] = true;
+    SimResult torch;
+    if (std::optional<std::string> err =
+            simulate(pinned, lowerKeptSet(pinned, kept), torch)) {
+      llvm::errs() << name << ": " << *err << "\n";
+      return 1;
+    }
+    row("PyTorch " + setName + " (replayed)", torch.peakBytes,
+        torch.recomputeCost, "");
+    int64_t atCost = peakWithin(frontier, torch.recomputeCost);
+    row("remat at PyTorch " + setName + "'s recompute", atCost,
+        torch.recomputeCost,
+        atCost <= torch.peakBytes ? "met (peak <= PyTorch's)"
+                                  : "NOT met (peak > PyTorch's)");
+    double atPeak = recomputeWithin(frontier, torch.peakBytes);
+    row("remat at PyTorch " + setName + "'s peak", torch.peakBytes, atPeak,
+        atPeak >= 0 && atPeak <= torch.recomputeCost
+            ? "met (recompute <= PyTorch's)"
+            : "NOT met (recompute > PyTorch's)");
+  }
+  double limit = 0.35 * fwd;
+  int64_t at35 = peakWithin(frontier, limit);
+  double at35Cost = 0;
+  for (const PlanResult &p : frontier)
+    if (p.sim.peakBytes == at35 && p.sim.recomputeCost <= limit * (1 + 1e-12))
+      at35Cost = p.sim.recomputeCost;
+  row("remat, least peak within 35% recompute", at35, at35Cost,
+      at35 <= 0.5 * sa ? "met (<= 0.5)" : "NOT met (> 0.5)");
+  for (const PlanResult &p : plans)
+    if (p.strategy == "sqrt" || p.strategy == "greedy") {
+      row(p.strategy, p.sim.peakBytes, p.sim.recomputeCost, "");
+      int64_t at = peakWithin(frontier, p.sim.recomputeCost);
+      row("remat at " + p.strategy + "'s recompute", at, p.sim.recomputeCost,
+          at <= p.sim.peakBytes ? "met (peak <= " + p.strategy + "'s)"
+                                : "NOT met");
+    }
+  int64_t least = peakWithin(frontier, std::numeric_limits<double>::max());
+  double leastCost = 0;
+  for (const PlanResult &p : frontier)
+    if (p.sim.peakBytes == least)
+      leastCost = p.sim.recomputeCost;
+  row("remat, least peak (any recompute)", least, leastCost, "");
+  return 0;
+}
+
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
   llvm::cl::ParseCommandLineOptions(argc, argv, "remat strategy benchmark\n");
   if (!noChains && runChains())
     return 1;
-  if (inputFiles.empty())
+  if (inputFiles.empty() && torchGraphs.empty())
     return 0;
   DialectRegistry registry;
   registerAllDialects(registry);
   MLIRContext ctx(registry);
   ctx.loadAllAvailableDialects();
+  if (!torchGraphs.empty()) {
+    llvm::outs()
+        << "## Exported PyTorch graphs: PyTorch's saved sets against remat\n\n"
+        << "Peak = activation peak / store-all's in the same run; recompute "
+           "= % of the forward cost. remat rows: its (peak, recompute) "
+           "frontier over every strategy and parameter (planFrontier).\n\n"
+        << "| graph | ops | plan | peak vs store-all | recompute % of fwd | "
+           "target |\n|---|---|---|---|---|---|\n";
+    for (const std::string &f : torchGraphs)
+      if (runTorchGraph(ctx, f))
+        return 1;
+    llvm::outs() << "\n";
+  }
+  if (inputFiles.empty())
+    return 0;
   llvm::outs() << "## Models\n\n";
   tableHeader();
   for (const std::string &f : inputFiles)

@@ -10,6 +10,7 @@ PACKAGES=(
   libgtest-dev coinor-libcbc-dev libopenblas-dev libopenblas0-pthread
   python3 python3-numpy python3-pytest python3-networkx python3-torch
   python3-torchvision python3-onnx
+  python3-matplotlib
 )
 
 missing=()

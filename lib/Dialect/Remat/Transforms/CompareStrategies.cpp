@@ -25,7 +25,47 @@ struct CompareStrategiesPass
     : public remat::impl::RematCompareStrategiesBase<CompareStrategiesPass> {
   using Base::Base;
 
+  /// Writes the frontier of `graph` (function `name`) as one JSON object;
+  /// the chosen plan is the least peak within `limit` percent recompute.
+  void writeFrontier(llvm::json::OStream &j, llvm::StringRef name,
+                     const sched::Graph &graph, int64_t storeAllPeak,
+                     double limit) {
+    std::vector<std::string> notes;
+    std::vector<sched::PlanResult> frontier =
+        planFrontier(graph, notes, dpSlots);
+    double fwd = graph.forwardCost();
+    std::optional<size_t> chosen;
+    for (auto [i, p] : llvm::enumerate(frontier))
+      if (p.sim.recomputeCost <= limit / 100 * fwd * (1 + 1e-12) &&
+          (!chosen || p.sim.peakBytes < frontier[*chosen].sim.peakBytes))
+        chosen = i;
+    j.object([&] {
+      j.attribute("function", name);
+      j.attribute("store_all_peak_bytes", storeAllPeak);
+      j.attribute("forward_cost", fwd);
+      j.attribute("max_recompute_percent", limit);
+      if (chosen)
+        j.attribute("chosen", static_cast<int64_t>(*chosen));
+      j.attributeArray("frontier", [&] {
+        for (const sched::PlanResult &p : frontier)
+          writePlanJSON(j, p, graph, storeAllPeak);
+      });
+    });
+  }
+
   void runOnOperation() override {
+    std::optional<double> limit = parseRecomputeLimit(maxRecompute);
+    if (!limit || *limit < 0) {
+      getOperation().emitError()
+          << "max-recompute must be a non-negative percentage such as 30%, "
+             "got '"
+          << maxRecompute << "'";
+      return signalPassFailure();
+    }
+    std::string paretoText;
+    llvm::raw_string_ostream paretoOs(paretoText);
+    llvm::json::OStream pj(paretoOs, 2);
+    pj.arrayBegin();
     std::string table, json;
     llvm::raw_string_ostream jsonOs(json);
     llvm::json::OStream j(jsonOs, 2);
@@ -67,6 +107,8 @@ struct CompareStrategiesPass
       };
       for (const std::string &n : notes)
         mlir::emitRemark(func.getLoc()) << label(n) << n;
+      if (!pareto.empty())
+        writeFrontier(pj, func.getSymName(), tg->graph, storeAll, *limit);
       table += formatPlanTable(func.getSymName(), plans, tg->graph, storeAll);
       for (const std::string &n : notes)
         table += "  " + (label(n) + n) + "\n";
@@ -90,6 +132,11 @@ struct CompareStrategiesPass
         failed(writeReportFile(getOperation(), this->table, table)))
       return signalPassFailure();
     if (!this->json.empty() && failed(writeReportFile(getOperation(), this->json, json)))
+      return signalPassFailure();
+    pj.arrayEnd();
+    paretoOs << "\n";
+    if (!pareto.empty() &&
+        failed(writeReportFile(getOperation(), pareto, paretoText)))
       return signalPassFailure();
   }
 };

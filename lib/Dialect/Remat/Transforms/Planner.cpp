@@ -11,6 +11,7 @@
 #include "remat/Scheduling/ChainOptimal.h"
 #include "remat/Scheduling/ForwardOnly.h"
 #include "remat/Scheduling/Milp.h"
+#include "remat/Scheduling/MinCut.h"
 #include "remat/Scheduling/Phases.h"
 #include "remat/Scheduling/Revolve.h"
 #include "remat/Scheduling/Strategies.h"
@@ -25,7 +26,7 @@ using namespace remat::sched;
 llvm::ArrayRef<llvm::StringRef> remat::getStrategyNames() {
   static const llvm::StringRef names[] = {
       "auto",      "store-all",        "sqrt", "greedy", "logn", "revolve",
-      "chain-opt", "forward-min-peak", "milp"};
+      "chain-opt", "forward-min-peak", "milp", "mincut"};
   return names;
 }
 
@@ -192,6 +193,35 @@ planMilp(const Graph &graph, int64_t budget, double seconds,
   return p;
 }
 
+/// Every plan of the min-cut sweep (MinCut.h), as "mincut" plans.
+static std::vector<PlanResult> planMinCut(const Graph &graph) {
+  std::vector<MinCutPlan> sweep;
+  double seconds = timed([&] { sweep = minCutSweep(graph); });
+  std::vector<PlanResult> plans;
+  for (MinCutPlan &m : sweep) {
+    PlanResult p;
+    p.strategy = "mincut";
+    p.detail = std::move(m.detail);
+    p.schedule = std::move(m.schedule);
+    p.sim = m.sim;
+    p.planSeconds = seconds / std::max<size_t>(1, sweep.size());
+    plans.push_back(std::move(p));
+  }
+  return plans;
+}
+
+/// The plan of `plans` with the least peak (ties: least recompute).
+static const PlanResult *leastPeak(const std::vector<PlanResult> &plans) {
+  const PlanResult *best = nullptr;
+  for (const PlanResult &p : plans)
+    if (!best || p.sim.peakBytes < best->sim.peakBytes ||
+        (p.sim.peakBytes == best->sim.peakBytes &&
+         p.sim.recomputeCost < best->sim.recomputeCost))
+      best = &p;
+  return best;
+}
+
+
 /// The strategies that need a forward/backward split.
 static const char *const kTrainingStrategies[] = {"sqrt", "greedy", "logn",
                                                   "revolve", "chain-opt"};
@@ -313,6 +343,18 @@ planAllInOrder(const Graph &graph, std::vector<std::string> &notes,
       plans.push_back(std::move(*p));
   if (std::optional<PlanResult> p = planChainMinMemory(graph, dpSlots, notes))
     plans.push_back(std::move(*p));
+  // Min-cut: the least peak of the sweep, and its cheapest plan below
+  // store-all (the cheap end of the frontier).
+  std::vector<PlanResult> cuts = planMinCut(graph);
+  if (const PlanResult *p = leastPeak(cuts))
+    plans.push_back(*p);
+  const PlanResult *cheapest = nullptr;
+  for (const PlanResult &p : cuts)
+    if (p.sim.peakBytes < plans.front().sim.peakBytes &&
+        (!cheapest || p.sim.recomputeCost < cheapest->sim.recomputeCost))
+      cheapest = &p;
+  if (cheapest && cheapest != leastPeak(cuts))
+    plans.push_back(*cheapest);
   return plans;
 }
 
@@ -329,6 +371,7 @@ static std::vector<PlanResult> autoCandidates(const Graph &graph,
     if (p.strategy == "logn" || p.strategy == "revolve" ||
         p.strategy == "chain-opt")
       all.push_back(std::move(p));
+  llvm::append_range(all, planMinCut(graph));
   if (options.budget > 0) {
     if (std::optional<PlanResult> p =
             planRevolveForBudget(graph, options.budget, notes))
@@ -350,6 +393,33 @@ static std::vector<PlanResult> autoCandidates(const Graph &graph,
       else
         llvm::append_range(notes, milpNotes);
     }
+  }
+  return all;
+}
+
+/// Budgets (fractions of store-all's peak) at which the frontier collects
+/// the budget-specific plans.
+static constexpr double kFrontierBudgets[] = {0.2, 0.3, 0.4, 0.5, 0.6,
+                                              0.7, 0.8, 0.9};
+
+static std::vector<PlanResult>
+frontierCandidates(const Graph &graph, const PlannerOptions &options,
+                   std::vector<std::string> &notes) {
+  SimResult storeAllSim;
+  simulate(graph, storeAll(graph), storeAllSim);
+  std::vector<PlanResult> all;
+  PlannerOptions atBudget = options;
+  atBudget.budget = 0;
+  llvm::append_range(all, autoCandidates(graph, atBudget, notes));
+  for (double f : kFrontierBudgets) {
+    atBudget.budget = std::max<int64_t>(1, f * storeAllSim.peakBytes);
+    std::vector<std::string> scratch;
+    if (std::optional<PlanResult> p =
+            planRevolveForBudget(graph, atBudget.budget, scratch))
+      all.push_back(std::move(*p));
+    if (std::optional<PlanResult> p = planChainOptimal(
+            graph, atBudget.budget, options.dpSlots, scratch))
+      all.push_back(std::move(*p));
   }
   return all;
 }
@@ -449,8 +519,14 @@ static PlannerResult planInOrder(const Graph &graph,
             planMilp(graph, options.budget, options.timeLimitSeconds,
                      defaultCandidates(graph), result.notes))
       cands.push_back(std::move(*p));
+  } else if (s == "mincut") {
+    cands = planMinCut(graph);
   } else if (s == "auto") {
     cands = autoCandidates(graph, options, result.notes);
+    if (options.maxRecomputePercent >= 0)
+      // A recompute limit: the plans a budget brings too (frontier).
+      for (PlanResult &p : frontierCandidates(graph, options, result.notes))
+        cands.push_back(std::move(p));
   } else {
     result.error = "unknown strategy '" + s + "'";
     return result;
@@ -460,6 +536,39 @@ static PlannerResult planInOrder(const Graph &graph,
     result.error = "strategy '" + s + "' produced no plan";
     for (const std::string &n : result.notes)
       result.error += "; " + n;
+    return result;
+  }
+
+  if (options.maxRecomputePercent >= 0) {
+    // A recompute limit: the least peak within it (and within the budget,
+    // if there is one).
+    double limit = options.maxRecomputePercent / 100 * graph.forwardCost();
+    std::vector<PlanResult> within;
+    for (const PlanResult &p : cands)
+      if (p.sim.recomputeCost <= limit * (1 + 1e-12))
+        within.push_back(p);
+    const PlanResult *best = leastPeak(within);
+    if (!best) {
+      result.error = "no plan of strategy '" + s + "' recomputes at most " +
+                     std::to_string(options.maxRecomputePercent) +
+                     "% of the forward cost";
+      return result;
+    }
+    if (options.budget > 0 && best->sim.peakBytes > options.budget) {
+      result.minFeasibleBudget = best->sim.peakBytes;
+      result.minFeasibleStrategy = best->strategy;
+      result.error = "budget of " + std::to_string(options.budget) +
+                     " bytes is below what strategy '" + s +
+                     "' can meet within the recompute limit";
+      return result;
+    }
+    result.plan = *best;
+    return result;
+  }
+
+  if (options.budget <= 0 && s == "mincut") {
+    // Without a budget: the least peak of the sweep.
+    result.plan = *leastPeak(cands);
     return result;
   }
 
@@ -590,9 +699,12 @@ PlannerResult remat::planRematerialization(const Graph &graph,
 
   // Which plan is better: with a budget (or for auto, which then returns its
   // least recompute) the least recompute, then the least peak; a fixed
-  // strategy without a budget returns its one plan: the least peak first.
+  // strategy without a budget returns its one plan, and a recompute limit
+  // asks for the least peak: the least peak first.
   auto better = [&](const PlanResult &a, const PlanResult &b) {
-    bool recomputeFirst = options.budget > 0 || options.strategy == "auto";
+    bool recomputeFirst =
+        options.maxRecomputePercent < 0 &&
+        (options.budget > 0 || options.strategy == "auto");
     if (recomputeFirst && a.sim.recomputeCost != b.sim.recomputeCost)
       return a.sim.recomputeCost < b.sim.recomputeCost;
     if (a.sim.peakBytes != b.sim.peakBytes)
@@ -620,4 +732,55 @@ PlannerResult remat::planRematerialization(const Graph &graph,
   }
   result.notes.push_back(lateForwardNote(late.size()));
   return result;
+}
+
+std::vector<PlanResult> remat::paretoFrontier(std::vector<PlanResult> plans) {
+  // Least recompute first; a plan is kept if its peak is below every plan
+  // of smaller or equal recompute kept so far.
+  llvm::stable_sort(plans, [](const PlanResult &a, const PlanResult &b) {
+    if (a.sim.recomputeCost != b.sim.recomputeCost)
+      return a.sim.recomputeCost < b.sim.recomputeCost;
+    return a.sim.peakBytes < b.sim.peakBytes;
+  });
+  std::vector<PlanResult> frontier;
+  for (PlanResult &p : plans)
+    if (frontier.empty() || p.sim.peakBytes < frontier.back().sim.peakBytes)
+      frontier.push_back(std::move(p));
+  return frontier;
+}
+
+std::vector<PlanResult> remat::planFrontier(const Graph &graph,
+                                            std::vector<std::string> &notes,
+                                            unsigned dpSlots) {
+  PlannerOptions options;
+  options.dpSlots = dpSlots;
+  if (graph.isForwardOnly()) {
+    std::vector<PlanResult> plans = planAllForwardOnly(graph, notes);
+    return paretoFrontier(std::move(plans));
+  }
+  std::vector<unsigned> late = lateForwardNodes(graph);
+  if (late.empty())
+    return paretoFrontier(frontierCandidates(graph, options, notes));
+  std::vector<PlanResult> all =
+      frontierCandidates(pinLateForward(graph), options, notes);
+  std::vector<unsigned> order = forwardFirstOrder(graph);
+  std::vector<std::string> scratch;
+  for (PlanResult &p :
+       frontierCandidates(reorderGraph(graph, order), options, scratch)) {
+    markReordered(p, order);
+    all.push_back(std::move(p));
+  }
+  notes.push_back(lateForwardNote(late.size()));
+  return paretoFrontier(std::move(all));
+}
+
+std::optional<double> remat::parseRecomputeLimit(llvm::StringRef text) {
+  text = text.trim();
+  if (text.empty())
+    return -1.0;
+  text.consume_back("%");
+  double value;
+  if (text.trim().getAsDouble(value) || !(value >= 0) || std::isinf(value))
+    return std::nullopt;
+  return value;
 }

@@ -28,6 +28,9 @@ struct RematerializePass
     : public remat::impl::RematRematerializeBase<RematerializePass> {
   using Base::Base;
 
+  /// The parsed `max-recompute` (-1: none).
+  double maxRecomputePercent = -1;
+
   void runOnOperation() override {
     if (!llvm::is_contained(getStrategyNames(), StringRef(strategy))) {
       emitCompactError(getOperation())
@@ -35,6 +38,15 @@ struct RematerializePass
           << "'; expected one of: " << llvm::join(getStrategyNames(), ", ");
       return signalPassFailure();
     }
+    std::optional<double> limit = parseRecomputeLimit(maxRecompute);
+    if (!limit) {
+      getOperation().emitError()
+          << "max-recompute must be a non-negative percentage such as 30%, "
+             "got '"
+          << maxRecompute << "'";
+      return signalPassFailure();
+    }
+    maxRecomputePercent = *limit;
     if (budget < 0) {
       emitCompactError(getOperation(), "budget must be >= 0 bytes");
       return signalPassFailure();
@@ -104,6 +116,7 @@ struct RematerializePass
       return func.emitError() << "time-limit must be positive, got "
                               << timeLimit;
     options.timeLimitSeconds = timeLimit;
+    options.maxRecomputePercent = maxRecomputePercent;
     PlannerResult result = planRematerialization(tg->graph, options);
     if (!result.plan) {
       InFlightDiagnostic diag = emitCompactError(func) << result.error;

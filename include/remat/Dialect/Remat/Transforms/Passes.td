@@ -116,6 +116,16 @@ def RematRematerialize : Pass<"remat-rematerialize", "mlir::ModuleOp"> {
       branch-and-bound nodes); the remark and the JSON report the objective,
       the best bound, the gap and the time. `auto` includes it on graphs of
       at most 32 ops with at most 10 s.
+    - `mincut`: the saved set as a minimum cut (PyTorch's min-cut
+      partitioner generalised: saved bytes + a weight times recomputed cost,
+      expensive ops optionally banned), swept over weights and ban levels;
+      with `budget=` the least recompute within it, without one the least
+      peak. `auto` includes every plan of the sweep.
+
+    `max-recompute=P%` (or `P`): the least peak among the plans that
+    recompute at most P percent of the forward cost (for `auto`: every
+    strategy, and Revolve and the chain optimum at budgets of 0.2 .. 0.9 of
+    store-all); with `budget=` too, the plan must also fit it.
 
     Forward-only functions (the unit attribute `remat.forward_only`, which
     remat-import sets on graphs without a backward phase such as the Moccasin
@@ -198,7 +208,9 @@ def RematRematerialize : Pass<"remat-rematerialize", "mlir::ModuleOp"> {
            "Index of the returned loss in functions without #remat.phase "
            "annotations (-1: the first returned scalar float)">,
     Option<"strategy", "strategy", "std::string", /*default=*/"\"auto\"",
-           "auto, store-all, sqrt, greedy, logn, revolve, chain-opt, forward-min-peak or milp">,
+           "auto, store-all, sqrt, greedy, logn, revolve, chain-opt, forward-min-peak, milp or mincut">,
+    Option<"maxRecompute", "max-recompute", "std::string", /*default=*/"\"\"",
+           "Recompute limit in percent of the forward cost, e.g. 30%: the least peak within it">,
     Option<"budget", "budget", "int64_t", /*default=*/"0",
            "Activation memory budget in bytes (0: none)">,
     Option<"slots", "slots", "unsigned", /*default=*/"0",
@@ -234,11 +246,21 @@ def RematCompareStrategies : Pass<"remat-compare-strategies", "mlir::ModuleOp"> 
     listed with the reason. Each row is also emitted as a remark.
     Forward-only functions (`remat.forward_only`) get store-all and
     forward-min-peak; the training-step strategies are listed as declined.
+
+    With `pareto=FILE`, also writes the (peak, recompute) frontier of every
+    function as JSON: the non-dominated plans over every strategy and
+    parameter and Revolve and the chain optimum at budgets of 0.2 .. 0.9 of
+    store-all, and the plan chosen under `max-recompute=` (default 30%),
+    marked; `scripts/plot-pareto.py` draws it.
   }];
   let options = [
     Option<"lossResult", "loss-result", "int64_t", /*default=*/"-1",
            "Index of the returned loss in functions without #remat.phase "
            "annotations (-1: the first returned scalar float)">,
+    Option<"pareto", "pareto", "std::string", /*default=*/"\"\"",
+           "Write the peak/recompute frontier as JSON to this file ('-' for stdout)">,
+    Option<"maxRecompute", "max-recompute", "std::string", /*default=*/"\"30%\"",
+           "Recompute limit (percent of the forward cost) of the plan marked in the frontier">,
     Option<"table", "table", "std::string", /*default=*/"\"\"",
            "Write the table to this file ('-' for stdout)">,
     Option<"json", "json", "std::string", /*default=*/"\"\"",

@@ -49,6 +49,11 @@ struct PlannerOptions {
   /// Wall-time limit in seconds of the exact MILP (`milp`, warm-started from
   /// the best heuristic plan); `auto` gives it at most 10 s.
   double timeLimitSeconds = 60;
+  /// Recompute limit as a percentage of the forward cost (< 0: none). With
+  /// it the plan is the least peak among the strategy's plans within the
+  /// limit (for `auto`: every plan of `planFrontier`), and within `budget`
+  /// if one is given.
+  double maxRecomputePercent = -1;
 };
 
 /// Outcome of planning.
@@ -93,6 +98,26 @@ PlannerResult planRematerialization(const sched::Graph &graph,
 std::vector<sched::PlanResult>
 planAllStrategies(const sched::Graph &graph, std::vector<std::string> &notes,
                   unsigned dpSlots = 500);
+
+/// Parses a recompute limit: "30%", "30" or "12.5%" (percent of the forward
+/// cost, >= 0). Empty text is no limit (-1). None if malformed.
+std::optional<double> parseRecomputeLimit(llvm::StringRef text);
+
+/// The non-dominated plans of `plans` (no other plan has a smaller or equal
+/// peak and recompute cost, one of them smaller), by increasing recompute
+/// and decreasing peak; among equal plans the first one.
+std::vector<sched::PlanResult>
+paretoFrontier(std::vector<sched::PlanResult> plans);
+
+/// The (peak, recompute) frontier of every strategy and parameter: `auto`'s
+/// candidates (the min-cut sweep included) plus Revolve and the chain
+/// optimum at budgets of 0.2 .. 0.9 of store-all's peak, in the input order
+/// (late forward ops pinned) and, if some are late, forward-first.
+/// Monotone: choosing, for a budget, the least-recompute frontier plan
+/// within it, a larger budget never gives more recompute.
+std::vector<sched::PlanResult>
+planFrontier(const sched::Graph &graph, std::vector<std::string> &notes,
+             unsigned dpSlots = 500);
 
 } // namespace remat
 

@@ -1,0 +1,292 @@
+//===- MinCut.cpp - Saved-set selection by minimum cut --------------------===//
+//
+// Part of the remat project.
+//
+//===----------------------------------------------------------------------===//
+
+#include "remat/Scheduling/MinCut.h"
+
+#include "remat/Scheduling/KeptSet.h"
+
+#include <algorithm>
+#include <cassert>
+#include <cmath>
+#include <cstdio>
+#include <set>
+
+using namespace remat::sched;
+
+namespace {
+
+/// Dinic's maximum flow on double capacities (infinity allowed).
+class FlowNetwork {
+public:
+  explicit FlowNetwork(unsigned numVertices)
+      : adjacency(numVertices), level(numVertices), next(numVertices) {}
+
+  void addEdge(unsigned from, unsigned to, double capacity) {
+    if (capacity <= 0)
+      return;
+    adjacency[from].push_back(edges.size());
+    edges.push_back({to, capacity});
+    adjacency[to].push_back(edges.size());
+    edges.push_back({from, 0});
+  }
+
+  void maxFlow(unsigned source, unsigned sink) {
+    while (buildLevels(source, sink)) {
+      std::fill(next.begin(), next.end(), 0);
+      while (push(source, sink, kInf) > 0) {
+      }
+    }
+  }
+
+  /// Vertices reachable from `source` in the residual network.
+  std::vector<bool> sourceSide(unsigned source) const {
+    std::vector<bool> seen(adjacency.size(), false);
+    std::vector<unsigned> stack = {source};
+    seen[source] = true;
+    while (!stack.empty()) {
+      unsigned v = stack.back();
+      stack.pop_back();
+      for (unsigned e : adjacency[v])
+        if (residual(e) > 0 && !seen[edges[e].to]) {
+          seen[edges[e].to] = true;
+          stack.push_back(edges[e].to);
+        }
+    }
+    return seen;
+  }
+
+private:
+  static constexpr double kInf = std::numeric_limits<double>::infinity();
+  /// Residual capacities below this fraction of the flow pushed are zero:
+  /// double rounding must not leave phantom residual edges.
+  static constexpr double kEps = 1e-9;
+
+  struct Edge {
+    unsigned to;
+    double capacity;
+    double flow = 0;
+  };
+
+  double residual(unsigned e) const {
+    const Edge &edge = edges[e];
+    if (std::isinf(edge.capacity))
+      return kInf;
+    double r = edge.capacity - edge.flow;
+    return r > kEps * std::max(1.0, std::fabs(edge.capacity)) ? r : 0;
+  }
+
+  bool buildLevels(unsigned source, unsigned sink) {
+    std::fill(level.begin(), level.end(), -1);
+    std::vector<unsigned> queue = {source};
+    level[source] = 0;
+    for (size_t i = 0; i < queue.size(); ++i) {
+      unsigned v = queue[i];
+      for (unsigned e : adjacency[v])
+        if (level[edges[e].to] < 0 && residual(e) > 0) {
+          level[edges[e].to] = level[v] + 1;
+          queue.push_back(edges[e].to);
+        }
+    }
+    return level[sink] >= 0;
+  }
+
+  /// One augmenting path of the level graph (iterative DFS).
+  double push(unsigned source, unsigned sink, double limit) {
+    std::vector<unsigned> path; // Edge ids.
+    unsigned v = source;
+    while (true) {
+      if (v == sink) {
+        double f = limit;
+        for (unsigned e : path)
+          f = std::min(f, residual(e));
+        if (std::isinf(f))
+          return 0; // An infinite path: not built (see minCutKeptSet).
+        for (unsigned e : path) {
+          if (!std::isinf(edges[e].capacity))
+            edges[e].flow += f;
+          if (!std::isinf(edges[e ^ 1].capacity))
+            edges[e ^ 1].flow -= f;
+        }
+        return f;
+      }
+      bool advanced = false;
+      for (; next[v] < adjacency[v].size(); ++next[v]) {
+        unsigned e = adjacency[v][next[v]];
+        unsigned to = edges[e].to;
+        if (level[to] == level[v] + 1 && residual(e) > 0) {
+          path.push_back(e);
+          v = to;
+          advanced = true;
+          break;
+        }
+      }
+      if (advanced)
+        continue;
+      // Dead end: retreat.
+      level[v] = -1;
+      if (path.empty())
+        return 0;
+      unsigned e = path.back();
+      path.pop_back();
+      v = edges[e ^ 1].to;
+      ++next[v];
+    }
+  }
+
+  std::vector<Edge> edges;
+  std::vector<std::vector<unsigned>> adjacency;
+  std::vector<int> level;
+  std::vector<size_t> next;
+};
+
+} // namespace
+
+std::vector<bool> remat::sched::minCutKeptSet(const Graph &graph,
+                                              const MinCutOptions &options) {
+  const double inf = std::numeric_limits<double>::infinity();
+  unsigned n = graph.size();
+  // Vertices: 2v = v_in, 2v+1 = v_out, then source and sink.
+  unsigned source = 2 * n, sink = 2 * n + 1;
+  FlowNetwork net(2 * n + 2);
+  // Reads from each forward node to the nearest backward node.
+  std::vector<unsigned> dist(n, 0);
+  if (options.distanceBase != 1) {
+    const unsigned far = 1000;
+    for (unsigned v = 0; v != n; ++v)
+      dist[v] = graph.nodes[v].backward ? 0 : far;
+    for (unsigned v = n; v-- > 0;)
+      for (unsigned op : graph.nodes[v].operands)
+        if (!graph.nodes[op].backward)
+          dist[op] = std::min(dist[op], dist[v] + 1);
+  }
+  for (unsigned v = 0; v != n; ++v) {
+    const Node &node = graph.nodes[v];
+    if (node.backward) {
+      // Values the backward reads must be saved or recomputed.
+      for (unsigned op : node.operands)
+        if (!graph.nodes[op].backward)
+          net.addEdge(2 * op + 1, sink, inf);
+      continue;
+    }
+    // Recomputing v needs its operands: saved or recomputed themselves
+    // (graph inputs are resident, nothing to pay).
+    for (unsigned op : node.operands)
+      net.addEdge(2 * op + 1, 2 * v, inf);
+    bool banned = node.noRecompute ||
+                  node.cost > options.banCostPerByte * double(node.bytes);
+    if (isAlwaysKept(node)) {
+      // Resident anyway: "saving" it costs nothing (no v_in -> v_out edge,
+      // so v_out is on the sink side and its readers may be recomputed).
+      net.addEdge(source, 2 * v, inf);
+      continue;
+    }
+    net.addEdge(source, 2 * v,
+                banned ? inf : options.recomputeWeight * node.cost);
+    double scale = options.distanceBase == 1
+                       ? 1
+                       : std::pow(options.distanceBase,
+                                  std::min(std::max(dist[v], 1u), 100u));
+    net.addEdge(2 * v, 2 * v + 1, double(node.bytes) * scale);
+  }
+  net.maxFlow(source, sink);
+  std::vector<bool> side = net.sourceSide(source);
+  std::vector<bool> kept(n, false);
+  for (unsigned v = 0; v != n; ++v)
+    if (!graph.nodes[v].backward)
+      kept[v] = side[2 * v] && !side[2 * v + 1];
+  return kept;
+}
+
+double remat::sched::medianCostPerByte(const Graph &graph) {
+  std::vector<double> ratios;
+  for (const Node &node : graph.nodes)
+    if (!node.backward && node.bytes > 0)
+      ratios.push_back(node.cost / double(node.bytes));
+  if (ratios.empty())
+    return 0;
+  std::nth_element(ratios.begin(), ratios.begin() + ratios.size() / 2,
+                   ratios.end());
+  return ratios[ratios.size() / 2];
+}
+
+/// Simulate-guided repair of a kept set: while the peak falls in a
+/// recomputation, keep the values recomputed in that list instead (at most
+/// `rounds` times), as long as the peak goes down. The cut's objective
+/// (saved bytes) is only a proxy for the peak; this moves it towards what
+/// `simulate` measures.
+static std::vector<bool> refineKeptSet(const Graph &graph,
+                                       std::vector<bool> kept,
+                                       unsigned rounds) {
+  SimResult best;
+  if (simulate(graph, lowerKeptSet(graph, kept), best))
+    return kept;
+  for (unsigned r = 0; r < rounds; ++r) {
+    Schedule s = lowerKeptSet(graph, kept);
+    SimResult sim;
+    if (simulate(graph, s, sim) || !sim.peakInRecompute)
+      break;
+    std::vector<bool> next = kept;
+    for (unsigned v : s.recomputeBefore[sim.peakStep])
+      next[v] = true;
+    SimResult trial;
+    if (simulate(graph, lowerKeptSet(graph, next), trial) ||
+        trial.peakBytes >= best.peakBytes)
+      break;
+    kept = std::move(next);
+    best = trial;
+  }
+  return kept;
+}
+
+std::vector<MinCutPlan> remat::sched::minCutSweep(const Graph &graph) {
+  const double inf = std::numeric_limits<double>::infinity();
+  double median = medianCostPerByte(graph);
+  double fwdCost = 0, fwdBytes = 0;
+  for (const Node &node : graph.nodes)
+    if (!node.backward) {
+      fwdCost += node.cost;
+      fwdBytes += double(node.bytes);
+    }
+  double unit = fwdCost > 0 ? fwdBytes / fwdCost : 1;
+  std::vector<std::pair<double, std::string>> bans;
+  if (median > 0)
+    for (double k : {4.0, 16.0, 64.0})
+      bans.push_back({k * median, std::to_string(int(k)) + "x median"});
+  bans.push_back({inf, "none"});
+  std::vector<std::pair<double, std::string>> weights = {
+      {0, "0"}, {1e-9 * unit, "eps"}};
+  for (int k = -8; k <= 8; ++k) {
+    char buf[32];
+    std::snprintf(buf, sizeof(buf), "2^%d", k);
+    weights.push_back({std::ldexp(unit, k), std::string(buf) + " B/cost-unit"});
+  }
+  std::vector<MinCutPlan> plans;
+  std::set<std::vector<bool>> seen;
+  for (double base : {1.0, 1.1})
+  for (auto &[ban, banName] : bans)
+    for (auto &[weight, weightName] : weights) {
+      MinCutOptions options;
+      options.recomputeWeight = weight;
+      options.banCostPerByte = ban;
+      options.distanceBase = base;
+      std::vector<bool> cut = minCutKeptSet(graph, options);
+      std::vector<bool> refined = refineKeptSet(graph, cut, 8);
+      for (const std::vector<bool> *kept : {&cut, &refined}) {
+        if (!seen.insert(*kept).second)
+          continue;
+        MinCutPlan plan;
+        plan.options = options;
+        plan.detail = "weight=" + weightName + " ban=" + banName +
+                      (base == 1 ? "" : " distance=1.1^d") +
+                      (kept == &cut ? "" : " refined");
+        plan.schedule = lowerKeptSet(graph, *kept);
+        if (simulate(graph, plan.schedule, plan.sim))
+          continue; // Cannot happen on a valid graph; never offer it.
+        plans.push_back(std::move(plan));
+      }
+    }
+  return plans;
+}

@@ -1,0 +1,86 @@
+//===- PlannerFrontierTest.cpp - mincut in auto, frontier, limits --------===//
+//
+// Part of the remat project.
+//
+//===----------------------------------------------------------------------===//
+
+#include "remat/Dialect/Remat/Transforms/Planner.h"
+
+#include "../Scheduling/TestGraphs.h"
+
+#include <gtest/gtest.h>
+#include <random>
+
+using namespace remat;
+using namespace remat::sched;
+
+TEST(PlannerFrontierTest, AutoNoWorseThanMinCutAtAnyBudget) {
+  std::mt19937 rng(29);
+  for (int iter = 0; iter < 6; ++iter) {
+    Graph g = test::makeRandomGraph(rng, 34 + 3 * iter, 20 + iter);
+    PlannerOptions mincut;
+    mincut.strategy = "mincut";
+    PlannerResult least = planRematerialization(g, mincut);
+    ASSERT_TRUE(least.plan) << least.error;
+    std::vector<std::string> notes;
+    for (const PlanResult &p : planAllStrategies(g, notes)) {
+      if (p.strategy != "mincut")
+        continue;
+      PlannerOptions withBudget;
+      withBudget.budget = p.sim.peakBytes;
+      PlannerResult a = planRematerialization(g, withBudget);
+      withBudget.strategy = "mincut";
+      PlannerResult m = planRematerialization(g, withBudget);
+      ASSERT_TRUE(a.plan) << a.error;
+      ASSERT_TRUE(m.plan) << m.error;
+      EXPECT_LE(a.plan->sim.peakBytes, p.sim.peakBytes);
+      EXPECT_LE(a.plan->sim.recomputeCost, m.plan->sim.recomputeCost);
+    }
+  }
+}
+
+TEST(PlannerFrontierTest, FrontierIsNonDominatedAndMonotone) {
+  std::mt19937 rng(31);
+  for (int iter = 0; iter < 6; ++iter) {
+    Graph g = test::makeRandomGraph(rng, 30 + 4 * iter, 25 + iter);
+    std::vector<std::string> notes;
+    std::vector<PlanResult> f = planFrontier(g, notes);
+    ASSERT_FALSE(f.empty());
+    EXPECT_EQ(f.front().sim.recomputeCost, 0); // Store-all's end.
+    for (size_t i = 1; i < f.size(); ++i) {
+      EXPECT_GT(f[i].sim.recomputeCost, f[i - 1].sim.recomputeCost);
+      EXPECT_LT(f[i].sim.peakBytes, f[i - 1].sim.peakBytes);
+    }
+    // No strategy's default plan lies below the frontier.
+    for (const PlanResult &p : planAllStrategies(g, notes)) {
+      bool dominated = false;
+      for (const PlanResult &q : f)
+        dominated |= q.sim.peakBytes <= p.sim.peakBytes &&
+                     q.sim.recomputeCost <= p.sim.recomputeCost;
+      EXPECT_TRUE(dominated) << p.strategy;
+    }
+    // A recompute limit picks the least frontier peak within it; a larger
+    // limit never gives a larger peak.
+    int64_t last = -1;
+    for (double pct : {0.0, 5.0, 20.0, 50.0, 100.0, 400.0}) {
+      PlannerOptions o;
+      o.maxRecomputePercent = pct;
+      PlannerResult r = planRematerialization(g, o);
+      ASSERT_TRUE(r.plan) << r.error;
+      EXPECT_LE(r.plan->sim.recomputeCost,
+                pct / 100 * g.forwardCost() * (1 + 1e-9));
+      if (last >= 0)
+        EXPECT_LE(r.plan->sim.peakBytes, last);
+      last = r.plan->sim.peakBytes;
+    }
+  }
+}
+
+TEST(PlannerFrontierTest, ParseRecomputeLimit) {
+  EXPECT_EQ(parseRecomputeLimit(""), -1.0);
+  EXPECT_EQ(parseRecomputeLimit("30%"), 30.0);
+  EXPECT_EQ(parseRecomputeLimit("12.5"), 12.5);
+  EXPECT_EQ(parseRecomputeLimit(" 0% "), 0.0);
+  EXPECT_FALSE(parseRecomputeLimit("-3%"));
+  EXPECT_FALSE(parseRecomputeLimit("lots"));
+}
