@@ -63,6 +63,10 @@ if os.path.exists(remat_plugin):
 if shutil.which("cmake") and shutil.which("ninja"):
     config.available_features.add("cmake")
 
+# The reference generated from the .td files (docs/CMakeLists.txt, remat-doc).
+if os.path.exists(os.path.join(config.remat_obj_root, "docs", "generated", "RematOps.md")):
+    config.available_features.add("generated-docs")
+
 # The published benchmark graphs live beside the project root.
 if os.path.isdir(os.path.join(config.remat_src_root, "..", "shared", "benchmarks")):
     config.available_features.add("shared-benchmarks")
