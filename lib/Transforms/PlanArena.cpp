@@ -18,6 +18,7 @@
 #include "llvm/ADT/SetVector.h"
 #include "llvm/Support/CheckedArithmetic.h"
 #include "llvm/Support/Format.h"
+#include "llvm/Support/JSON.h"
 #include "llvm/Support/MathExtras.h"
 #include "llvm/Support/ToolOutputFile.h"
 
@@ -441,18 +442,24 @@ struct PlanArenaPass : public remat::impl::RematPlanArenaBase<PlanArenaPass> {
           << "cannot write '" << jsonFile << "': " << message;
       return failure();
     }
-    llvm::raw_ostream &os = file->os();
-    os << "[";
-    for (auto [index, report] : llvm::enumerate(reports)) {
-      os << (index ? ",\n" : "\n") << "  {\"function\": \"" << report.name
-         << "\", \"arena_bytes\": " << report.arenaBytes
-         << ", \"lower_bound_bytes\": " << report.lowerBound
-         << ", \"ratio\": " << formatRatio(report)
-         << ", \"buffers\": " << report.buffers
-         << ", \"in_place\": " << report.inPlace
-         << ", \"not_planned\": " << report.unplanned << "}";
-    }
-    os << "\n]\n";
+    // llvm::json escapes the function names (a symbol may hold quotes and
+    // backslashes); the ratio keeps the remark's three decimals.
+    llvm::json::OStream j(file->os(), 2);
+    j.array([&] {
+      for (const FunctionReport &report : reports)
+        j.object([&] {
+          j.attribute("function", report.name);
+          j.attribute("arena_bytes", report.arenaBytes);
+          j.attribute("lower_bound_bytes", report.lowerBound);
+          j.attributeBegin("ratio");
+          j.rawValue(formatRatio(report));
+          j.attributeEnd();
+          j.attribute("buffers", report.buffers);
+          j.attribute("in_place", report.inPlace);
+          j.attribute("not_planned", report.unplanned);
+        });
+    });
+    file->os() << "\n";
     file->keep();
     return success();
   }

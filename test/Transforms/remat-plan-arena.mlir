@@ -234,6 +234,41 @@ func.func @returned(%in: memref<16xf32>, %out: memref<16xf32>, %n: index) -> (me
   return %a, %dyn : memref<16xf32>, memref<?xf32>
 }
 
+// -----
+
+// A symbol name with a quote and a backslash: the IR prints the quote as \22,
+// the JSON file escapes both (checked below).
+
+// CHECK-LABEL: func.func @"quote\22back\\slash"
+// CHECK-SAME: remat_arena_bytes = 64 : i64
+// REPORT: remark: remat-plan-arena: arena 64 bytes, liveness lower bound 64 bytes, ratio 1.000, 1 buffers, 0 in place, 0 not planned
+func.func @"quote\"back\\slash"(%in: memref<16xf32>, %out: memref<16xf32>) {
+  %a = memref.alloc() : memref<16xf32>
+  linalg.exp ins(%in : memref<16xf32>) outs(%a : memref<16xf32>)
+  linalg.exp ins(%a : memref<16xf32>) outs(%out : memref<16xf32>)
+  return
+}
+
 // JSON: [
-// JSON: {"function": "disjoint", "arena_bytes": 64, "lower_bound_bytes": 64, "ratio": 1.000, "buffers": 2, "in_place": 0, "not_planned": 0}
-// JSON: {"function": "overlap", "arena_bytes": 232, "lower_bound_bytes": 208, "ratio": 1.115, "buffers": 3, "in_place": 0, "not_planned": 0}
+// JSON-NEXT:   {
+// JSON-NEXT:     "function": "disjoint",
+// JSON-NEXT:     "arena_bytes": 64,
+// JSON-NEXT:     "lower_bound_bytes": 64,
+// JSON-NEXT:     "ratio": 1.000,
+// JSON-NEXT:     "buffers": 2,
+// JSON-NEXT:     "in_place": 0,
+// JSON-NEXT:     "not_planned": 0
+// JSON-NEXT:   },
+// JSON-NEXT:   {
+// JSON-NEXT:     "function": "overlap",
+// JSON-NEXT:     "arena_bytes": 232,
+// JSON-NEXT:     "lower_bound_bytes": 208,
+// JSON-NEXT:     "ratio": 1.115,
+// JSON-NEXT:     "buffers": 3,
+// JSON-NEXT:     "in_place": 0,
+// JSON-NEXT:     "not_planned": 0
+// JSON-NEXT:   },
+// JSON:          "function": "quote\"back\\slash",
+// JSON-NEXT:     "arena_bytes": 64,
+// JSON:        }
+// JSON-NEXT: ]
