@@ -5,8 +5,11 @@
 //===----------------------------------------------------------------------===//
 ///
 /// \file
-/// The input is MLIR text. If it parses and verifies (with every dialect
-/// remat-opt registers), every remat pass runs on its own copy of the
+/// The input is MLIR text. Like remat-opt, the target first refuses input
+/// above the size limit or with brackets nested deeper than the default
+/// `--max-nesting` (`remat/Support/InputLimits.h`): the upstream parser is
+/// recursive and would overflow the stack. If the rest parses and verifies
+/// (with every dialect remat-opt registers), every remat pass runs on its own copy of the
 /// module, then a pipeline as a user runs it: `remat-autodiff` (when the
 /// module holds no training step yet), `remat-rematerialize` with a strategy
 /// and a budget derived from the input (a fraction of the store-all peak of
@@ -25,6 +28,7 @@
 #include "remat/Dialect/Remat/Transforms/TrainingGraph.h"
 #include "remat/InitAll.h"
 #include "remat/Scheduling/Strategies.h"
+#include "remat/Support/InputLimits.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/DialectRegistry.h"
@@ -97,11 +101,17 @@ static bool hasTrainingStep(ModuleOp module) {
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   static Registry registry;
+  // The prescan of remat-opt (and remat-compile): input it refuses never
+  // reaches the parser.
+  llvm::StringRef input(reinterpret_cast<const char *>(data), size);
+  if (size > kDefaultMaxInputBytes ||
+      findExcessiveNesting(input, kDefaultMaxNesting, NestingSyntax::MLIR))
+    return 0;
   MLIRContext context(registry.dialects, MLIRContext::Threading::DISABLED);
   DiagnosticLog log(context);
   // The MLIR lexer reads the byte past the end: it must be a terminator, as
   // in every buffer remat-opt reads (the fuzz input has none).
-  std::string text(reinterpret_cast<const char *>(data), size);
+  std::string text = input.str();
   ParserConfig config(&context);
   OwningOpRef<ModuleOp> module = parseSourceString<ModuleOp>(text, config);
   if (!module || failed(verify(*module)))
