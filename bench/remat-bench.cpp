@@ -15,14 +15,14 @@
 //===----------------------------------------------------------------------===//
 
 #include "remat/Dialect/Remat/Transforms/Passes.h"
-#include "remat/Dialect/Remat/Transforms/Planner.h"
 #include "remat/Dialect/Remat/Transforms/TrainingGraph.h"
 #include "remat/Import/GraphImport.h"
 #include "remat/InitAll.h"
 #include "remat/Scheduling/ChainOptimal.h"
 #include "remat/Scheduling/KeptSet.h"
-#include "remat/Scheduling/Phases.h"
 #include "remat/Scheduling/Milp.h"
+#include "remat/Scheduling/Phases.h"
+#include "remat/Scheduling/Planner.h"
 #include "remat/Scheduling/Revolve.h"
 #include "remat/Scheduling/Strategies.h"
 
@@ -292,9 +292,9 @@ static int runChains() {
     printRows("chain-" + std::to_string(n), g, plans, notes);
     Scaling s{n, 0, 0};
     for (const PlanResult &p : plans) {
-      if (p.strategy == "sqrt")
+      if (p.strategy == strategy::kSqrt)
         s.sqrtLayers = double(p.sim.peakBytes) / layer;
-      if (p.strategy == "logn")
+      if (p.strategy == strategy::kLogN)
         s.lognLayers = double(p.sim.peakBytes) / layer;
     }
     scaling.push_back(s);
@@ -436,7 +436,7 @@ static int runTorchGraph(MLIRContext &ctx, llvm::StringRef path) {
   row("remat, least peak within 35% recompute", at35, at35Cost,
       at35 <= 0.5 * sa ? "met (<= 0.5)" : "NOT met (> 0.5)");
   for (const PlanResult &p : plans)
-    if (p.strategy == "sqrt" || p.strategy == "greedy") {
+    if (p.strategy == strategy::kSqrt || p.strategy == strategy::kGreedy) {
       row(p.strategy, p.sim.peakBytes, p.sim.recomputeCost, "");
       int64_t at = peakWithin(frontier, p.sim.recomputeCost);
       row("remat at " + p.strategy + "'s recompute", at, p.sim.recomputeCost,

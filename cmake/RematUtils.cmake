@@ -7,6 +7,7 @@
 # builds them as shared libraries instead of static archives.
 
 # remat_add_library(name SRCS... [DEPENDS tgt...] [LINK_LIBS lib...] [NO_MLIR])
+# NO_MLIR links only LINK_LIBS (pass LLVM for LLVM Support).
 function(remat_add_library name)
   cmake_parse_arguments(ARG "NO_MLIR" "" "DEPENDS;LINK_LIBS" ${ARGN})
   if(REMAT_BUILD_SHARED_LIBS)
@@ -32,12 +33,16 @@ function(remat_add_library name)
     $<INSTALL_INTERFACE:${CMAKE_INSTALL_INCLUDEDIR}>)
   # Installed consumers also need the MLIR and LLVM headers remat's headers
   # include (Debian's imported MLIR/LLVM targets carry none).
+  # NO_MLIR libraries still use LLVM's headers (llvm::Error, ADT).
+  set(header_dirs ${LLVM_INCLUDE_DIRS})
   if(NOT ARG_NO_MLIR)
-    foreach(dir ${MLIR_INCLUDE_DIRS} ${LLVM_INCLUDE_DIRS})
-      target_include_directories(${name} SYSTEM PUBLIC
-        $<INSTALL_INTERFACE:${dir}>)
-    endforeach()
+    list(PREPEND header_dirs ${MLIR_INCLUDE_DIRS})
   endif()
+  list(REMOVE_DUPLICATES header_dirs)
+  foreach(dir ${header_dirs})
+    target_include_directories(${name} SYSTEM PUBLIC
+      $<INSTALL_INTERFACE:${dir}>)
+  endforeach()
   install(TARGETS ${name} EXPORT RematTargets
     ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR} COMPONENT remat-libraries
     LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR} COMPONENT remat-libraries

@@ -402,7 +402,7 @@ PlanResult MinPeakSearch::run() {
     numAfterFirst += m == DropMode::AfterFirstUse;
   }
   PlanResult plan;
-  plan.strategy = "forward-min-peak";
+  plan.strategy = strategy::kForwardMinPeak;
   plan.detail = (budget > 0 ? "budget=" + std::to_string(budget)
                             : std::string("least peak")) +
                 "; dropped " + std::to_string(numDropped) + " (" +

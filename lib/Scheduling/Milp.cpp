@@ -467,7 +467,7 @@ std::optional<PlanResult> remat::sched::milpOptimal(const Graph &graph,
   };
   MilpBuilder builder(graph, f);
   PlanResult plan;
-  plan.strategy = "milp";
+  plan.strategy = strategy::kMilp;
   SolverStats stats;
   stats.timeLimitSeconds = timeLimitSeconds;
   stats.warmStarted = warmStart != nullptr;

@@ -24,9 +24,9 @@
 
 #include "FuzzSupport.h"
 
-#include "remat/Dialect/Remat/Transforms/Planner.h"
 #include "remat/Dialect/Remat/Transforms/TrainingGraph.h"
 #include "remat/InitAll.h"
+#include "remat/Scheduling/Planner.h"
 #include "remat/Scheduling/Strategies.h"
 #include "remat/Support/InputLimits.h"
 
@@ -41,6 +41,7 @@
 
 using namespace mlir;
 using namespace remat;
+using namespace remat::sched;
 using namespace remat::fuzz;
 
 namespace {
@@ -138,8 +139,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   llvm::ArrayRef<llvm::StringRef> strategies = getStrategyNames();
   llvm::StringRef strategy = strategies[hash % strategies.size()];
   // CBC solves take up to a minute each: one input in 16 may use milp.
-  if (strategy == "milp" && (hash >> 8) % 16)
-    strategy = "auto";
+  if (strategy == strategy::kMilp && (hash >> 8) % 16)
+    strategy = strategy::kAuto;
   // No budget, or 1/8 .. 8/8 of the store-all peak, or one byte.
   int64_t budget = 0;
   switch (uint64_t pick = (hash >> 16) % 10) {

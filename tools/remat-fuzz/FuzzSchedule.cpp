@@ -28,11 +28,11 @@
 
 #include "remat/Dialect/Remat/IR/RematDialect.h"
 #include "remat/Dialect/Remat/Transforms/Passes.h"
-#include "remat/Dialect/Remat/Transforms/Planner.h"
 #include "remat/Dialect/Remat/Transforms/TrainingGraph.h"
 #include "remat/Import/GraphImport.h"
 #include "remat/Scheduling/ForwardOnly.h"
 #include "remat/Scheduling/KeptSet.h"
+#include "remat/Scheduling/Planner.h"
 #include "remat/Scheduling/Strategies.h"
 
 #include "mlir/IR/BuiltinOps.h"
@@ -44,6 +44,7 @@
 
 using namespace mlir;
 using namespace remat;
+using namespace remat::sched;
 using namespace remat::fuzz;
 
 /// Largest graph the target builds (forward plus backward nodes).

@@ -9,6 +9,8 @@
 
 #include "remat/Scheduling/Graph.h"
 
+#include "llvm/ADT/StringRef.h"
+
 #include <functional>
 #include <optional>
 #include <string>
@@ -16,6 +18,22 @@
 
 namespace remat {
 namespace sched {
+
+/// The strategy names, as spelled in pass options and `PlanResult::strategy`.
+/// The planner's registry (Planner.h, `getStrategies`) maps each to its
+/// algorithm; code that names a strategy uses these constants.
+namespace strategy {
+inline constexpr llvm::StringLiteral kAuto = "auto";
+inline constexpr llvm::StringLiteral kStoreAll = "store-all";
+inline constexpr llvm::StringLiteral kSqrt = "sqrt";
+inline constexpr llvm::StringLiteral kGreedy = "greedy";
+inline constexpr llvm::StringLiteral kLogN = "logn";
+inline constexpr llvm::StringLiteral kRevolve = "revolve";
+inline constexpr llvm::StringLiteral kChainOpt = "chain-opt";
+inline constexpr llvm::StringLiteral kForwardMinPeak = "forward-min-peak";
+inline constexpr llvm::StringLiteral kMilp = "milp";
+inline constexpr llvm::StringLiteral kMinCut = "mincut";
+} // namespace strategy
 
 /// What a mathematical-programming solver reported for a plan (the `milp`
 /// strategy): objective and best bound in the objective's units (bytes when
@@ -39,7 +57,7 @@ struct SolverStats {
 /// A candidate plan: which strategy built it, with which parameter, the
 /// schedule, its exact simulation and the time spent planning it.
 struct PlanResult {
-  /// Strategy name, e.g. "store-all", "sqrt", "greedy", "revolve".
+  /// Strategy name, one of the `strategy::k...` constants.
   std::string strategy;
   /// Parameter of the strategy, e.g. "threshold=1048576" or "c=4".
   std::string detail;

@@ -5,8 +5,9 @@
 //===----------------------------------------------------------------------===//
 
 #include "remat/Dialect/Remat/Transforms/Passes.h"
-#include "remat/Dialect/Remat/Transforms/Planner.h"
 #include "remat/Dialect/Remat/Transforms/TrainingGraph.h"
+#include "remat/Scheduling/PlanReport.h"
+#include "remat/Scheduling/Planner.h"
 
 #include "remat/Scheduling/Strategies.h"
 
@@ -19,6 +20,7 @@ namespace remat {
 
 using namespace mlir;
 using namespace remat;
+using namespace remat::sched;
 
 namespace {
 struct CompareStrategiesPass

@@ -9,9 +9,10 @@
 #include "remat/Dialect/Remat/IR/RematDialect.h"
 #include "remat/Dialect/Remat/Transforms/Passes.h"
 #include "remat/Dialect/Remat/Transforms/PlanAttr.h"
-#include "remat/Dialect/Remat/Transforms/Planner.h"
 #include "remat/Dialect/Remat/Transforms/TrainingGraph.h"
 #include "remat/Dialect/Remat/Transforms/VerifySchedule.h"
+#include "remat/Scheduling/PlanReport.h"
+#include "remat/Scheduling/Planner.h"
 
 #include "llvm/Support/JSON.h"
 
@@ -22,6 +23,7 @@ namespace remat {
 
 using namespace mlir;
 using namespace remat;
+using namespace remat::sched;
 
 namespace {
 struct RematerializePass

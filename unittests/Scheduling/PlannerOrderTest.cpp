@@ -11,8 +11,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "remat/Dialect/Remat/Transforms/Planner.h"
 #include "remat/Scheduling/Phases.h"
+#include "remat/Scheduling/Planner.h"
 
 #include "../Scheduling/TestGraphs.h"
 

@@ -4,7 +4,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "remat/Dialect/Remat/Transforms/Planner.h"
+#include "remat/Scheduling/Planner.h"
 
 #include "../Scheduling/TestGraphs.h"
 

@@ -4,7 +4,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "remat/Dialect/Remat/Transforms/Planner.h"
+#include "remat/Scheduling/PlanReport.h"
 
 #include "llvm/Support/Format.h"
 #include "llvm/Support/JSON.h"
@@ -28,8 +28,9 @@ static llvm::json::Value jsonNumber(double value) {
   return nullptr;
 }
 
-std::string remat::describePlan(const PlanResult &plan, const Graph &graph,
-                                int64_t storeAllPeak) {
+std::string remat::sched::describePlan(const PlanResult &plan,
+                                       const Graph &graph,
+                                       int64_t storeAllPeak) {
   std::string s;
   llvm::raw_string_ostream os(s);
   os << "plan '" << plan.strategy << "'";
@@ -50,8 +51,8 @@ std::string remat::describePlan(const PlanResult &plan, const Graph &graph,
   return s;
 }
 
-void remat::writePlanJSON(llvm::json::OStream &j, const PlanResult &plan,
-                          const Graph &graph, int64_t storeAllPeak) {
+void remat::sched::writePlanJSON(llvm::json::OStream &j, const PlanResult &plan,
+                                 const Graph &graph, int64_t storeAllPeak) {
   j.object([&] {
     j.attribute("strategy", plan.strategy);
     j.attribute("detail", plan.detail);
@@ -81,9 +82,10 @@ void remat::writePlanJSON(llvm::json::OStream &j, const PlanResult &plan,
   });
 }
 
-std::string remat::formatPlanTable(llvm::StringRef title,
-                                   llvm::ArrayRef<PlanResult> plans,
-                                   const Graph &graph, int64_t storeAllPeak) {
+std::string remat::sched::formatPlanTable(llvm::StringRef title,
+                                          llvm::ArrayRef<PlanResult> plans,
+                                          const Graph &graph,
+                                          int64_t storeAllPeak) {
   std::string s;
   llvm::raw_string_ostream os(s);
   os << title << " (" << graph.size() << " ops, forward cost "

@@ -1,0 +1,202 @@
+//===- Planner.h - Strategy registry and selection --------------*- C++ -*-===//
+//
+// Part of the remat project.
+//
+//===----------------------------------------------------------------------===//
+///
+/// \file
+/// The rematerialization planner: the registry of strategies (one entry per
+/// strategy: its name, the graphs it accepts and the function that plans),
+/// the one budget driver that chooses among their plans, and the entry points
+/// the passes, the tools and the benchmark call. Plain C++ on the scheduling
+/// graph (no MLIR). The algorithms themselves are declared in Algorithms.h.
+///
+/// Errors: a strategy that declines a graph returns an `llvm::Error` (in an
+/// `llvm::Expected`) whose message becomes a note of the result;
+/// `PlannerResult::error` says why the request as a whole failed.
+///
+//===----------------------------------------------------------------------===//
+
+#ifndef REMAT_SCHEDULING_PLANNER_H
+#define REMAT_SCHEDULING_PLANNER_H
+
+#include "remat/Scheduling/Plan.h"
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace remat {
+namespace sched {
+
+class PlanRequest;
+
+/// Prefix of the note saying that the input order interleaves the phases
+/// (not a strategy declining the graph).
+inline constexpr const char *kOrderNotePrefix = "order: ";
+
+struct PlannerOptions {
+  /// One of getStrategyNames().
+  std::string strategy = std::string(strategy::kAuto);
+  /// Activation budget in bytes; 0 means none.
+  int64_t budget = 0;
+  /// Revolve checkpoint slots; 0 picks the fewest slots that meet the budget
+  /// (or sqrt(#stages) without a budget).
+  unsigned slots = 0;
+  /// Greedy threshold in bytes; 0 runs Chen's search over the threshold.
+  int64_t threshold = 0;
+  /// Memory slots of the heterogeneous-chain dynamic program.
+  unsigned dpSlots = 500;
+  /// Wall-time limit in seconds of the exact MILP (`milp`, warm-started from
+  /// the best heuristic plan); `auto` gives it at most 10 s.
+  double timeLimitSeconds = 60;
+  /// Recompute limit as a percentage of the forward cost (< 0: none). With
+  /// it the plan is the least peak among the strategy's plans within the
+  /// limit (for `auto`: every plan of `planFrontier`), and within `budget`
+  /// if one is given.
+  double maxRecomputePercent = -1;
+};
+
+//===----------------------------------------------------------------------===//
+// The registry
+//===----------------------------------------------------------------------===//
+
+/// The kinds of graph a strategy plans (a bit set).
+enum GraphKinds : unsigned {
+  /// A training step: forward and backward nodes.
+  TrainingStep = 1,
+  /// A forward-only graph (`Graph::isForwardOnly`).
+  ForwardOnly = 2,
+  AnyGraph = TrainingStep | ForwardOnly,
+};
+
+/// A strategy's planning function: the candidate plans of `request` (one for
+/// most strategies; `auto` and `mincut` return several and the budget driver
+/// chooses), or an error saying why the strategy declines the graph.
+using PlanFn = llvm::Expected<std::vector<PlanResult>> (*)(PlanRequest &);
+
+/// One entry of the registry.
+struct StrategyInfo {
+  /// The name pass options spell (a `strategy::k...` constant).
+  llvm::StringLiteral name;
+  /// The graphs it plans (`GraphKinds`).
+  unsigned accepts;
+  PlanFn plan;
+};
+
+/// Every strategy, in the order pass options list them. Adding a strategy is
+/// one entry in this table (Planner.cpp) plus its function (Algorithms.h).
+llvm::ArrayRef<StrategyInfo> getStrategies();
+
+/// The entry named `name`, or null.
+const StrategyInfo *lookupStrategy(llvm::StringRef name);
+
+/// The names of `getStrategies()`, in order. "auto" is the budget driver
+/// over all of them; "forward-min-peak" plans forward-only graphs
+/// (ForwardOnly.h); the chain and Chen strategies need a training step.
+llvm::ArrayRef<llvm::StringRef> getStrategyNames();
+
+//===----------------------------------------------------------------------===//
+// The budget driver
+//===----------------------------------------------------------------------===//
+
+/// The driver's decision.
+struct BudgetDecision {
+  /// A candidate fits the budget; `plan` is it.
+  bool feasible = false;
+  /// The chosen plan if feasible; otherwise the plan reaching the minimal
+  /// peak (unset if there were no candidates).
+  std::optional<PlanResult> plan;
+  /// The smallest peak among the candidates (0 if there were none).
+  int64_t minPeakBytes = 0;
+  /// Human-readable verdict, e.g. for a diagnostic when infeasible.
+  std::string message;
+};
+
+/// Among `candidates` whose `sim.peakBytes <= budgetBytes` (inclusive),
+/// returns the one with the least recompute cost (ties: smaller peak, then
+/// the earlier candidate). If none fits, returns `feasible = false` with the
+/// minimal peak and the plan reaching it.
+BudgetDecision selectForBudget(const std::vector<PlanResult> &candidates,
+                               int64_t budgetBytes);
+
+//===----------------------------------------------------------------------===//
+// Entry points
+//===----------------------------------------------------------------------===//
+
+/// Outcome of planning.
+struct PlannerResult {
+  /// The chosen plan; unset when planning failed.
+  std::optional<PlanResult> plan;
+  /// Why planning failed (unsupported graph shape, budget infeasible).
+  std::string error;
+  /// When the budget cannot be met: the smallest activation budget any
+  /// strategy meets, and the strategy that meets it.
+  std::optional<int64_t> minFeasibleBudget;
+  std::string minFeasibleStrategy;
+  /// Peak of store-all, for the report.
+  int64_t storeAllPeak = 0;
+  /// Every candidate tried (auto) or the one plan.
+  std::vector<PlanResult> candidates;
+  /// Notes on strategies that declined the graph (e.g. not a chain).
+  std::vector<std::string> notes;
+  /// How many times each algorithm ran for this request (by the names of
+  /// `PlanCache`, e.g. "greedy-search", "chain-opt"): each algorithm runs
+  /// once per graph and parameter, whichever strategies share it.
+  std::map<std::string, unsigned> algorithmRuns;
+};
+
+/// Plans `graph` with `options`. With a budget, the result is either a plan
+/// whose simulated peak is within the budget or an error with the smallest
+/// feasible budget. A forward-only graph (`Graph::isForwardOnly`) is planned
+/// by `forwardOnlyMinPeak` under `auto` and `forward-min-peak` (without a
+/// budget: the least peak it finds, unlike a training step's `auto`, which
+/// is store-all without a budget), by store-all under `store-all`; any other
+/// strategy is an error naming these.
+PlannerResult planRematerialization(const Graph &graph,
+                                    const PlannerOptions &options);
+
+/// One plan per strategy with default parameters (for comparisons and
+/// benchmarks); strategies that decline the graph are reported in `notes`.
+/// On a forward-only graph: store-all and forward-min-peak (least peak).
+///
+/// Any topological order is planned (Phases.h): when forward nodes come after
+/// the first backward node, both here and in `planRematerialization` every
+/// strategy plans the input order with those nodes pinned where they are and
+/// the stable forward-first re-sequencing, and the better plan is kept (for
+/// each strategy here, the one with the smaller least peak); plans of the
+/// re-sequencing carry `PlanResult::order`, and a note starting with
+/// `kOrderNotePrefix` says so.
+std::vector<PlanResult> planAllStrategies(const Graph &graph,
+                                          std::vector<std::string> &notes,
+                                          unsigned dpSlots = 500);
+
+/// Parses a recompute limit: "30%", "30" or "12.5%" (percent of the forward
+/// cost, >= 0). Empty text is no limit (-1). None if malformed.
+std::optional<double> parseRecomputeLimit(llvm::StringRef text);
+
+/// The non-dominated plans of `plans` (no other plan has a smaller or equal
+/// peak and recompute cost, one of them smaller), by increasing recompute
+/// and decreasing peak; among equal plans the first one.
+std::vector<PlanResult> paretoFrontier(std::vector<PlanResult> plans);
+
+/// The (peak, recompute) frontier of every strategy and parameter: `auto`'s
+/// candidates (the min-cut sweep included) plus Revolve and the chain
+/// optimum at budgets of 0.2 .. 0.9 of store-all's peak, in the input order
+/// (late forward ops pinned) and, if some are late, forward-first.
+/// Monotone: choosing, for a budget, the least-recompute frontier plan
+/// within it, a larger budget never gives more recompute.
+std::vector<PlanResult> planFrontier(const Graph &graph,
+                                     std::vector<std::string> &notes,
+                                     unsigned dpSlots = 500);
+
+} // namespace sched
+} // namespace remat
+
+#endif // REMAT_SCHEDULING_PLANNER_H

@@ -1,0 +1,674 @@
+//===- Algorithms.cpp - The planner's strategies --------------------------===//
+//
+// Part of the remat project.
+//
+//===----------------------------------------------------------------------===//
+
+#include "remat/Scheduling/Algorithms.h"
+
+#include "remat/Scheduling/Chain.h"
+#include "remat/Scheduling/ChainOptimal.h"
+#include "remat/Scheduling/ForwardOnly.h"
+#include "remat/Scheduling/Milp.h"
+#include "remat/Scheduling/MinCut.h"
+#include "remat/Scheduling/Revolve.h"
+#include "remat/Scheduling/Strategies.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/DebugLog.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+
+#define DEBUG_TYPE "remat-planner"
+
+using namespace remat;
+using namespace remat::sched;
+namespace names = remat::sched::strategy;
+
+//===----------------------------------------------------------------------===//
+// PlanCache and PlanRequest
+//===----------------------------------------------------------------------===//
+
+const PlanCache::Entry &PlanCache::get(llvm::StringRef algorithm,
+                                       llvm::StringRef parameter,
+                                       llvm::function_ref<Entry()> compute) {
+  std::string key = (algorithm + "(" + parameter + ")").str();
+  auto it = entries.find(key);
+  if (it != entries.end())
+    return it->second;
+  ++runs[algorithm.str()];
+  Entry entry = compute();
+  LDBG() << "ran " << key << ": "
+         << (entry.error ? "declined: " + *entry.error
+                         : std::to_string(entry.plans.size()) + " plan(s)");
+  return entries.emplace(std::move(key), std::move(entry)).first->second;
+}
+
+void PlanRequest::note(llvm::Error err) {
+  std::string message = llvm::toString(std::move(err));
+  if (!message.empty())
+    notes.push_back(std::move(message));
+}
+
+/// The one plan of `entry`, or its error.
+static llvm::Expected<PlanResult> single(const PlanCache::Entry &entry) {
+  if (entry.error || entry.plans.empty())
+    return llvm::createStringError(entry.error ? *entry.error : "no plan");
+  return entry.plans.front();
+}
+
+/// An error with `message` (empty: a decline without a note).
+static llvm::Error decline(std::string message) {
+  return llvm::createStringError(std::move(message));
+}
+
+//===----------------------------------------------------------------------===//
+// The algorithms, memoized
+//===----------------------------------------------------------------------===//
+
+template <typename Fn> static double timed(Fn &&fn) {
+  auto start = std::chrono::steady_clock::now();
+  fn();
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+      .count();
+}
+
+/// Stage limit of the chain dynamic program (O(L^3 S) time): longer chains
+/// are coarsened to this many stages first.
+static constexpr unsigned kMaxDPStages = 100;
+
+/// Graphs up to this many ops get the exact MILP plan among auto's
+/// candidates (CBC proves such graphs optimal in well under a second).
+static constexpr unsigned kAutoMilpMaxOps = 32;
+
+/// Wall-time limit of the exact MILP among `auto`'s candidates (the user's
+/// `time-limit=` when smaller).
+static constexpr double kAutoMilpSeconds = 10;
+
+/// Budgets (fractions of store-all's peak) at which the frontier collects
+/// the budget-specific plans.
+static constexpr double kFrontierBudgets[] = {0.2, 0.3, 0.4, 0.5,
+                                              0.6, 0.7, 0.8, 0.9};
+
+/// An entry of one schedule builder's plan (evaluatePlan); a malformed
+/// schedule declines with "<name>: <simulate's message>".
+static PlanCache::Entry evaluateEntry(const Graph &graph, llvm::StringRef name,
+                                      std::string detail,
+                                      const ScheduleBuilder &builder) {
+  PlanCache::Entry entry;
+  PlanResult plan;
+  if (std::optional<std::string> err =
+          evaluatePlan(graph, name.str(), std::move(detail), builder, plan))
+    entry.error = name.str() + ": " + *err;
+  else
+    entry.plans.push_back(std::move(plan));
+  return entry;
+}
+
+/// An entry of a chain strategy's plan; declines (with a note "<name>: ...")
+/// when the strategy declined the graph or its schedule is malformed.
+static PlanCache::Entry chainEntry(const Graph &graph, llvm::StringRef name,
+                                   ChainPlan chain, double seconds) {
+  PlanCache::Entry entry;
+  if (!chain.ok) {
+    entry.error = name.str() + ": " + chain.detail;
+    return entry;
+  }
+  PlanResult plan;
+  plan.strategy = name.str();
+  plan.detail = chain.detail;
+  plan.schedule = std::move(chain.schedule);
+  plan.planSeconds = seconds;
+  if (std::optional<std::string> err =
+          simulate(graph, plan.schedule, plan.sim)) {
+    entry.error = name.str() + ": invalid schedule: " + *err;
+    return entry;
+  }
+  entry.plans.push_back(std::move(plan));
+  return entry;
+}
+
+llvm::Expected<PlanResult> sched::storeAllPlan(PlanRequest &request) {
+  const Graph &graph = request.getGraph();
+  return single(request.getCache().get(names::kStoreAll, "", [&] {
+    return evaluateEntry(graph, names::kStoreAll, "", storeAll);
+  }));
+}
+
+static llvm::Expected<PlanResult> sqrtPlan(PlanRequest &request) {
+  const Graph &graph = request.getGraph();
+  return single(request.getCache().get(names::kSqrt, "", [&] {
+    return evaluateEntry(graph, names::kSqrt,
+                         "segments=" + std::to_string(sqrtNSegments(graph)),
+                         sqrtN);
+  }));
+}
+
+/// Chen's search over the threshold; the entry's parameter is the threshold.
+static const PlanCache::Entry &greedySearchEntry(PlanRequest &request) {
+  const Graph &graph = request.getGraph();
+  return request.getCache().get("greedy-search", "", [&] {
+    PlanCache::Entry entry;
+    PlanResult p;
+    GreedySearchResult r;
+    p.planSeconds = timed([&] { r = sched::greedySearch(graph); });
+    p.strategy = names::kGreedy.str();
+    p.detail = "threshold=" + std::to_string(r.threshold) + " (searched " +
+               std::to_string(r.tried) + ")";
+    p.schedule = std::move(r.schedule);
+    p.sim = r.sim;
+    entry.parameters.push_back(r.threshold);
+    entry.plans.push_back(std::move(p));
+    return entry;
+  });
+}
+
+static llvm::Expected<PlanResult> greedyPlan(PlanRequest &request,
+                                             int64_t threshold) {
+  const Graph &graph = request.getGraph();
+  std::string detail = "threshold=" + std::to_string(threshold);
+  return single(request.getCache().get(names::kGreedy, detail, [&] {
+    return evaluateEntry(
+        graph, names::kGreedy, detail,
+        [threshold](const Graph &g) { return greedy(g, threshold); });
+  }));
+}
+
+/// Store-all, sqrt(n), greedy at every threshold of `greedyThresholdGrid`
+/// and the search's optimum if it lies off the grid: the heuristic plans the
+/// budget driver always has (and the MILP's warm starts). Malformed plans
+/// are left out without a note.
+static std::vector<PlanResult> heuristicPlans(PlanRequest &request) {
+  const Graph &graph = request.getGraph();
+  std::vector<PlanResult> plans;
+  auto add = [&](llvm::Expected<PlanResult> p) {
+    if (p)
+      plans.push_back(std::move(*p));
+    else
+      llvm::consumeError(p.takeError());
+  };
+  add(storeAllPlan(request));
+  add(sqrtPlan(request));
+  const std::vector<int64_t> &thresholds =
+      request.getCache()
+          .get("greedy-grid", "",
+               [&] {
+                 PlanCache::Entry entry;
+                 entry.parameters = greedyThresholdGrid(graph);
+                 return entry;
+               })
+          .parameters;
+  for (int64_t threshold : thresholds)
+    add(greedyPlan(request, threshold));
+  const PlanCache::Entry &search = greedySearchEntry(request);
+  int64_t searched = search.parameters.front();
+  if (!std::binary_search(thresholds.begin(), thresholds.end(), searched)) {
+    PlanResult p = search.plans.front();
+    p.detail = "threshold=" + std::to_string(searched);
+    plans.push_back(std::move(p));
+  }
+  return plans;
+}
+
+static llvm::Expected<PlanResult> logNPlan(PlanRequest &request) {
+  const Graph &graph = request.getGraph();
+  return single(request.getCache().get(names::kLogN, "", [&] {
+    ChainPlan chain;
+    double s = timed([&] { chain = logN(graph); });
+    return chainEntry(graph, names::kLogN, std::move(chain), s);
+  }));
+}
+
+/// The number of stages of the graph's stage chain (at least 1).
+static unsigned numStages(PlanRequest &request) {
+  const Graph &graph = request.getGraph();
+  return request.getCache()
+      .get("stage-chain", "",
+           [&] {
+             PlanCache::Entry entry;
+             entry.parameters.push_back(
+                 std::max<size_t>(1, buildStageChain(graph).stages.size()));
+             return entry;
+           })
+      .parameters.front();
+}
+
+static llvm::Expected<PlanResult> revolvePlan(PlanRequest &request,
+                                              unsigned slots) {
+  const Graph &graph = request.getGraph();
+  return single(request.getCache().get(
+      names::kRevolve, "c=" + std::to_string(slots), [&] {
+        ChainPlan chain;
+        double s = timed([&] { chain = revolve(graph, slots); });
+        return chainEntry(graph, names::kRevolve, std::move(chain), s);
+      }));
+}
+
+/// Revolve with ceil(sqrt(#stages)) slots.
+static llvm::Expected<PlanResult> revolveDefaultPlan(PlanRequest &request) {
+  unsigned c = std::max<unsigned>(
+      1,
+      static_cast<unsigned>(std::ceil(std::sqrt(double(numStages(request))))));
+  return revolvePlan(request, c);
+}
+
+/// Revolve with the most slots whose peak fits `budget` (fewest
+/// recomputations among the Revolve plans that fit), by bisection over the
+/// slot count; if none fits, Revolve's smallest peak (one slot). When Revolve
+/// declines the graph, its message is a note (and the error if no plan was
+/// found before).
+static llvm::Expected<PlanResult> revolveForBudget(PlanRequest &request,
+                                                   int64_t budget) {
+  std::optional<PlanResult> best;
+  unsigned lo = 1, hi = numStages(request);
+  while (lo <= hi) {
+    unsigned mid = lo + (hi - lo) / 2;
+    llvm::Expected<PlanResult> p = revolvePlan(request, mid);
+    if (!p) {
+      if (!best)
+        return p.takeError();
+      request.note(p.takeError());
+      return std::move(*best);
+    }
+    if (p->sim.peakBytes <= budget) {
+      best = std::move(*p);
+      lo = mid + 1;
+    } else {
+      if (mid == 1) {
+        if (!best)
+          best = std::move(*p); // Smallest Revolve peak, reported if nothing
+                                // fits.
+        break;
+      }
+      hi = mid - 1;
+    }
+  }
+  if (!best)
+    return decline("");
+  return std::move(*best);
+}
+
+static llvm::Expected<PlanResult> chainOptPlan(PlanRequest &request,
+                                               int64_t budget) {
+  const Graph &graph = request.getGraph();
+  unsigned dpSlots = request.getOptions().dpSlots;
+  return single(request.getCache().get(
+      names::kChainOpt,
+      "budget=" + std::to_string(budget) + ",slots=" + std::to_string(dpSlots),
+      [&] {
+        ChainPlan chain;
+        ChainOptimalOptions opts;
+        opts.slots = dpSlots;
+        opts.maxStages = kMaxDPStages;
+        double s = timed([&] { chain = chainOptimal(graph, budget, opts); });
+        return chainEntry(graph, names::kChainOpt, std::move(chain), s);
+      }));
+}
+
+/// The chain model's least-memory plan: the dynamic program at the smallest
+/// budget it reports feasible. Declines like chainOptimal (and without a note
+/// when every budget is feasible).
+static llvm::Expected<PlanResult> chainMinMemoryPlan(PlanRequest &request) {
+  const Graph &graph = request.getGraph();
+  unsigned dpSlots = request.getOptions().dpSlots;
+  return single(request.getCache().get(
+      "chain-opt-min-memory", "slots=" + std::to_string(dpSlots), [&] {
+        PlanCache::Entry entry;
+        ChainOptimalOptions opts;
+        opts.slots = dpSlots;
+        opts.maxStages = kMaxDPStages;
+        ChainPlan probe;
+        double s = timed([&] { probe = chainOptimal(graph, 0, opts); });
+        if (probe.ok || !probe.infeasible || !probe.minFeasibleBytes) {
+          entry.error = probe.ok ? std::string()
+                                 : "chain-opt (least memory): " + probe.detail;
+          return entry;
+        }
+        ChainPlan chain;
+        s += timed([&] {
+          chain = chainOptimal(graph, *probe.minFeasibleBytes, opts);
+        });
+        entry = chainEntry(graph, names::kChainOpt, std::move(chain), s);
+        if (!entry.error)
+          entry.plans.front().detail =
+              "least memory; " + entry.plans.front().detail;
+        return entry;
+      }));
+}
+
+/// Every plan of the min-cut sweep (MinCut.h), as "mincut" plans.
+static const std::vector<PlanResult> &minCutPlans(PlanRequest &request) {
+  const Graph &graph = request.getGraph();
+  return request.getCache()
+      .get(names::kMinCut, "",
+           [&] {
+             PlanCache::Entry entry;
+             std::vector<MinCutPlan> sweep;
+             double seconds = timed([&] { sweep = minCutSweep(graph); });
+             for (MinCutPlan &m : sweep) {
+               PlanResult p;
+               p.strategy = names::kMinCut.str();
+               p.detail = std::move(m.detail);
+               p.schedule = std::move(m.schedule);
+               p.sim = m.sim;
+               p.planSeconds = seconds / std::max<size_t>(1, sweep.size());
+               entry.plans.push_back(std::move(p));
+             }
+             return entry;
+           })
+      .plans;
+}
+
+/// The plan of `plans` with the least peak (ties: least recompute).
+static const PlanResult *leastPeak(const std::vector<PlanResult> &plans) {
+  const PlanResult *best = nullptr;
+  for (const PlanResult &p : plans)
+    if (!best || p.sim.peakBytes < best->sim.peakBytes ||
+        (p.sim.peakBytes == best->sim.peakBytes &&
+         p.sim.recomputeCost < best->sim.recomputeCost))
+      best = &p;
+  return best;
+}
+
+/// The exact MILP (CBC) within `seconds` of wall time in all, warm-started
+/// from the cheapest of `heuristics` within the budget (the least peak
+/// without one): with a budget the least recompute within it, without one
+/// the least peak. When the budget is proved infeasible (or no plan is found
+/// in time), the least-peak plan is tried with the time left, so that an
+/// error can name the smallest budget; the first attempt's message is then
+/// added to `notes`. Not memoized: the result depends on the warm start and
+/// the time limit.
+static llvm::Expected<PlanResult>
+milpPlan(PlanRequest &request, int64_t budget, double seconds,
+         const std::vector<PlanResult> &heuristics,
+         std::vector<std::string> &notes) {
+  const Graph &graph = request.getGraph();
+  auto pick = [&](int64_t limit) -> const Schedule * {
+    const PlanResult *best = nullptr;
+    for (const PlanResult &p : heuristics) {
+      if (!p.order.empty()) // Planned in another op order.
+        continue;
+      if (limit > 0 ? p.sim.peakBytes > limit
+                    : best && p.sim.peakBytes > best->sim.peakBytes)
+        continue;
+      if (!best || (limit <= 0 && p.sim.peakBytes < best->sim.peakBytes) ||
+          p.sim.recomputeCost < best->sim.recomputeCost)
+        best = &p;
+    }
+    return best ? &best->schedule : nullptr;
+  };
+  auto start = std::chrono::steady_clock::now();
+  std::string note;
+  request.getCache().countRun(names::kMilp);
+  std::optional<PlanResult> p =
+      milpOptimal(graph, budget, seconds, note, pick(budget));
+  if (!p && budget > 0) {
+    notes.push_back(note);
+    double left = seconds - std::chrono::duration<double>(
+                                std::chrono::steady_clock::now() - start)
+                                .count();
+    if (left > 0.05) {
+      request.getCache().countRun(names::kMilp);
+      p = milpOptimal(graph, 0, left, note, pick(0));
+    }
+  }
+  if (!p)
+    return decline(note);
+  return std::move(*p);
+}
+
+//===----------------------------------------------------------------------===//
+// Candidate sets
+//===----------------------------------------------------------------------===//
+
+/// The forward-only least-peak search (ForwardOnly.h) at `budget`.
+PlanResult sched::forwardMinPeakPlan(PlanRequest &request, int64_t budget) {
+  const Graph &graph = request.getGraph();
+  return request.getCache()
+      .get(names::kForwardMinPeak, "budget=" + std::to_string(budget),
+           [&] {
+             PlanCache::Entry entry;
+             entry.plans.push_back(forwardOnlyMinPeak(graph, budget));
+             return entry;
+           })
+      .plans.front();
+}
+
+/// The training-step strategies `planAllStrategies` runs (for the note on a
+/// forward-only graph).
+static constexpr llvm::StringLiteral kTrainingStrategies[] = {
+    names::kSqrt, names::kGreedy, names::kLogN, names::kRevolve,
+    names::kChainOpt};
+
+/// planAllInOrder on a forward-only graph: store-all and the least-peak
+/// search; the training-step strategies are declined in the notes.
+static std::vector<PlanResult> planAllForwardOnly(PlanRequest &request) {
+  std::vector<PlanResult> plans;
+  if (llvm::Expected<PlanResult> p = storeAllPlan(request))
+    plans.push_back(std::move(*p));
+  else
+    request.note(p.takeError());
+  plans.push_back(forwardMinPeakPlan(request, 0));
+  std::string list;
+  for (llvm::StringRef name : kTrainingStrategies)
+    list += (list.empty() ? "" : ", ") + name.str();
+  request.notes.push_back(list + ": need a training step (forward and "
+                                 "backward ops); the graph is forward-only");
+  return plans;
+}
+
+/// Appends the chain strategies' default plans to `plans`: logn, Revolve
+/// with sqrt(#stages) slots, the chain optimum at the memory of `sqrt` (if
+/// given) and the chain model's least-memory plan; declines become notes.
+static void appendChainPlans(PlanRequest &request,
+                             const std::optional<int64_t> &sqrtPeak,
+                             std::vector<PlanResult> &plans) {
+  auto add = [&](llvm::Expected<PlanResult> p) {
+    if (p)
+      plans.push_back(std::move(*p));
+    else
+      request.note(p.takeError());
+  };
+  add(logNPlan(request));
+  add(revolveDefaultPlan(request));
+  // The heterogeneous-chain optimum at the memory of the sqrt(n) plan: the
+  // least recompute that memory allows in the chain model.
+  if (sqrtPeak)
+    add(chainOptPlan(request, *sqrtPeak));
+  add(chainMinMemoryPlan(request));
+}
+
+std::vector<PlanResult> sched::planAllInOrder(PlanRequest &request) {
+  if (request.getGraph().isForwardOnly())
+    return planAllForwardOnly(request);
+  std::vector<PlanResult> plans;
+  if (llvm::Expected<PlanResult> p = storeAllPlan(request))
+    plans.push_back(std::move(*p));
+  else
+    request.note(p.takeError());
+  std::optional<int64_t> sqrtPeak;
+  if (llvm::Expected<PlanResult> p = sqrtPlan(request)) {
+    sqrtPeak = p->sim.peakBytes;
+    plans.push_back(std::move(*p));
+  } else {
+    request.note(p.takeError());
+  }
+  plans.push_back(greedySearchEntry(request).plans.front());
+  appendChainPlans(request, sqrtPeak, plans);
+  // Min-cut: the least peak of the sweep, and its cheapest plan below
+  // store-all (the cheap end of the frontier).
+  const std::vector<PlanResult> &cuts = minCutPlans(request);
+  const PlanResult *least = leastPeak(cuts);
+  if (least)
+    plans.push_back(*least);
+  const PlanResult *cheapest = nullptr;
+  for (const PlanResult &p : cuts)
+    if (p.sim.peakBytes < plans.front().sim.peakBytes &&
+        (!cheapest || p.sim.recomputeCost < cheapest->sim.recomputeCost))
+      cheapest = &p;
+  if (cheapest && cheapest != least)
+    plans.push_back(*cheapest);
+  return plans;
+}
+
+std::vector<PlanResult> sched::autoCandidates(PlanRequest &request) {
+  const PlannerOptions &options = request.getOptions();
+  std::vector<PlanResult> all = heuristicPlans(request);
+  // The notes of store-all and sqrt as planAllInOrder gives them.
+  std::optional<int64_t> sqrtPeak;
+  if (llvm::Expected<PlanResult> p = storeAllPlan(request); !p)
+    request.note(p.takeError());
+  if (llvm::Expected<PlanResult> p = sqrtPlan(request))
+    sqrtPeak = p->sim.peakBytes;
+  else
+    request.note(p.takeError());
+  appendChainPlans(request, sqrtPeak, all);
+  llvm::append_range(all, minCutPlans(request));
+  if (options.budget > 0) {
+    if (llvm::Expected<PlanResult> p =
+            revolveForBudget(request, options.budget))
+      all.push_back(std::move(*p));
+    else
+      request.note(p.takeError());
+    if (llvm::Expected<PlanResult> p = chainOptPlan(request, options.budget))
+      all.push_back(std::move(*p));
+    else
+      request.note(p.takeError());
+    // Small graphs: the exact optimum joins the candidates (the least
+    // recompute within the budget, or the least peak when none fits), so
+    // that auto is optimal where that can be proven.
+    if (milpAvailable() && request.getGraph().size() <= kAutoMilpMaxOps) {
+      std::vector<std::string> milpNotes;
+      llvm::Expected<PlanResult> p = milpPlan(
+          request, options.budget,
+          std::min(options.timeLimitSeconds, kAutoMilpSeconds), all, milpNotes);
+      if (p) {
+        all.push_back(std::move(*p));
+      } else {
+        llvm::append_range(request.notes, milpNotes);
+        request.note(p.takeError());
+      }
+    }
+  }
+  return all;
+}
+
+std::vector<PlanResult> sched::frontierCandidates(PlanRequest &request) {
+  int64_t storeAllPeak = 0;
+  if (llvm::Expected<PlanResult> p = storeAllPlan(request))
+    storeAllPeak = p->sim.peakBytes;
+  else
+    llvm::consumeError(p.takeError());
+  PlannerOptions atBudget = request.getOptions();
+  atBudget.budget = 0;
+  PlanRequest unbounded(request.getCache(), atBudget);
+  std::vector<PlanResult> all = autoCandidates(unbounded);
+  llvm::append_range(request.notes, unbounded.notes);
+  for (double f : kFrontierBudgets) {
+    int64_t budget = std::max<int64_t>(1, f * storeAllPeak);
+    if (llvm::Expected<PlanResult> p = revolveForBudget(unbounded, budget))
+      all.push_back(std::move(*p));
+    else
+      llvm::consumeError(p.takeError());
+    if (llvm::Expected<PlanResult> p = chainOptPlan(unbounded, budget))
+      all.push_back(std::move(*p));
+    else
+      llvm::consumeError(p.takeError());
+  }
+  return all;
+}
+
+//===----------------------------------------------------------------------===//
+// The strategies
+//===----------------------------------------------------------------------===//
+
+/// The one plan of `p` as a strategy's result.
+static llvm::Expected<std::vector<PlanResult>>
+one(llvm::Expected<PlanResult> p) {
+  if (!p)
+    return p.takeError();
+  return std::vector<PlanResult>{std::move(*p)};
+}
+
+llvm::Expected<std::vector<PlanResult>> sched::planAuto(PlanRequest &request) {
+  if (request.getGraph().isForwardOnly())
+    return planForwardMinPeak(request);
+  std::vector<PlanResult> candidates = autoCandidates(request);
+  if (request.getOptions().maxRecomputePercent >= 0)
+    // A recompute limit: the plans a budget brings too (frontier).
+    llvm::append_range(candidates, frontierCandidates(request));
+  return candidates;
+}
+
+llvm::Expected<std::vector<PlanResult>>
+sched::planStoreAll(PlanRequest &request) {
+  return one(storeAllPlan(request));
+}
+
+llvm::Expected<std::vector<PlanResult>> sched::planSqrt(PlanRequest &request) {
+  return one(sqrtPlan(request));
+}
+
+llvm::Expected<std::vector<PlanResult>>
+sched::planGreedy(PlanRequest &request) {
+  if (int64_t t = request.getOptions().threshold; t > 0)
+    return one(greedyPlan(request, t));
+  return greedySearchEntry(request).plans;
+}
+
+llvm::Expected<std::vector<PlanResult>> sched::planLogN(PlanRequest &request) {
+  return one(logNPlan(request));
+}
+
+llvm::Expected<std::vector<PlanResult>>
+sched::planRevolve(PlanRequest &request) {
+  const PlannerOptions &options = request.getOptions();
+  if (options.slots > 0)
+    return one(revolvePlan(request, options.slots));
+  if (options.budget > 0)
+    return one(revolveForBudget(request, options.budget));
+  return one(revolveDefaultPlan(request));
+}
+
+llvm::Expected<std::vector<PlanResult>>
+sched::planChainOpt(PlanRequest &request) {
+  const PlannerOptions &options = request.getOptions();
+  if (options.budget > 0)
+    return one(chainOptPlan(request, options.budget));
+  // Without a budget: the least recompute at the memory of sqrt(n); the
+  // chain model's least-memory plan when that memory is below what the
+  // model can meet.
+  llvm::Expected<PlanResult> sqrtP = sqrtPlan(request);
+  if (!sqrtP)
+    return sqrtP.takeError();
+  llvm::Expected<PlanResult> p = chainOptPlan(request, sqrtP->sim.peakBytes);
+  if (p)
+    return one(std::move(p));
+  request.note(p.takeError());
+  return one(chainMinMemoryPlan(request));
+}
+
+llvm::Expected<std::vector<PlanResult>>
+sched::planForwardMinPeak(PlanRequest &request) {
+  // Without a budget the search returns the least peak it finds; with a
+  // budget it returns a plan within it, or (when it cannot meet it) again
+  // the least peak, which is then the smallest budget it meets.
+  return std::vector<PlanResult>{
+      forwardMinPeakPlan(request, request.getOptions().budget)};
+}
+
+llvm::Expected<std::vector<PlanResult>> sched::planMilp(PlanRequest &request) {
+  // Exact (CBC): with a budget the least recompute within it, without one
+  // the least peak. When the budget is proved infeasible, the least-peak
+  // plan becomes the candidate so that the error names the smallest budget.
+  const PlannerOptions &options = request.getOptions();
+  return one(milpPlan(request, options.budget, options.timeLimitSeconds,
+                      heuristicPlans(request), request.notes));
+}
+
+llvm::Expected<std::vector<PlanResult>>
+sched::planMinCut(PlanRequest &request) {
+  return minCutPlans(request);
+}

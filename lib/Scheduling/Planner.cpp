@@ -1,0 +1,526 @@
+//===- Planner.cpp - Strategy registry and selection ----------------------===//
+//
+// Part of the remat project.
+//
+//===----------------------------------------------------------------------===//
+
+#include "remat/Scheduling/Planner.h"
+
+#include "remat/Scheduling/Algorithms.h"
+#include "remat/Scheduling/Phases.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/DebugLog.h"
+
+#include <cmath>
+
+#define DEBUG_TYPE "remat-planner"
+
+using namespace remat;
+using namespace remat::sched;
+namespace names = remat::sched::strategy;
+
+//===----------------------------------------------------------------------===//
+// The registry
+//===----------------------------------------------------------------------===//
+
+/// Every strategy: name, the graphs it plans, its function (Algorithms.h).
+static const StrategyInfo kStrategies[] = {
+    {names::kAuto, AnyGraph, planAuto},
+    {names::kStoreAll, AnyGraph, planStoreAll},
+    {names::kSqrt, TrainingStep, planSqrt},
+    {names::kGreedy, TrainingStep, planGreedy},
+    {names::kLogN, TrainingStep, planLogN},
+    {names::kRevolve, TrainingStep, planRevolve},
+    {names::kChainOpt, TrainingStep, planChainOpt},
+    {names::kForwardMinPeak, ForwardOnly, planForwardMinPeak},
+    {names::kMilp, TrainingStep, planMilp},
+    {names::kMinCut, TrainingStep, planMinCut},
+};
+
+llvm::ArrayRef<StrategyInfo> sched::getStrategies() { return kStrategies; }
+
+const StrategyInfo *sched::lookupStrategy(llvm::StringRef name) {
+  for (const StrategyInfo &info : kStrategies)
+    if (info.name == name)
+      return &info;
+  return nullptr;
+}
+
+llvm::ArrayRef<llvm::StringRef> sched::getStrategyNames() {
+  static const std::vector<llvm::StringRef> list = [] {
+    std::vector<llvm::StringRef> result;
+    for (const StrategyInfo &info : kStrategies)
+      result.push_back(info.name);
+    return result;
+  }();
+  return list;
+}
+
+//===----------------------------------------------------------------------===//
+// The budget driver
+//===----------------------------------------------------------------------===//
+
+static std::string label(const PlanResult &plan) {
+  return plan.strategy + (plan.detail.empty() ? "" : " (" + plan.detail + ")");
+}
+
+BudgetDecision sched::selectForBudget(const std::vector<PlanResult> &candidates,
+                                      int64_t budgetBytes) {
+  BudgetDecision decision;
+  const PlanResult *chosen = nullptr, *smallest = nullptr;
+  for (const PlanResult &plan : candidates) {
+    if (!smallest || plan.sim.peakBytes < smallest->sim.peakBytes)
+      smallest = &plan;
+    if (plan.sim.peakBytes > budgetBytes)
+      continue;
+    if (!chosen || plan.sim.recomputeCost < chosen->sim.recomputeCost ||
+        (plan.sim.recomputeCost == chosen->sim.recomputeCost &&
+         plan.sim.peakBytes < chosen->sim.peakBytes))
+      chosen = &plan;
+  }
+  if (!smallest) {
+    decision.message = "no candidate plan";
+    return decision;
+  }
+  decision.minPeakBytes = smallest->sim.peakBytes;
+  if (chosen) {
+    decision.feasible = true;
+    decision.plan = *chosen;
+    decision.message = label(*chosen) + " fits the budget of " +
+                       std::to_string(budgetBytes) + " bytes with peak " +
+                       std::to_string(chosen->sim.peakBytes) + " bytes";
+    return decision;
+  }
+  decision.plan = *smallest;
+  decision.message = "no plan fits the budget of " +
+                     std::to_string(budgetBytes) +
+                     " bytes; the smallest activation peak remat can meet is " +
+                     std::to_string(smallest->sim.peakBytes) + " bytes (" +
+                     label(*smallest) + ")";
+  return decision;
+}
+
+//===----------------------------------------------------------------------===//
+// planRematerialization in the graph's own order, phase by phase
+//===----------------------------------------------------------------------===//
+
+/// The plan of `plans` with the least peak (ties: least recompute).
+static const PlanResult *leastPeak(const std::vector<PlanResult> &plans) {
+  const PlanResult *best = nullptr;
+  for (const PlanResult &p : plans)
+    if (!best || p.sim.peakBytes < best->sim.peakBytes ||
+        (p.sim.peakBytes == best->sim.peakBytes &&
+         p.sim.recomputeCost < best->sim.recomputeCost))
+      best = &p;
+  return best;
+}
+
+static std::string budgetError(int64_t budget, llvm::StringRef strategy) {
+  return "budget of " + std::to_string(budget) +
+         " bytes is below what strategy '" + strategy.str() + "' can meet";
+}
+
+/// Phase 1: the registry entry of the requested strategy, if it accepts the
+/// graph; otherwise sets `result.error`.
+static const StrategyInfo *findStrategy(const Graph &graph,
+                                        const PlannerOptions &options,
+                                        PlannerResult &result) {
+  const std::string &s = options.strategy;
+  const StrategyInfo *info = lookupStrategy(s);
+  if (!info) {
+    result.error = "unknown strategy '" + s + "'";
+  } else if (graph.isForwardOnly() && !(info->accepts & ForwardOnly)) {
+    result.error = "strategy '" + s +
+                   "' needs a training step (forward and backward ops); this "
+                   "function is forward-only (remat.forward_only): use auto, "
+                   "forward-min-peak or store-all";
+    info = nullptr;
+  } else if (!graph.isForwardOnly() && !(info->accepts & TrainingStep)) {
+    result.error = "strategy '" + s +
+                   "' needs a forward-only function (remat.forward_only, no "
+                   "backward ops); this one is a training step";
+    info = nullptr;
+  }
+  if (!info)
+    LDBG() << "rejected strategy '" << s << "': " << result.error;
+  return info;
+}
+
+/// Phase 2: the strategy's candidate plans (the one place that dispatches
+/// on the registry); a strategy that declines leaves a note, and no
+/// candidate at all is an error.
+static bool collectCandidates(const StrategyInfo &info, PlanRequest &request,
+                              PlannerResult &result) {
+  llvm::Expected<std::vector<PlanResult>> plans = info.plan(request);
+  if (plans)
+    result.candidates = std::move(*plans);
+  else
+    request.note(plans.takeError());
+  llvm::append_range(result.notes, request.notes);
+  LDBG() << "strategy '" << info.name << "': " << result.candidates.size()
+         << " candidate(s), " << request.notes.size() << " note(s)";
+  for (const std::string &note : request.notes)
+    LDBG() << "  declined: " << note;
+  if (!result.candidates.empty())
+    return true;
+  result.error =
+      "strategy '" + request.getOptions().strategy + "' produced no plan";
+  for (const std::string &n : result.notes)
+    result.error += "; " + n;
+  return false;
+}
+
+/// Phase 3a, forward-only graphs: the one candidate, within the budget if
+/// one is given; otherwise the error names the least peak of the search.
+static void selectForwardOnly(PlanRequest &request, PlannerResult &result) {
+  const PlannerOptions &options = request.getOptions();
+  PlanResult &p = result.candidates.front();
+  if (options.budget > 0 && p.sim.peakBytes > options.budget) {
+    PlanResult least = options.strategy == names::kStoreAll
+                           ? forwardMinPeakPlan(request, 0)
+                           : p;
+    result.minFeasibleBudget = least.sim.peakBytes;
+    result.minFeasibleStrategy = least.strategy;
+    result.error = budgetError(options.budget, options.strategy);
+    return;
+  }
+  result.plan = p;
+}
+
+/// Phase 3b, a recompute limit: the least peak within it (and within the
+/// budget, if there is one).
+static void selectWithinRecomputeLimit(const Graph &graph,
+                                       const PlannerOptions &options,
+                                       PlannerResult &result) {
+  double limit = options.maxRecomputePercent / 100 * graph.forwardCost();
+  std::vector<PlanResult> within;
+  for (const PlanResult &p : result.candidates)
+    if (p.sim.recomputeCost <= limit * (1 + 1e-12))
+      within.push_back(p);
+  const PlanResult *best = leastPeak(within);
+  LDBG() << within.size() << " of " << result.candidates.size()
+         << " candidates within the recompute limit of "
+         << options.maxRecomputePercent << "%";
+  if (!best) {
+    result.error =
+        "no plan of strategy '" + options.strategy + "' recomputes at most " +
+        std::to_string(options.maxRecomputePercent) + "% of the forward cost";
+    return;
+  }
+  if (options.budget > 0 && best->sim.peakBytes > options.budget) {
+    result.minFeasibleBudget = best->sim.peakBytes;
+    result.minFeasibleStrategy = best->strategy;
+    result.error = budgetError(options.budget, options.strategy) +
+                   " within the recompute limit";
+    return;
+  }
+  result.plan = *best;
+}
+
+/// Phase 3c, no budget: mincut's least peak; otherwise the single plan, or
+/// for auto the least recompute (store-all).
+static void selectWithoutBudget(const PlannerOptions &options,
+                                PlannerResult &result) {
+  if (options.strategy == names::kMinCut) {
+    result.plan = *leastPeak(result.candidates);
+    return;
+  }
+  result.plan = *llvm::min_element(
+      result.candidates, [](const PlanResult &a, const PlanResult &b) {
+        return a.sim.recomputeCost < b.sim.recomputeCost;
+      });
+}
+
+static PlannerResult
+planInOrder(PlanCache &cache, const PlannerOptions &options, bool nameSmallest);
+
+/// Phase 4, the budget is below every candidate: names a budget and a
+/// strategy that a rerun with them meets. A candidate's strategy may plan
+/// differently under that budget (auto's candidates use budget-specific
+/// parameters), so each pair is checked, least peak first; the reruns share
+/// `cache`, so no algorithm runs twice for the same parameters.
+static void nameSmallestBudget(PlanRequest &request, PlannerResult &result) {
+  const PlannerOptions &options = request.getOptions();
+  std::vector<PlanResult> all = result.candidates;
+  if (options.strategy != names::kAuto) {
+    PlanRequest autoRequest(request.getCache(), options);
+    llvm::append_range(all, autoCandidates(autoRequest));
+  }
+  llvm::stable_sort(all, [](const PlanResult &a, const PlanResult &b) {
+    return a.sim.peakBytes < b.sim.peakBytes;
+  });
+  for (const PlanResult &candidate : all) {
+    for (const std::string &name :
+         {candidate.strategy, std::string(names::kAuto)}) {
+      PlannerOptions rerun = options;
+      rerun.strategy = name;
+      rerun.budget = candidate.sim.peakBytes;
+      PlannerResult check =
+          planInOrder(request.getCache(), rerun, /*nameSmallest=*/false);
+      if (check.plan && check.plan->sim.peakBytes <= rerun.budget) {
+        result.minFeasibleBudget = rerun.budget;
+        result.minFeasibleStrategy = name;
+        LDBG() << "smallest budget: " << rerun.budget << " bytes (strategy '"
+               << name << "')";
+        return;
+      }
+    }
+  }
+}
+
+/// planRematerialization in the graph's own order (no late forward node);
+/// `nameSmallest` says whether an infeasible budget searches for the
+/// smallest budget to name (off in that search's own reruns).
+static PlannerResult planInOrder(PlanCache &cache,
+                                 const PlannerOptions &options,
+                                 bool nameSmallest) {
+  const Graph &graph = cache.getGraph();
+  PlannerResult result;
+  PlanRequest request(cache, options);
+  if (llvm::Expected<PlanResult> storeAll = storeAllPlan(request))
+    result.storeAllPeak = storeAll->sim.peakBytes;
+  else
+    llvm::consumeError(storeAll.takeError());
+  LDBG() << "planning strategy '" << options.strategy << "', budget "
+         << options.budget << ", " << graph.size() << " ops"
+         << (graph.isForwardOnly() ? " (forward-only)" : "");
+
+  const StrategyInfo *info = findStrategy(graph, options, result);
+  if (!info || !collectCandidates(*info, request, result))
+    return result;
+
+  if (graph.isForwardOnly())
+    selectForwardOnly(request, result);
+  else if (options.maxRecomputePercent >= 0)
+    selectWithinRecomputeLimit(graph, options, result);
+  else if (options.budget <= 0)
+    selectWithoutBudget(options, result);
+  else if (BudgetDecision decision =
+               selectForBudget(result.candidates, options.budget);
+           decision.feasible) {
+    result.plan = std::move(decision.plan);
+  } else {
+    // Infeasible for this strategy: name the smallest budget that any
+    // strategy meets, so the user knows what to ask for.
+    result.error = budgetError(options.budget, options.strategy);
+    LDBG() << decision.message;
+    if (nameSmallest)
+      nameSmallestBudget(request, result);
+  }
+
+  if (result.plan)
+    LDBG() << "chose " << label(*result.plan) << ": peak "
+           << result.plan->sim.peakBytes << " bytes, recompute cost "
+           << result.plan->sim.recomputeCost;
+  else
+    LDBG() << "no plan: " << result.error;
+  result.algorithmRuns = cache.getRuns();
+  return result;
+}
+
+//===----------------------------------------------------------------------===//
+// Any topological order (Phases.h)
+//===----------------------------------------------------------------------===//
+
+/// Marks plans of the forward-first re-sequencing.
+static void markReordered(PlanResult &plan,
+                          const std::vector<unsigned> &order) {
+  plan.order = order;
+  plan.detail += plan.detail.empty() ? "" : "; ";
+  plan.detail += "forward-first order";
+}
+
+static std::string lateForwardNote(size_t numLate) {
+  return std::string(kOrderNotePrefix) + "the input places " +
+         std::to_string(numLate) +
+         " forward op(s) after the first backward op: planned both in the "
+         "input order (those ops run where they are, never recomputed) and "
+         "re-sequenced forward-first (stable)";
+}
+
+/// planAllStrategies in the graph's own order, with a fresh cache.
+static std::vector<PlanResult> planAllOfGraph(const Graph &graph,
+                                              std::vector<std::string> &notes,
+                                              unsigned dpSlots) {
+  PlanCache cache(graph);
+  PlannerOptions options;
+  options.dpSlots = dpSlots;
+  PlanRequest request(cache, options);
+  std::vector<PlanResult> plans = planAllInOrder(request);
+  llvm::append_range(notes, request.notes);
+  return plans;
+}
+
+std::vector<PlanResult>
+sched::planAllStrategies(const Graph &graph, std::vector<std::string> &notes,
+                         unsigned dpSlots) {
+  std::vector<unsigned> late = lateForwardNodes(graph);
+  if (late.empty())
+    return planAllOfGraph(graph, notes, dpSlots);
+  std::vector<PlanResult> inOrder =
+      planAllOfGraph(pinLateForward(graph), notes, dpSlots);
+  std::vector<unsigned> order = forwardFirstOrder(graph);
+  std::vector<std::string> reorderedNotes;
+  std::vector<PlanResult> reordered =
+      planAllOfGraph(reorderGraph(graph, order), reorderedNotes, dpSlots);
+  // Per strategy, the plans of the order where its least peak is smaller.
+  auto leastPeakOf = [](const std::vector<PlanResult> &plans,
+                        const std::string &name) {
+    std::optional<int64_t> best;
+    for (const PlanResult &p : plans)
+      if (p.strategy == name && (!best || p.sim.peakBytes < *best))
+        best = p.sim.peakBytes;
+    return best;
+  };
+  std::vector<PlanResult> result;
+  std::vector<std::string> done;
+  auto consider = [&](const std::string &name) {
+    if (llvm::is_contained(done, name))
+      return;
+    done.push_back(name);
+    std::optional<int64_t> a = leastPeakOf(inOrder, name);
+    std::optional<int64_t> b = leastPeakOf(reordered, name);
+    bool useReordered = b && (!a || *b < *a);
+    for (const PlanResult &p : useReordered ? reordered : inOrder)
+      if (p.strategy == name) {
+        result.push_back(p);
+        if (useReordered)
+          markReordered(result.back(), order);
+      }
+  };
+  for (const PlanResult &p : inOrder)
+    consider(p.strategy);
+  for (const PlanResult &p : reordered)
+    consider(p.strategy);
+  notes.push_back(lateForwardNote(late.size()));
+  return result;
+}
+
+/// Plans `graph` in its own order with a fresh cache.
+static PlannerResult planGraph(const Graph &graph,
+                               const PlannerOptions &options) {
+  PlanCache cache(graph);
+  return planInOrder(cache, options, /*nameSmallest=*/true);
+}
+
+PlannerResult sched::planRematerialization(const Graph &graph,
+                                           const PlannerOptions &options) {
+  std::vector<unsigned> late = lateForwardNodes(graph);
+  if (late.empty())
+    return planGraph(graph, options);
+  LDBG() << late.size()
+         << " late forward op(s): planning the input order and forward-first";
+  PlannerResult inOrder = planGraph(pinLateForward(graph), options);
+  std::vector<unsigned> order = forwardFirstOrder(graph);
+  PlannerResult reordered = planGraph(reorderGraph(graph, order), options);
+  for (PlanResult &p : reordered.candidates)
+    markReordered(p, order);
+  if (reordered.plan)
+    markReordered(*reordered.plan, order);
+
+  // Which plan is better: with a budget (or for auto, which then returns its
+  // least recompute) the least recompute, then the least peak; a fixed
+  // strategy without a budget returns its one plan, and a recompute limit
+  // asks for the least peak: the least peak first.
+  auto better = [&](const PlanResult &a, const PlanResult &b) {
+    bool recomputeFirst =
+        options.maxRecomputePercent < 0 &&
+        (options.budget > 0 || options.strategy == names::kAuto);
+    if (recomputeFirst && a.sim.recomputeCost != b.sim.recomputeCost)
+      return a.sim.recomputeCost < b.sim.recomputeCost;
+    if (a.sim.peakBytes != b.sim.peakBytes)
+      return a.sim.peakBytes < b.sim.peakBytes;
+    return a.sim.recomputeCost < b.sim.recomputeCost;
+  };
+  std::map<std::string, unsigned> runs = inOrder.algorithmRuns;
+  for (const auto &[name, count] : reordered.algorithmRuns)
+    runs[name] += count;
+  PlannerResult result = std::move(inOrder);
+  if (reordered.plan &&
+      (!result.plan || better(*reordered.plan, *result.plan))) {
+    LDBG() << "the forward-first order plans better";
+    int64_t storeAllPeak = result.storeAllPeak;
+    std::vector<PlanResult> candidates = std::move(result.candidates);
+    result = std::move(reordered);
+    result.storeAllPeak = storeAllPeak;
+    candidates.swap(result.candidates);
+    llvm::append_range(result.candidates, candidates);
+  } else {
+    llvm::append_range(result.candidates, reordered.candidates);
+    if (!result.plan && reordered.minFeasibleBudget &&
+        (!result.minFeasibleBudget ||
+         *reordered.minFeasibleBudget < *result.minFeasibleBudget)) {
+      result.minFeasibleBudget = reordered.minFeasibleBudget;
+      result.minFeasibleStrategy =
+          reordered.minFeasibleStrategy + " (forward-first order)";
+    }
+  }
+  result.algorithmRuns = std::move(runs);
+  result.notes.push_back(lateForwardNote(late.size()));
+  return result;
+}
+
+//===----------------------------------------------------------------------===//
+// The frontier
+//===----------------------------------------------------------------------===//
+
+std::vector<PlanResult> sched::paretoFrontier(std::vector<PlanResult> plans) {
+  // Least recompute first; a plan is kept if its peak is below every plan
+  // of smaller or equal recompute kept so far.
+  llvm::stable_sort(plans, [](const PlanResult &a, const PlanResult &b) {
+    if (a.sim.recomputeCost != b.sim.recomputeCost)
+      return a.sim.recomputeCost < b.sim.recomputeCost;
+    return a.sim.peakBytes < b.sim.peakBytes;
+  });
+  std::vector<PlanResult> frontier;
+  for (PlanResult &p : plans)
+    if (frontier.empty() || p.sim.peakBytes < frontier.back().sim.peakBytes)
+      frontier.push_back(std::move(p));
+  return frontier;
+}
+
+/// frontierCandidates of `graph` with a fresh cache.
+static std::vector<PlanResult>
+frontierOfGraph(const Graph &graph, const PlannerOptions &options,
+                std::vector<std::string> &notes) {
+  PlanCache cache(graph);
+  PlanRequest request(cache, options);
+  std::vector<PlanResult> plans = frontierCandidates(request);
+  llvm::append_range(notes, request.notes);
+  return plans;
+}
+
+std::vector<PlanResult> sched::planFrontier(const Graph &graph,
+                                            std::vector<std::string> &notes,
+                                            unsigned dpSlots) {
+  PlannerOptions options;
+  options.dpSlots = dpSlots;
+  if (graph.isForwardOnly())
+    return paretoFrontier(planAllOfGraph(graph, notes, dpSlots));
+  std::vector<unsigned> late = lateForwardNodes(graph);
+  if (late.empty())
+    return paretoFrontier(frontierOfGraph(graph, options, notes));
+  std::vector<PlanResult> all =
+      frontierOfGraph(pinLateForward(graph), options, notes);
+  std::vector<unsigned> order = forwardFirstOrder(graph);
+  std::vector<std::string> scratch;
+  for (PlanResult &p :
+       frontierOfGraph(reorderGraph(graph, order), options, scratch)) {
+    markReordered(p, order);
+    all.push_back(std::move(p));
+  }
+  notes.push_back(lateForwardNote(late.size()));
+  return paretoFrontier(std::move(all));
+}
+
+std::optional<double> sched::parseRecomputeLimit(llvm::StringRef text) {
+  text = text.trim();
+  if (text.empty())
+    return -1.0;
+  text.consume_back("%");
+  double value;
+  if (text.trim().getAsDouble(value) || !(value >= 0) || std::isinf(value))
+    return std::nullopt;
+  return value;
+}
