@@ -6,7 +6,7 @@
 //
 // conv2d, conv2d_input_grad and conv2d_filter_grad (NCHW activations, OIHW
 // filters) to linalg on tensors. Accumulation is in f32 (see
-// ConvPoolNormCommon.h); f16/bf16 results are truncated at the end.
+// LoweringUtils.h); f16/bf16 results are truncated at the end.
 //
 // Notation: input [N, C, H, W], filter [O, Cg, KH, KW] with Cg = C / G,
 // Og = O / G for G groups, output [N, O, OH, OW]; stride s, padding p,
@@ -14,18 +14,19 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "ConvPoolNormCommon.h"
-
+#include "remat/Conversion/RematToLinalg/LoweringUtils.h"
+#include "remat/Conversion/RematToLinalg/RematToLinalg.h"
 #include "remat/Dialect/Remat/IR/RematOps.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/BuiltinTypes.h"
+#include "mlir/Transforms/DialectConversion.h"
 
 using namespace mlir;
+using namespace remat;
 
-namespace remat::cpn {
 namespace {
 
 /// Reassociation splitting dimension 1 of a rank-4 tensor into two
@@ -50,40 +51,44 @@ Value correlate(OpBuilder &b, Location loc, Value input, Value filter,
                 ArrayRef<int64_t> strides, ArrayRef<int64_t> dilations) {
   ArrayRef<int64_t> x = cast<RankedTensorType>(input.getType()).getShape();
   ArrayRef<int64_t> w = cast<RankedTensorType>(filter.getType()).getShape();
-  Attribute stridesAttr = pairAttr(b, strides);
-  Attribute dilationsAttr = pairAttr(b, dilations);
+  Attribute stridesAttr = b.getI64TensorAttr(strides);
+  Attribute dilationsAttr = b.getI64TensorAttr(dilations);
   if (groups == 1) {
-    Value init = zeroAccumulator(b, loc, {x[0], w[0], outHW[0], outHW[1]});
+    Value init =
+        createZeroAccumulator(b, loc, {x[0], w[0], outHW[0], outHW[1]});
     return linalg::Conv2DNchwFchwOp::create(
                b, loc, TypeRange{init.getType()}, ValueRange{input, filter},
                ValueRange{init}, stridesAttr, dilationsAttr)
         .getResult(0);
   }
   int64_t g = groups, cg = x[1] / g, fg = w[0] / g;
-  Value xg = expand(b, loc, input, {x[0], g, cg, x[2], x[3]}, splitDim1());
-  Value wg = expand(b, loc, filter, {g, fg, w[1], w[2], w[3]}, splitDim0());
-  Value init = zeroAccumulator(b, loc, {x[0], g, fg, outHW[0], outHW[1]});
+  Value xg =
+      createExpandShape(b, loc, input, {x[0], g, cg, x[2], x[3]}, splitDim1());
+  Value wg =
+      createExpandShape(b, loc, filter, {g, fg, w[1], w[2], w[3]}, splitDim0());
+  Value init = createZeroAccumulator(b, loc, {x[0], g, fg, outHW[0], outHW[1]});
   Value out = linalg::Conv2DNgchwGfchwOp::create(
                   b, loc, TypeRange{init.getType()}, ValueRange{xg, wg},
                   ValueRange{init}, stridesAttr, dilationsAttr)
                   .getResult(0);
-  return collapse(b, loc, out, splitDim1());
+  return createCollapseShape(b, loc, out, splitDim1());
 }
 
 /// conv2d: zero-pad the input with tensor.pad, then one named convolution.
-struct Conv2DLowering : OpRewritePattern<Conv2DOp> {
-  using OpRewritePattern::OpRewritePattern;
+struct Conv2DLowering : OpConversionPattern<Conv2DOp> {
+  using OpConversionPattern::OpConversionPattern;
 
-  LogicalResult matchAndRewrite(Conv2DOp op,
-                                PatternRewriter &rewriter) const override {
+  LogicalResult
+  matchAndRewrite(Conv2DOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     RankedTensorType resultType = op.getType();
     Type elemType = resultType.getElementType();
     ArrayRef<int64_t> out = resultType.getShape();
     Value padded =
-        padSpatialWithZeros(rewriter, loc, op.getInput(), op.getPadding());
+        padSpatialWithZeros(rewriter, loc, adaptor.getInput(), op.getPadding());
     Value conv =
-        correlate(rewriter, loc, padded, op.getFilter(), op.getGroups(),
+        correlate(rewriter, loc, padded, adaptor.getFilter(), op.getGroups(),
                   {out[2], out[3]}, op.getStrides(), op.getDilations());
     rewriter.replaceOp(op,
                        castTensorFromCompute(rewriter, loc, conv, elemType));
@@ -102,11 +107,12 @@ struct Conv2DLowering : OpRewritePattern<Conv2DOp> {
 /// and Z has H + d (KH - 1) rows. Rows of the forward input that no window
 /// reached (when (H + 2p - span) % s != 0) get zeros from Z's high side;
 /// a negative `lo` (p > d (KH - 1)) drops the dy rows that fall outside.
-struct Conv2DInputGradLowering : OpRewritePattern<Conv2DInputGradOp> {
-  using OpRewritePattern::OpRewritePattern;
+struct Conv2DInputGradLowering : OpConversionPattern<Conv2DInputGradOp> {
+  using OpConversionPattern::OpConversionPattern;
 
-  LogicalResult matchAndRewrite(Conv2DInputGradOp op,
-                                PatternRewriter &rewriter) const override {
+  LogicalResult
+  matchAndRewrite(Conv2DInputGradOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     MLIRContext *ctx = rewriter.getContext();
     RankedTensorType resultType = op.getType();
@@ -120,23 +126,23 @@ struct Conv2DInputGradLowering : OpRewritePattern<Conv2DInputGradOp> {
     int64_t kh = w[2], kw = w[3];
 
     int64_t reachH = dil[0] * (kh - 1), reachW = dil[1] * (kw - 1);
-    Value z = dilateAndPad(rewriter, loc, op.getGrad(), strides,
+    Value z = dilateAndPad(rewriter, loc, adaptor.getGrad(), strides,
                            {reachH - padding[0], reachW - padding[1]},
                            {x[2] + reachH, x[3] + reachW},
-                           floatConst(rewriter, loc, elemType, 0.0));
+                           createFloatConstant(rewriter, loc, elemType, 0.0));
 
     // Flipped filter with input and output channels swapped within each
     // group: F[g*Cg + c, o, i, j] = w[g*Og + o, c, KH-1-i, KW-1-j], built as
     // [G, Cg, Og, KH, KW] from the [G, Og, Cg, KH, KW] view of w.
     int64_t g = groups, og = w[0] / g, cg = w[1];
-    Value wg =
-        expand(rewriter, loc, op.getFilter(), {g, og, cg, kh, kw}, splitDim0());
+    Value wg = createExpandShape(rewriter, loc, adaptor.getFilter(),
+                                 {g, og, cg, kh, kw}, splitDim0());
     AffineExpr d0 = getAffineDimExpr(0, ctx), d1 = getAffineDimExpr(1, ctx),
                d2 = getAffineDimExpr(2, ctx), d3 = getAffineDimExpr(3, ctx),
                d4 = getAffineDimExpr(4, ctx);
     AffineMap readMap =
         AffineMap::get(5, 0, {d0, d2, d1, (kh - 1) - d3, (kw - 1) - d4}, ctx);
-    Type f32 = computeType(ctx);
+    Type f32 = Float32Type::get(ctx);
     Value flipInit = tensor::EmptyOp::create(
         rewriter, loc, ArrayRef<int64_t>{g, cg, og, kh, kw}, f32);
     Value flipped =
@@ -144,14 +150,14 @@ struct Conv2DInputGradLowering : OpRewritePattern<Conv2DInputGradOp> {
             rewriter, loc, TypeRange{flipInit.getType()}, ValueRange{wg},
             ValueRange{flipInit},
             ArrayRef<AffineMap>{readMap, rewriter.getMultiDimIdentityMap(5)},
-            iterators(5, 0),
+            getIteratorTypes(5, 0),
             [&](OpBuilder &b, Location l, ValueRange args) {
               linalg::YieldOp::create(b, l, extendToCompute(b, l, args[0]));
             })
             .getResult(0);
     // [G, Cg, Og, KH, KW] -> [C, Og, KH, KW]: the filter of a grouped
     // convolution from O channels (Og per group) to C channels.
-    Value filter = collapse(rewriter, loc, flipped, splitDim0());
+    Value filter = createCollapseShape(rewriter, loc, flipped, splitDim0());
 
     Value conv =
         correlate(rewriter, loc, z, filter, groups, {x[2], x[3]}, {1, 1}, dil);
@@ -166,11 +172,12 @@ struct Conv2DInputGradLowering : OpRewritePattern<Conv2DInputGradOp> {
 ///
 ///   dw[g*Og + og, cg, kh, kw] += xpad[n, g*Cg + cg, oh*s + kh*d, ow*s + kw*d]
 ///                                * dy[n, g*Og + og, oh, ow]
-struct Conv2DFilterGradLowering : OpRewritePattern<Conv2DFilterGradOp> {
-  using OpRewritePattern::OpRewritePattern;
+struct Conv2DFilterGradLowering : OpConversionPattern<Conv2DFilterGradOp> {
+  using OpConversionPattern::OpConversionPattern;
 
-  LogicalResult matchAndRewrite(Conv2DFilterGradOp op,
-                                PatternRewriter &rewriter) const override {
+  LogicalResult
+  matchAndRewrite(Conv2DFilterGradOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     MLIRContext *ctx = rewriter.getContext();
     RankedTensorType resultType = op.getType();
@@ -182,12 +189,12 @@ struct Conv2DFilterGradLowering : OpRewritePattern<Conv2DFilterGradOp> {
     int64_t g = op.getGroups(), og = w[0] / g, cg = w[1];
 
     Value padded =
-        padSpatialWithZeros(rewriter, loc, op.getInput(), op.getPadding());
+        padSpatialWithZeros(rewriter, loc, adaptor.getInput(), op.getPadding());
     ArrayRef<int64_t> xp = cast<RankedTensorType>(padded.getType()).getShape();
-    Value xg = expand(rewriter, loc, padded, {xp[0], g, cg, xp[2], xp[3]},
-                      splitDim1());
-    Value dyg = expand(rewriter, loc, op.getGrad(),
-                       {dy[0], g, og, dy[2], dy[3]}, splitDim1());
+    Value xg = createExpandShape(rewriter, loc, padded,
+                                 {xp[0], g, cg, xp[2], xp[3]}, splitDim1());
+    Value dyg = createExpandShape(rewriter, loc, adaptor.getGrad(),
+                                  {dy[0], g, og, dy[2], dy[3]}, splitDim1());
 
     SmallVector<AffineExpr> d;
     for (unsigned i = 0; i < 8; ++i)
@@ -198,14 +205,14 @@ struct Conv2DFilterGradLowering : OpRewritePattern<Conv2DFilterGradOp> {
                        {d[5], d[0], d[2], d[6] * strides[0] + d[3] * dil[0],
                         d[7] * strides[1] + d[4] * dil[1]},
                        ctx);
-    AffineMap dyMap = dimsMap(ctx, 8, {5, 0, 1, 6, 7});
-    AffineMap outMap = dimsMap(ctx, 8, {0, 1, 2, 3, 4});
-    Value init = zeroAccumulator(rewriter, loc, {g, og, cg, w[2], w[3]});
+    AffineMap dyMap = getDimsMap(ctx, 8, {5, 0, 1, 6, 7});
+    AffineMap outMap = getDimsMap(ctx, 8, {0, 1, 2, 3, 4});
+    Value init = createZeroAccumulator(rewriter, loc, {g, og, cg, w[2], w[3]});
     Value acc =
         linalg::GenericOp::create(
             rewriter, loc, TypeRange{init.getType()}, ValueRange{xg, dyg},
             ValueRange{init}, ArrayRef<AffineMap>{xMap, dyMap, outMap},
-            iterators(5, 3),
+            getIteratorTypes(5, 3),
             [&](OpBuilder &b, Location l, ValueRange args) {
               Value prod =
                   arith::MulFOp::create(b, l, extendToCompute(b, l, args[0]),
@@ -214,7 +221,7 @@ struct Conv2DFilterGradLowering : OpRewritePattern<Conv2DFilterGradOp> {
                   b, l, arith::AddFOp::create(b, l, args[2], prod).getResult());
             })
             .getResult(0);
-    Value dw = collapse(rewriter, loc, acc, splitDim0());
+    Value dw = createCollapseShape(rewriter, loc, acc, splitDim0());
     rewriter.replaceOp(op, castTensorFromCompute(rewriter, loc, dw, elemType));
     return success();
   }
@@ -222,10 +229,8 @@ struct Conv2DFilterGradLowering : OpRewritePattern<Conv2DFilterGradOp> {
 
 } // namespace
 
-void populateConvPatterns(RewritePatternSet &patterns) {
+void remat::populateRematConvToLinalgPatterns(RewritePatternSet &patterns) {
   patterns
       .add<Conv2DLowering, Conv2DInputGradLowering, Conv2DFilterGradLowering>(
           patterns.getContext());
 }
-
-} // namespace remat::cpn

@@ -86,5 +86,7 @@ void remat::populateRematToLinalgPatterns(RewritePatternSet &patterns) {
   populateRematShapeToLinalgPatterns(patterns);
   populateRematEmbeddingDropoutToLinalgPatterns(patterns);
   populateRematLossToLinalgPatterns(patterns);
-  populateRematConvPoolNormToLinalgPatterns(patterns);
+  populateRematConvToLinalgPatterns(patterns);
+  populateRematPoolToLinalgPatterns(patterns);
+  populateRematNormToLinalgPatterns(patterns);
 }

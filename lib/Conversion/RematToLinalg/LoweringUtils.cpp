@@ -1,5 +1,4 @@
-//===- LoweringUtils.cpp - helpers of the remat to linalg lowering -*- C++
-//-*-===//
+//===- LoweringUtils.cpp - helpers of the remat to linalg lowering -------===//
 //
 // Part of the remat project.
 //
@@ -46,6 +45,17 @@ Value remat::createF32Constant(OpBuilder &b, Location loc, double value) {
   return arith::ConstantOp::create(b, loc, b.getF32FloatAttr(value));
 }
 
+Value remat::createFloatConstant(OpBuilder &b, Location loc, Type type,
+                                 double value) {
+  return arith::ConstantOp::create(b, loc, b.getFloatAttr(type, value));
+}
+
+Value remat::createNegInfConstant(OpBuilder &b, Location loc, Type type) {
+  auto ft = cast<FloatType>(type);
+  APFloat inf = APFloat::getInf(ft.getFloatSemantics(), /*Negative=*/true);
+  return arith::ConstantOp::create(b, loc, b.getFloatAttr(type, inf));
+}
+
 Value remat::createIndexConstant(OpBuilder &b, Location loc, int64_t value) {
   return arith::ConstantIndexOp::create(b, loc, value);
 }
@@ -63,6 +73,37 @@ Value remat::createFilledTensor(OpBuilder &b, Location loc,
       arith::ConstantOp::create(b, loc, b.getFloatAttr(elementType, value));
   return linalg::FillOp::create(b, loc, ValueRange{scalar}, ValueRange{empty})
       .getResult(0);
+}
+
+Value remat::createFilledTensor(OpBuilder &b, Location loc,
+                                ArrayRef<int64_t> shape, Type elementType,
+                                Value fill) {
+  Value empty = createEmptyTensor(b, loc, shape, elementType);
+  return linalg::FillOp::create(b, loc, ValueRange{fill}, ValueRange{empty})
+      .getResult(0);
+}
+
+Value remat::createZeroAccumulator(OpBuilder &b, Location loc,
+                                   ArrayRef<int64_t> shape) {
+  Type f32 = b.getF32Type();
+  return createFilledTensor(b, loc, shape, f32,
+                            createFloatConstant(b, loc, f32, 0.0));
+}
+
+AffineMap remat::getDimsMap(MLIRContext *ctx, unsigned numDims,
+                            ArrayRef<unsigned> dims) {
+  SmallVector<AffineExpr> exprs;
+  for (unsigned d : dims)
+    exprs.push_back(getAffineDimExpr(d, ctx));
+  return AffineMap::get(numDims, 0, exprs, ctx);
+}
+
+SmallVector<utils::IteratorType>
+remat::getIteratorTypes(unsigned numParallel, unsigned numReduction) {
+  SmallVector<utils::IteratorType> types(numParallel,
+                                         utils::IteratorType::parallel);
+  types.append(numReduction, utils::IteratorType::reduction);
+  return types;
 }
 
 AffineMap remat::getBroadcastMap(ArrayRef<int64_t> operandShape,
@@ -227,4 +268,85 @@ Value remat::reshapeTensor(OpBuilder &b, Location loc, Value value,
     all.push_back(i);
   return tensor::ExpandShapeOp::create(b, loc, type, flat,
                                        ArrayRef<ReassociationIndices>{all});
+}
+
+Value remat::createExpandShape(OpBuilder &b, Location loc, Value t,
+                               ArrayRef<int64_t> shape,
+                               ArrayRef<ReassociationIndices> reassociation) {
+  auto type = cast<RankedTensorType>(t.getType());
+  auto resultType = RankedTensorType::get(shape, type.getElementType());
+  return tensor::ExpandShapeOp::create(b, loc, resultType, t, reassociation)
+      .getResult();
+}
+
+Value remat::createCollapseShape(OpBuilder &b, Location loc, Value t,
+                                 ArrayRef<ReassociationIndices> reassociation) {
+  return tensor::CollapseShapeOp::create(b, loc, t, reassociation).getResult();
+}
+
+Value remat::padSpatial(OpBuilder &b, Location loc, Value x,
+                        ArrayRef<int64_t> pad, Value padValue) {
+  if (pad[0] == 0 && pad[1] == 0)
+    return x;
+  auto type = cast<RankedTensorType>(x.getType());
+  SmallVector<int64_t> shape(type.getShape());
+  shape[2] += 2 * pad[0];
+  shape[3] += 2 * pad[1];
+  SmallVector<OpFoldResult> low = {b.getIndexAttr(0), b.getIndexAttr(0),
+                                   b.getIndexAttr(pad[0]),
+                                   b.getIndexAttr(pad[1])};
+  auto resultType = RankedTensorType::get(shape, type.getElementType());
+  return tensor::PadOp::create(b, loc, resultType, x, low, low, padValue)
+      .getResult();
+}
+
+Value remat::padSpatialWithZeros(OpBuilder &b, Location loc, Value x,
+                                 ArrayRef<int64_t> pad) {
+  if (pad[0] == 0 && pad[1] == 0)
+    return x;
+  Type elemType = cast<RankedTensorType>(x.getType()).getElementType();
+  return padSpatial(b, loc, x, pad, createFloatConstant(b, loc, elemType, 0.0));
+}
+
+Value remat::dilateAndPad(OpBuilder &b, Location loc, Value t,
+                          ArrayRef<int64_t> stride, ArrayRef<int64_t> low,
+                          ArrayRef<int64_t> outSize, Value fill) {
+  auto type = cast<RankedTensorType>(t.getType());
+  ArrayRef<int64_t> shape = type.getShape();
+  SmallVector<int64_t> outShape = {shape[0], shape[1], outSize[0], outSize[1]};
+  Value base =
+      createFilledTensor(b, loc, outShape, type.getElementType(), fill);
+
+  // Per spatial dim: the first and the number of source elements whose
+  // target position low + i * stride lies in [0, outSize).
+  int64_t first[2], count[2], offset[2];
+  for (int d = 0; d < 2; ++d) {
+    int64_t s = stride[d], lo = low[d], in = shape[2 + d];
+    int64_t i0 = lo >= 0 ? 0 : (-lo + s - 1) / s;
+    int64_t lastTarget = outSize[d] - 1 - lo;
+    int64_t i1 = lastTarget < 0 ? -1 : std::min(in - 1, lastTarget / s);
+    first[d] = i0;
+    count[d] = i1 - i0 + 1;
+    offset[d] = lo + i0 * s;
+    if (count[d] <= 0)
+      return base;
+  }
+
+  // (0, 0, h, w) as the index attributes of a slice.
+  auto nchw = [&](int64_t n, int64_t c, int64_t h, int64_t w) {
+    return SmallVector<OpFoldResult>{b.getIndexAttr(n), b.getIndexAttr(c),
+                                     b.getIndexAttr(h), b.getIndexAttr(w)};
+  };
+  Value src = t;
+  if (first[0] != 0 || first[1] != 0 || count[0] != shape[2] ||
+      count[1] != shape[3])
+    src = tensor::ExtractSliceOp::create(
+        b, loc, t, nchw(0, 0, first[0], first[1]),
+        nchw(shape[0], shape[1], count[0], count[1]), nchw(1, 1, 1, 1));
+  SmallVector<OpFoldResult> offs = nchw(0, 0, offset[0], offset[1]);
+  SmallVector<OpFoldResult> sizes =
+      nchw(shape[0], shape[1], count[0], count[1]);
+  SmallVector<OpFoldResult> strides = nchw(1, 1, stride[0], stride[1]);
+  return tensor::InsertSliceOp::create(b, loc, src, base, offs, sizes, strides)
+      .getResult();
 }

@@ -22,8 +22,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "ConvPoolNormCommon.h"
-
+#include "remat/Conversion/RematToLinalg/LoweringUtils.h"
+#include "remat/Conversion/RematToLinalg/RematToLinalg.h"
 #include "remat/Dialect/Remat/IR/RematOps.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -31,10 +31,11 @@
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/BuiltinTypes.h"
+#include "mlir/Transforms/DialectConversion.h"
 
 using namespace mlir;
+using namespace remat;
 
-namespace remat::cpn {
 namespace {
 
 /// A normalization problem in canonical form: `x` is the reshaped input,
@@ -53,12 +54,12 @@ struct NormLayout {
 std::pair<Value, Value> computeStats(OpBuilder &b, Location loc,
                                      const NormLayout &layout, double epsilon) {
   unsigned nRed = layout.numLoops - 1;
-  Value sumInit = zeroAccumulator(b, loc, {layout.statSize});
+  Value sumInit = createZeroAccumulator(b, loc, {layout.statSize});
   Value sum =
       linalg::GenericOp::create(
           b, loc, TypeRange{sumInit.getType()}, ValueRange{layout.x},
           ValueRange{sumInit}, ArrayRef<AffineMap>{layout.xMap, layout.statMap},
-          iterators(1, nRed),
+          getIteratorTypes(1, nRed),
           [&](OpBuilder &nb, Location l, ValueRange args) {
             linalg::YieldOp::create(
                 nb, l,
@@ -68,26 +69,28 @@ std::pair<Value, Value> computeStats(OpBuilder &b, Location loc,
           })
           .getResult(0);
   double count = double(layout.count);
-  Value meanInit = tensor::EmptyOp::create(
-      b, loc, ArrayRef<int64_t>{layout.statSize}, computeType(b.getContext()));
+  Value meanInit =
+      tensor::EmptyOp::create(b, loc, ArrayRef<int64_t>{layout.statSize},
+                              Float32Type::get(b.getContext()));
   AffineMap id1 = b.getMultiDimIdentityMap(1);
   Value mean =
       linalg::GenericOp::create(
           b, loc, TypeRange{meanInit.getType()}, ValueRange{sum},
-          ValueRange{meanInit}, ArrayRef<AffineMap>{id1, id1}, iterators(1, 0),
+          ValueRange{meanInit}, ArrayRef<AffineMap>{id1, id1},
+          getIteratorTypes(1, 0),
           [&](OpBuilder &nb, Location l, ValueRange args) {
-            Value n = floatConst(nb, l, args[0].getType(), count);
+            Value n = createFloatConstant(nb, l, args[0].getType(), count);
             linalg::YieldOp::create(
                 nb, l, arith::DivFOp::create(nb, l, args[0], n).getResult());
           })
           .getResult(0);
-  Value varInit = zeroAccumulator(b, loc, {layout.statSize});
+  Value varInit = createZeroAccumulator(b, loc, {layout.statSize});
   Value sq =
       linalg::GenericOp::create(
           b, loc, TypeRange{varInit.getType()}, ValueRange{layout.x, mean},
           ValueRange{varInit},
           ArrayRef<AffineMap>{layout.xMap, layout.statMap, layout.statMap},
-          iterators(1, nRed),
+          getIteratorTypes(1, nRed),
           [&](OpBuilder &nb, Location l, ValueRange args) {
             Value c = arith::SubFOp::create(
                 nb, l, extendToCompute(nb, l, args[0]), args[1]);
@@ -96,25 +99,27 @@ std::pair<Value, Value> computeStats(OpBuilder &b, Location loc,
                 nb, l, arith::AddFOp::create(nb, l, args[2], c2).getResult());
           })
           .getResult(0);
-  Value rstdInit = tensor::EmptyOp::create(
-      b, loc, ArrayRef<int64_t>{layout.statSize}, computeType(b.getContext()));
-  Value rstd =
-      linalg::GenericOp::create(
-          b, loc, TypeRange{rstdInit.getType()}, ValueRange{sq},
-          ValueRange{rstdInit}, ArrayRef<AffineMap>{id1, id1}, iterators(1, 0),
-          [&](OpBuilder &nb, Location l, ValueRange args) {
-            Type f = args[0].getType();
-            Value var = arith::DivFOp::create(nb, l, args[0],
-                                              floatConst(nb, l, f, count));
-            Value shifted = arith::AddFOp::create(
-                nb, l, var, floatConst(nb, l, f, epsilon));
-            Value root = math::SqrtOp::create(nb, l, shifted);
-            linalg::YieldOp::create(
-                nb, l,
-                arith::DivFOp::create(nb, l, floatConst(nb, l, f, 1.0), root)
-                    .getResult());
-          })
-          .getResult(0);
+  Value rstdInit =
+      tensor::EmptyOp::create(b, loc, ArrayRef<int64_t>{layout.statSize},
+                              Float32Type::get(b.getContext()));
+  Value rstd = linalg::GenericOp::create(
+                   b, loc, TypeRange{rstdInit.getType()}, ValueRange{sq},
+                   ValueRange{rstdInit}, ArrayRef<AffineMap>{id1, id1},
+                   getIteratorTypes(1, 0),
+                   [&](OpBuilder &nb, Location l, ValueRange args) {
+                     Type f = args[0].getType();
+                     Value var = arith::DivFOp::create(
+                         nb, l, args[0], createFloatConstant(nb, l, f, count));
+                     Value shifted = arith::AddFOp::create(
+                         nb, l, var, createFloatConstant(nb, l, f, epsilon));
+                     Value root = math::SqrtOp::create(nb, l, shifted);
+                     linalg::YieldOp::create(
+                         nb, l,
+                         arith::DivFOp::create(
+                             nb, l, createFloatConstant(nb, l, f, 1.0), root)
+                             .getResult());
+                   })
+                   .getResult(0);
   return {mean, rstd};
 }
 
@@ -135,27 +140,28 @@ NormLayout layerNormLayout(OpBuilder &b, Location loc, Value input) {
     m *= shape[i];
   Value x = input;
   if (type.getRank() == 1) {
-    x = expand(b, loc, input, {1, d}, {{0, 1}});
+    x = createExpandShape(b, loc, input, {1, d}, {{0, 1}});
   } else if (type.getRank() > 2) {
     ReassociationIndices lead;
     for (int64_t i = 0, e = type.getRank() - 1; i < e; ++i)
       lead.push_back(i);
-    x = collapse(b, loc, input, {lead, {type.getRank() - 1}});
+    x = createCollapseShape(b, loc, input, {lead, {type.getRank() - 1}});
   }
-  return {x, 2, b.getMultiDimIdentityMap(2), dimsMap(ctx, 2, {0}), m, d};
+  return {x, 2, b.getMultiDimIdentityMap(2), getDimsMap(ctx, 2, {0}), m, d};
 }
 
 /// Restores the layer norm result [M, D] to `type`.
 Value layerNormRestore(OpBuilder &b, Location loc, Value t,
                        RankedTensorType type) {
   if (type.getRank() == 1)
-    return collapse(b, loc, t, {{0, 1}});
+    return createCollapseShape(b, loc, t, {{0, 1}});
   if (type.getRank() == 2)
     return t;
   ReassociationIndices lead;
   for (int64_t i = 0, e = type.getRank() - 1; i < e; ++i)
     lead.push_back(i);
-  return expand(b, loc, t, type.getShape(), {lead, {type.getRank() - 1}});
+  return createExpandShape(b, loc, t, type.getShape(),
+                           {lead, {type.getRank() - 1}});
 }
 
 /// Batch norm layout: [N, C] or [N, C, H, W] viewed as [N, C, S]; loops
@@ -164,14 +170,15 @@ NormLayout batchNormLayout(OpBuilder &b, Location loc, Value input) {
   MLIRContext *ctx = b.getContext();
   auto type = cast<RankedTensorType>(input.getType());
   ArrayRef<int64_t> s = type.getShape();
-  Value x = type.getRank() == 2
-                ? expand(b, loc, input, {s[0], s[1], 1}, {{0}, {1, 2}})
-                : collapse(b, loc, input, {{0}, {1}, {2, 3}});
+  Value x =
+      type.getRank() == 2
+          ? createExpandShape(b, loc, input, {s[0], s[1], 1}, {{0}, {1, 2}})
+          : createCollapseShape(b, loc, input, {{0}, {1}, {2, 3}});
   int64_t spatial = type.getRank() == 2 ? 1 : s[2] * s[3];
   return {x,
           3,
-          dimsMap(ctx, 3, {1, 0, 2}),
-          dimsMap(ctx, 3, {0}),
+          getDimsMap(ctx, 3, {1, 0, 2}),
+          getDimsMap(ctx, 3, {0}),
           s[1],
           s[0] * spatial};
 }
@@ -180,8 +187,8 @@ NormLayout batchNormLayout(OpBuilder &b, Location loc, Value input) {
 Value batchNormRestore(OpBuilder &b, Location loc, Value t,
                        RankedTensorType type) {
   if (type.getRank() == 2)
-    return collapse(b, loc, t, {{0}, {1, 2}});
-  return expand(b, loc, t, type.getShape(), {{0}, {1}, {2, 3}});
+    return createCollapseShape(b, loc, t, {{0}, {1, 2}});
+  return createExpandShape(b, loc, t, type.getShape(), {{0}, {1}, {2, 3}});
 }
 
 /// Shared forward: y = (x - mean) * rstd * scale + bias. `paramMap` maps
@@ -199,7 +206,7 @@ Value normForward(OpBuilder &b, Location loc, const NormLayout &layout,
              ValueRange{layout.x, mean, rstd, scale, bias}, ValueRange{init},
              ArrayRef<AffineMap>{layout.xMap, layout.statMap, layout.statMap,
                                  paramMap, paramMap, layout.xMap},
-             iterators(layout.numLoops, 0),
+             getIteratorTypes(layout.numLoops, 0),
              [&](OpBuilder &nb, Location l, ValueRange args) {
                Value xh = normalize(nb, l, extendToCompute(nb, l, args[0]),
                                     args[1], args[2]);
@@ -214,34 +221,37 @@ Value normForward(OpBuilder &b, Location loc, const NormLayout &layout,
       .getResult(0);
 }
 
-struct LayerNormLowering : OpRewritePattern<LayerNormOp> {
-  using OpRewritePattern::OpRewritePattern;
+struct LayerNormLowering : OpConversionPattern<LayerNormOp> {
+  using OpConversionPattern::OpConversionPattern;
 
-  LogicalResult matchAndRewrite(LayerNormOp op,
-                                PatternRewriter &rewriter) const override {
+  LogicalResult
+  matchAndRewrite(LayerNormOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     RankedTensorType type = op.getType();
-    NormLayout layout = layerNormLayout(rewriter, loc, op.getInput());
-    Value y = normForward(rewriter, loc, layout,
-                          dimsMap(rewriter.getContext(), 2, {1}), op.getScale(),
-                          op.getBias(), op.getEpsilon().convertToDouble(),
-                          type.getElementType());
+    NormLayout layout = layerNormLayout(rewriter, loc, adaptor.getInput());
+    Value y = normForward(
+        rewriter, loc, layout, getDimsMap(rewriter.getContext(), 2, {1}),
+        adaptor.getScale(), adaptor.getBias(),
+        op.getEpsilon().convertToDouble(), type.getElementType());
     rewriter.replaceOp(op, layerNormRestore(rewriter, loc, y, type));
     return success();
   }
 };
 
-struct BatchNormLowering : OpRewritePattern<BatchNormOp> {
-  using OpRewritePattern::OpRewritePattern;
+struct BatchNormLowering : OpConversionPattern<BatchNormOp> {
+  using OpConversionPattern::OpConversionPattern;
 
-  LogicalResult matchAndRewrite(BatchNormOp op,
-                                PatternRewriter &rewriter) const override {
+  LogicalResult
+  matchAndRewrite(BatchNormOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     RankedTensorType type = op.getType();
-    NormLayout layout = batchNormLayout(rewriter, loc, op.getInput());
-    Value y = normForward(rewriter, loc, layout, layout.statMap, op.getScale(),
-                          op.getBias(), op.getEpsilon().convertToDouble(),
-                          type.getElementType());
+    NormLayout layout = batchNormLayout(rewriter, loc, adaptor.getInput());
+    Value y =
+        normForward(rewriter, loc, layout, layout.statMap, adaptor.getScale(),
+                    adaptor.getBias(), op.getEpsilon().convertToDouble(),
+                    type.getElementType());
     rewriter.replaceOp(op, batchNormRestore(rewriter, loc, y, type));
     return success();
   }
@@ -256,13 +266,13 @@ std::pair<Value, Value> paramGrads(OpBuilder &b, Location loc, Value x,
                                    unsigned numLoops, AffineMap xMap,
                                    AffineMap statMap, AffineMap outMap,
                                    int64_t size) {
-  Value initA = zeroAccumulator(b, loc, {size});
-  Value initB = zeroAccumulator(b, loc, {size});
+  Value initA = createZeroAccumulator(b, loc, {size});
+  Value initB = createZeroAccumulator(b, loc, {size});
   auto generic = linalg::GenericOp::create(
       b, loc, TypeRange{initA.getType(), initB.getType()},
       ValueRange{x, dy, mean, rstd}, ValueRange{initA, initB},
       ArrayRef<AffineMap>{xMap, xMap, statMap, statMap, outMap, outMap},
-      iterators(1, numLoops - 1),
+      getIteratorTypes(1, numLoops - 1),
       [&](OpBuilder &nb, Location l, ValueRange args) {
         Value g = extendToCompute(nb, l, args[1]);
         Value xh =
@@ -275,17 +285,18 @@ std::pair<Value, Value> paramGrads(OpBuilder &b, Location loc, Value x,
   return {generic.getResult(0), generic.getResult(1)};
 }
 
-struct LayerNormGradLowering : OpRewritePattern<LayerNormGradOp> {
-  using OpRewritePattern::OpRewritePattern;
+struct LayerNormGradLowering : OpConversionPattern<LayerNormGradOp> {
+  using OpConversionPattern::OpConversionPattern;
 
-  LogicalResult matchAndRewrite(LayerNormGradOp op,
-                                PatternRewriter &rewriter) const override {
+  LogicalResult
+  matchAndRewrite(LayerNormGradOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     MLIRContext *ctx = rewriter.getContext();
     RankedTensorType type = op.getInput().getType();
     Type elemType = type.getElementType();
-    NormLayout layout = layerNormLayout(rewriter, loc, op.getInput());
-    Value dy = layerNormLayout(rewriter, loc, op.getGrad()).x;
+    NormLayout layout = layerNormLayout(rewriter, loc, adaptor.getInput());
+    Value dy = layerNormLayout(rewriter, loc, adaptor.getGrad()).x;
     auto [mean, rstd] =
         computeStats(rewriter, loc, layout, op.getEpsilon().convertToDouble());
     int64_t m = layout.statSize, d = layout.count;
@@ -293,15 +304,16 @@ struct LayerNormGradLowering : OpRewritePattern<LayerNormGradOp> {
 
     // Row sums of g = dy * scale and g * xhat over d.
     AffineMap id2 = rewriter.getMultiDimIdentityMap(2);
-    AffineMap rowMap = dimsMap(ctx, 2, {0}), colMap = dimsMap(ctx, 2, {1});
-    Value initA = zeroAccumulator(rewriter, loc, {m});
-    Value initB = zeroAccumulator(rewriter, loc, {m});
+    AffineMap rowMap = getDimsMap(ctx, 2, {0}),
+              colMap = getDimsMap(ctx, 2, {1});
+    Value initA = createZeroAccumulator(rewriter, loc, {m});
+    Value initB = createZeroAccumulator(rewriter, loc, {m});
     auto rowSums = linalg::GenericOp::create(
         rewriter, loc, TypeRange{initA.getType(), initB.getType()},
-        ValueRange{layout.x, dy, op.getScale(), mean, rstd},
+        ValueRange{layout.x, dy, adaptor.getScale(), mean, rstd},
         ValueRange{initA, initB},
         ArrayRef<AffineMap>{id2, id2, colMap, rowMap, rowMap, rowMap, rowMap},
-        iterators(1, 1), [&](OpBuilder &b, Location l, ValueRange args) {
+        getIteratorTypes(1, 1), [&](OpBuilder &b, Location l, ValueRange args) {
           Value g = arith::MulFOp::create(b, l, extendToCompute(b, l, args[1]),
                                           extendToCompute(b, l, args[2]));
           Value xh =
@@ -317,15 +329,15 @@ struct LayerNormGradLowering : OpRewritePattern<LayerNormGradOp> {
     Value dx =
         linalg::GenericOp::create(
             rewriter, loc, TypeRange{dxInit.getType()},
-            ValueRange{layout.x, dy, op.getScale(), mean, rstd,
+            ValueRange{layout.x, dy, adaptor.getScale(), mean, rstd,
                        rowSums.getResult(0), rowSums.getResult(1)},
             ValueRange{dxInit},
             ArrayRef<AffineMap>{id2, id2, colMap, rowMap, rowMap, rowMap,
                                 rowMap, id2},
-            iterators(2, 0),
+            getIteratorTypes(2, 0),
             [&](OpBuilder &b, Location l, ValueRange args) {
-              Type f = computeType(b.getContext());
-              Value n = floatConst(b, l, f, count);
+              Type f = Float32Type::get(b.getContext());
+              Value n = createFloatConstant(b, l, f, count);
               Value g =
                   arith::MulFOp::create(b, l, extendToCompute(b, l, args[1]),
                                         extendToCompute(b, l, args[2]));
@@ -343,8 +355,8 @@ struct LayerNormGradLowering : OpRewritePattern<LayerNormGradOp> {
 
     // Parameter gradients: loops (d | m).
     auto [dBias, dScale] = paramGrads(
-        rewriter, loc, layout.x, dy, mean, rstd, 2, dimsMap(ctx, 2, {1, 0}),
-        dimsMap(ctx, 2, {1}), dimsMap(ctx, 2, {0}), d);
+        rewriter, loc, layout.x, dy, mean, rstd, 2, getDimsMap(ctx, 2, {1, 0}),
+        getDimsMap(ctx, 2, {1}), getDimsMap(ctx, 2, {0}), d);
     rewriter.replaceOp(op,
                        {layerNormRestore(rewriter, loc, dx, type),
                         castTensorFromCompute(rewriter, loc, dScale, elemType),
@@ -353,16 +365,17 @@ struct LayerNormGradLowering : OpRewritePattern<LayerNormGradOp> {
   }
 };
 
-struct BatchNormGradLowering : OpRewritePattern<BatchNormGradOp> {
-  using OpRewritePattern::OpRewritePattern;
+struct BatchNormGradLowering : OpConversionPattern<BatchNormGradOp> {
+  using OpConversionPattern::OpConversionPattern;
 
-  LogicalResult matchAndRewrite(BatchNormGradOp op,
-                                PatternRewriter &rewriter) const override {
+  LogicalResult
+  matchAndRewrite(BatchNormGradOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     RankedTensorType type = op.getInput().getType();
     Type elemType = type.getElementType();
-    NormLayout layout = batchNormLayout(rewriter, loc, op.getInput());
-    Value dy = batchNormLayout(rewriter, loc, op.getGrad()).x;
+    NormLayout layout = batchNormLayout(rewriter, loc, adaptor.getInput());
+    Value dy = batchNormLayout(rewriter, loc, adaptor.getGrad()).x;
     auto [mean, rstd] =
         computeStats(rewriter, loc, layout, op.getEpsilon().convertToDouble());
     auto [dBias, dScale] =
@@ -377,14 +390,15 @@ struct BatchNormGradLowering : OpRewritePattern<BatchNormGradOp> {
     Value dx =
         linalg::GenericOp::create(
             rewriter, loc, TypeRange{dxInit.getType()},
-            ValueRange{layout.x, dy, op.getScale(), mean, rstd, dBias, dScale},
+            ValueRange{layout.x, dy, adaptor.getScale(), mean, rstd, dBias,
+                       dScale},
             ValueRange{dxInit},
             ArrayRef<AffineMap>{layout.xMap, layout.xMap, s, s, s, s, s,
                                 layout.xMap},
-            iterators(3, 0),
+            getIteratorTypes(3, 0),
             [&](OpBuilder &b, Location l, ValueRange args) {
-              Type f = computeType(b.getContext());
-              Value n = floatConst(b, l, f, count);
+              Type f = Float32Type::get(b.getContext());
+              Value n = createFloatConstant(b, l, f, count);
               Value g = extendToCompute(b, l, args[1]);
               Value xh = normalize(b, l, extendToCompute(b, l, args[0]),
                                    args[3], args[4]);
@@ -409,9 +423,7 @@ struct BatchNormGradLowering : OpRewritePattern<BatchNormGradOp> {
 
 } // namespace
 
-void populateNormPatterns(RewritePatternSet &patterns) {
+void remat::populateRematNormToLinalgPatterns(RewritePatternSet &patterns) {
   patterns.add<LayerNormLowering, BatchNormLowering, LayerNormGradLowering,
                BatchNormGradLowering>(patterns.getContext());
 }
-
-} // namespace remat::cpn

@@ -18,18 +18,19 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "ConvPoolNormCommon.h"
-
+#include "remat/Conversion/RematToLinalg/LoweringUtils.h"
+#include "remat/Conversion/RematToLinalg/RematToLinalg.h"
 #include "remat/Dialect/Remat/IR/RematOps.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/BuiltinTypes.h"
+#include "mlir/Transforms/DialectConversion.h"
 
 using namespace mlir;
+using namespace remat;
 
-namespace remat::cpn {
 namespace {
 
 /// Divides every element of the f32 tensor `t` by `divisor` and converts it
@@ -42,15 +43,31 @@ Value scaleAndConvert(OpBuilder &b, Location loc, Value t, double divisor,
   AffineMap id = b.getMultiDimIdentityMap(rank);
   return linalg::GenericOp::create(
              b, loc, TypeRange{init.getType()}, ValueRange{t}, ValueRange{init},
-             ArrayRef<AffineMap>{id, id}, iterators(rank, 0),
+             ArrayRef<AffineMap>{id, id}, getIteratorTypes(rank, 0),
              [&](OpBuilder &nb, Location l, ValueRange args) {
                Value q = arith::DivFOp::create(
                    nb, l, args[0],
-                   floatConst(nb, l, args[0].getType(), divisor));
+                   createFloatConstant(nb, l, args[0].getType(), divisor));
                linalg::YieldOp::create(nb, l,
                                        castFromCompute(nb, l, q, elemType));
              })
       .getResult(0);
+}
+
+/// The KH x KW window sums of the NCHW tensor `input` at `strides`
+/// (linalg.pooling_nchw_sum into a fresh f32 tensor of `outShape`) divided by
+/// KH * KW and converted to `elemType`.
+Value averageWindows(OpBuilder &b, Location loc, Value input,
+                     ArrayRef<int64_t> kernel, ArrayRef<int64_t> strides,
+                     ArrayRef<int64_t> outShape, Type elemType) {
+  Value init = createZeroAccumulator(b, loc, outShape);
+  Value window = tensor::EmptyOp::create(b, loc, kernel, b.getF32Type());
+  Value sum = linalg::PoolingNchwSumOp::create(
+                  b, loc, TypeRange{init.getType()}, ValueRange{input, window},
+                  ValueRange{init}, b.getI64TensorAttr(strides),
+                  b.getI64TensorAttr({1, 1}))
+                  .getResult(0);
+  return scaleAndConvert(b, loc, sum, double(kernel[0] * kernel[1]), elemType);
 }
 
 /// The gradient dy of a window op dilated by the stride into the zero
@@ -66,26 +83,27 @@ Value dilatedGrad(OpBuilder &b, Location loc, Value dy, Value fill,
 
 /// max_pool2d: pad with -inf, then linalg.pooling_nchw_max in the element
 /// type (the maximum is exact in any float type).
-struct MaxPool2DLowering : OpRewritePattern<MaxPool2DOp> {
-  using OpRewritePattern::OpRewritePattern;
+struct MaxPool2DLowering : OpConversionPattern<MaxPool2DOp> {
+  using OpConversionPattern::OpConversionPattern;
 
-  LogicalResult matchAndRewrite(MaxPool2DOp op,
-                                PatternRewriter &rewriter) const override {
+  LogicalResult
+  matchAndRewrite(MaxPool2DOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     RankedTensorType resultType = op.getType();
     Type elemType = resultType.getElementType();
     ArrayRef<int64_t> kernel = op.getKernel();
-    Value negInf = negInfConst(rewriter, loc, elemType);
+    Value negInf = createNegInfConstant(rewriter, loc, elemType);
     Value padded =
-        padSpatial(rewriter, loc, op.getInput(), op.getPadding(), negInf);
-    Value init =
-        filledTensor(rewriter, loc, resultType.getShape(), elemType, negInf);
+        padSpatial(rewriter, loc, adaptor.getInput(), op.getPadding(), negInf);
+    Value init = createFilledTensor(rewriter, loc, resultType.getShape(),
+                                    elemType, negInf);
     Value window = tensor::EmptyOp::create(rewriter, loc, kernel, elemType);
     Value pooled =
         linalg::PoolingNchwMaxOp::create(
             rewriter, loc, TypeRange{resultType}, ValueRange{padded, window},
-            ValueRange{init}, pairAttr(rewriter, op.getStrides()),
-            pairAttr(rewriter, {1, 1}))
+            ValueRange{init}, rewriter.getI64TensorAttr(op.getStrides()),
+            rewriter.getI64TensorAttr({1, 1}))
             .getResult(0);
     rewriter.replaceOp(op, pooled);
     return success();
@@ -107,11 +125,12 @@ struct MaxPool2DLowering : OpRewritePattern<MaxPool2DOp> {
 ///    that covers it at (kh, kw) and whose argmax is kh * KW + kw, which
 ///    accumulates overlapping windows. Holes of the dilated index tensor
 ///    hold -1 and never match.
-struct MaxPool2DGradLowering : OpRewritePattern<MaxPool2DGradOp> {
-  using OpRewritePattern::OpRewritePattern;
+struct MaxPool2DGradLowering : OpConversionPattern<MaxPool2DGradOp> {
+  using OpConversionPattern::OpConversionPattern;
 
-  LogicalResult matchAndRewrite(MaxPool2DGradOp op,
-                                PatternRewriter &rewriter) const override {
+  LogicalResult
+  matchAndRewrite(MaxPool2DGradOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     MLIRContext *ctx = rewriter.getContext();
     RankedTensorType resultType = op.getType();
@@ -124,25 +143,26 @@ struct MaxPool2DGradLowering : OpRewritePattern<MaxPool2DGradOp> {
     Type i32 = rewriter.getI32Type();
 
     // Step 1: argmax indices [N, C, OH, OW].
-    Value negInf = negInfConst(rewriter, loc, elemType);
-    Value padded = padSpatial(rewriter, loc, op.getInput(), padding, negInf);
+    Value negInf = createNegInfConstant(rewriter, loc, elemType);
+    Value padded =
+        padSpatial(rewriter, loc, adaptor.getInput(), padding, negInf);
     Value window = tensor::EmptyOp::create(rewriter, loc, kernel, elemType);
     Value minusOne = arith::ConstantOp::create(rewriter, loc,
                                                rewriter.getI32IntegerAttr(-1));
-    Value maxInit = filledTensor(rewriter, loc, dy, elemType, negInf);
-    Value idxInit = filledTensor(rewriter, loc, dy, i32, minusOne);
+    Value maxInit = createFilledTensor(rewriter, loc, dy, elemType, negInf);
+    Value idxInit = createFilledTensor(rewriter, loc, dy, i32, minusOne);
     AffineExpr d0 = getAffineDimExpr(0, ctx), d1 = getAffineDimExpr(1, ctx),
                d2 = getAffineDimExpr(2, ctx), d3 = getAffineDimExpr(3, ctx),
                d4 = getAffineDimExpr(4, ctx), d5 = getAffineDimExpr(5, ctx);
     AffineMap inMap = AffineMap::get(
         6, 0, {d0, d1, d2 * strides[0] + d4, d3 * strides[1] + d5}, ctx);
-    AffineMap winMap = dimsMap(ctx, 6, {4, 5});
-    AffineMap outMap = dimsMap(ctx, 6, {0, 1, 2, 3});
+    AffineMap winMap = getDimsMap(ctx, 6, {4, 5});
+    AffineMap outMap = getDimsMap(ctx, 6, {0, 1, 2, 3});
     auto argmax = linalg::GenericOp::create(
         rewriter, loc, TypeRange{maxInit.getType(), idxInit.getType()},
         ValueRange{padded, window}, ValueRange{maxInit, idxInit},
-        ArrayRef<AffineMap>{inMap, winMap, outMap, outMap}, iterators(4, 2),
-        [&](OpBuilder &b, Location l, ValueRange args) {
+        ArrayRef<AffineMap>{inMap, winMap, outMap, outMap},
+        getIteratorTypes(4, 2), [&](OpBuilder &b, Location l, ValueRange args) {
           Value v = args[0], cur = args[2], curIdx = args[3];
           auto indexConst = [&](int64_t c) -> Value {
             return arith::ConstantIndexOp::create(b, l, c);
@@ -186,20 +206,21 @@ struct MaxPool2DGradLowering : OpRewritePattern<MaxPool2DGradOp> {
     Value indices = argmax.getResult(1);
 
     // Step 2: gather the gradient.
-    Value zDy = dilatedGrad(rewriter, loc, op.getGrad(),
-                            floatConst(rewriter, loc, elemType, 0.0), x, kernel,
-                            strides, padding);
+    Value zDy = dilatedGrad(rewriter, loc, adaptor.getGrad(),
+                            createFloatConstant(rewriter, loc, elemType, 0.0),
+                            x, kernel, strides, padding);
     Value zIdx = dilatedGrad(rewriter, loc, indices, minusOne, x, kernel,
                              strides, padding);
     AffineMap zMap = AffineMap::get(
         6, 0, {d0, d1, d2 + (kernel[0] - 1) - d4, d3 + (kernel[1] - 1) - d5},
         ctx);
-    Value init = zeroAccumulator(rewriter, loc, x);
+    Value init = createZeroAccumulator(rewriter, loc, x);
     Value dx =
         linalg::GenericOp::create(
             rewriter, loc, TypeRange{init.getType()},
             ValueRange{zDy, zIdx, window}, ValueRange{init},
-            ArrayRef<AffineMap>{zMap, zMap, winMap, outMap}, iterators(4, 2),
+            ArrayRef<AffineMap>{zMap, zMap, winMap, outMap},
+            getIteratorTypes(4, 2),
             [&](OpBuilder &b, Location l, ValueRange args) {
               Value kh = linalg::IndexOp::create(b, l, 4);
               Value kw = linalg::IndexOp::create(b, l, 5);
@@ -210,7 +231,7 @@ struct MaxPool2DGradLowering : OpRewritePattern<MaxPool2DGradOp> {
               Value match = arith::CmpIOp::create(
                   b, l, arith::CmpIPredicate::eq, args[1], k32);
               Value g = extendToCompute(b, l, args[0]);
-              Value zero = floatConst(b, l, g.getType(), 0.0);
+              Value zero = createFloatConstant(b, l, g.getType(), 0.0);
               Value add = arith::SelectOp::create(b, l, match, g, zero);
               linalg::YieldOp::create(
                   b, l, arith::AddFOp::create(b, l, args[3], add).getResult());
@@ -223,29 +244,21 @@ struct MaxPool2DGradLowering : OpRewritePattern<MaxPool2DGradOp> {
 
 /// avg_pool2d: zero-pad, linalg.pooling_nchw_sum into f32, divide by
 /// KH * KW (padding counts in the average).
-struct AvgPool2DLowering : OpRewritePattern<AvgPool2DOp> {
-  using OpRewritePattern::OpRewritePattern;
+struct AvgPool2DLowering : OpConversionPattern<AvgPool2DOp> {
+  using OpConversionPattern::OpConversionPattern;
 
-  LogicalResult matchAndRewrite(AvgPool2DOp op,
-                                PatternRewriter &rewriter) const override {
+  LogicalResult
+  matchAndRewrite(AvgPool2DOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     RankedTensorType resultType = op.getType();
     Type elemType = resultType.getElementType();
     ArrayRef<int64_t> kernel = op.getKernel();
     Value padded =
-        padSpatialWithZeros(rewriter, loc, op.getInput(), op.getPadding());
-    Value init = zeroAccumulator(rewriter, loc, resultType.getShape());
-    Value window = tensor::EmptyOp::create(rewriter, loc, kernel,
-                                           computeType(rewriter.getContext()));
-    Value sum =
-        linalg::PoolingNchwSumOp::create(
-            rewriter, loc, TypeRange{init.getType()},
-            ValueRange{padded, window}, ValueRange{init},
-            pairAttr(rewriter, op.getStrides()), pairAttr(rewriter, {1, 1}))
-            .getResult(0);
-    rewriter.replaceOp(op, scaleAndConvert(rewriter, loc, sum,
-                                           double(kernel[0] * kernel[1]),
-                                           elemType));
+        padSpatialWithZeros(rewriter, loc, adaptor.getInput(), op.getPadding());
+    rewriter.replaceOp(op, averageWindows(rewriter, loc, padded, kernel,
+                                          op.getStrides(),
+                                          resultType.getShape(), elemType));
     return success();
   }
 };
@@ -253,51 +266,44 @@ struct AvgPool2DLowering : OpRewritePattern<AvgPool2DOp> {
 /// avg_pool2d_grad: a stride-1 window sum over the dilated gradient Z (every
 /// window that covers an input element contributes dy / (KH * KW); padded
 /// positions are simply not part of the result), then the division.
-struct AvgPool2DGradLowering : OpRewritePattern<AvgPool2DGradOp> {
-  using OpRewritePattern::OpRewritePattern;
+struct AvgPool2DGradLowering : OpConversionPattern<AvgPool2DGradOp> {
+  using OpConversionPattern::OpConversionPattern;
 
-  LogicalResult matchAndRewrite(AvgPool2DGradOp op,
-                                PatternRewriter &rewriter) const override {
+  LogicalResult
+  matchAndRewrite(AvgPool2DGradOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     RankedTensorType resultType = op.getType();
     Type elemType = resultType.getElementType();
     ArrayRef<int64_t> x = resultType.getShape();
     ArrayRef<int64_t> kernel = op.getKernel();
-    Value z = dilatedGrad(rewriter, loc, op.getGrad(),
-                          floatConst(rewriter, loc, elemType, 0.0), x, kernel,
-                          op.getStrides(), op.getPadding());
-    Value init = zeroAccumulator(rewriter, loc, x);
-    Value window = tensor::EmptyOp::create(rewriter, loc, kernel,
-                                           computeType(rewriter.getContext()));
-    Value sum = linalg::PoolingNchwSumOp::create(
-                    rewriter, loc, TypeRange{init.getType()},
-                    ValueRange{z, window}, ValueRange{init},
-                    pairAttr(rewriter, {1, 1}), pairAttr(rewriter, {1, 1}))
-                    .getResult(0);
-    rewriter.replaceOp(op, scaleAndConvert(rewriter, loc, sum,
-                                           double(kernel[0] * kernel[1]),
-                                           elemType));
+    Value z = dilatedGrad(rewriter, loc, adaptor.getGrad(),
+                          createFloatConstant(rewriter, loc, elemType, 0.0), x,
+                          kernel, op.getStrides(), op.getPadding());
+    rewriter.replaceOp(
+        op, averageWindows(rewriter, loc, z, kernel, {1, 1}, x, elemType));
     return success();
   }
 };
 
 /// global_avg_pool: sum over (h, w) in f32, then divide by H * W.
-struct GlobalAvgPoolLowering : OpRewritePattern<GlobalAvgPoolOp> {
-  using OpRewritePattern::OpRewritePattern;
+struct GlobalAvgPoolLowering : OpConversionPattern<GlobalAvgPoolOp> {
+  using OpConversionPattern::OpConversionPattern;
 
-  LogicalResult matchAndRewrite(GlobalAvgPoolOp op,
-                                PatternRewriter &rewriter) const override {
+  LogicalResult
+  matchAndRewrite(GlobalAvgPoolOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     MLIRContext *ctx = rewriter.getContext();
     ArrayRef<int64_t> x = op.getInput().getType().getShape();
     Type elemType = op.getType().getElementType();
-    Value init = zeroAccumulator(rewriter, loc, {x[0], x[1]});
+    Value init = createZeroAccumulator(rewriter, loc, {x[0], x[1]});
     Value sum = linalg::GenericOp::create(
                     rewriter, loc, TypeRange{init.getType()},
-                    ValueRange{op.getInput()}, ValueRange{init},
+                    ValueRange{adaptor.getInput()}, ValueRange{init},
                     ArrayRef<AffineMap>{rewriter.getMultiDimIdentityMap(4),
-                                        dimsMap(ctx, 4, {0, 1})},
-                    iterators(2, 2),
+                                        getDimsMap(ctx, 4, {0, 1})},
+                    getIteratorTypes(2, 2),
                     [&](OpBuilder &b, Location l, ValueRange args) {
                       linalg::YieldOp::create(
                           b, l,
@@ -313,11 +319,12 @@ struct GlobalAvgPoolLowering : OpRewritePattern<GlobalAvgPoolOp> {
 };
 
 /// global_avg_pool_grad: broadcast dy[n, c] / (H * W) over (h, w).
-struct GlobalAvgPoolGradLowering : OpRewritePattern<GlobalAvgPoolGradOp> {
-  using OpRewritePattern::OpRewritePattern;
+struct GlobalAvgPoolGradLowering : OpConversionPattern<GlobalAvgPoolGradOp> {
+  using OpConversionPattern::OpConversionPattern;
 
-  LogicalResult matchAndRewrite(GlobalAvgPoolGradOp op,
-                                PatternRewriter &rewriter) const override {
+  LogicalResult
+  matchAndRewrite(GlobalAvgPoolGradOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     MLIRContext *ctx = rewriter.getContext();
     RankedTensorType resultType = op.getType();
@@ -327,15 +334,15 @@ struct GlobalAvgPoolGradLowering : OpRewritePattern<GlobalAvgPoolGradOp> {
     Value init = tensor::EmptyOp::create(rewriter, loc, x, elemType);
     Value dx =
         linalg::GenericOp::create(
-            rewriter, loc, TypeRange{resultType}, ValueRange{op.getGrad()},
+            rewriter, loc, TypeRange{resultType}, ValueRange{adaptor.getGrad()},
             ValueRange{init},
-            ArrayRef<AffineMap>{dimsMap(ctx, 4, {0, 1}),
+            ArrayRef<AffineMap>{getDimsMap(ctx, 4, {0, 1}),
                                 rewriter.getMultiDimIdentityMap(4)},
-            iterators(4, 0),
+            getIteratorTypes(4, 0),
             [&](OpBuilder &b, Location l, ValueRange args) {
               Value g = extendToCompute(b, l, args[0]);
               Value q = arith::DivFOp::create(
-                  b, l, g, floatConst(b, l, g.getType(), count));
+                  b, l, g, createFloatConstant(b, l, g.getType(), count));
               linalg::YieldOp::create(b, l, castFromCompute(b, l, q, elemType));
             })
             .getResult(0);
@@ -346,10 +353,8 @@ struct GlobalAvgPoolGradLowering : OpRewritePattern<GlobalAvgPoolGradOp> {
 
 } // namespace
 
-void populatePoolPatterns(RewritePatternSet &patterns) {
+void remat::populateRematPoolToLinalgPatterns(RewritePatternSet &patterns) {
   patterns.add<MaxPool2DLowering, MaxPool2DGradLowering, AvgPool2DLowering,
                AvgPool2DGradLowering, GlobalAvgPoolLowering,
                GlobalAvgPoolGradLowering>(patterns.getContext());
 }
-
-} // namespace remat::cpn

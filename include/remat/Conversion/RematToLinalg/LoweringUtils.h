@@ -5,15 +5,21 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// Floating-point work is done in the compute type f32: the builders below
-// extend f16/bf16 scalars to f32 on entry of a linalg.generic body and
-// truncate the yielded value to the element type of the output.
+// The one helper kit of every RematToLinalg pattern file.
+//
+// Precision policy: every reduction and every arithmetic expression is
+// evaluated in the compute type f32. f16/bf16 scalars are extended to f32
+// where they are read (on entry of a linalg.generic body, or by the casting
+// semantics of the named linalg convolution and pooling ops) and the yielded
+// or final value is truncated to the element type of the result; f32 operands
+// go through unchanged.
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef REMAT_CONVERSION_REMATTOLINALG_LOWERINGUTILS_H
 #define REMAT_CONVERSION_REMATTOLINALG_LOWERINGUTILS_H
 
+#include "mlir/Dialect/Utils/ReshapeOpsUtils.h"
 #include "mlir/Dialect/Utils/StructuredOpsUtils.h"
 #include "mlir/IR/AffineMap.h"
 #include "mlir/IR/Builders.h"
@@ -45,6 +51,14 @@ mlir::Value castFromCompute(mlir::OpBuilder &b, mlir::Location loc,
 mlir::Value createF32Constant(mlir::OpBuilder &b, mlir::Location loc,
                               double value);
 
+/// A scalar arith.constant of the float type `type` holding `value`.
+mlir::Value createFloatConstant(mlir::OpBuilder &b, mlir::Location loc,
+                                mlir::Type type, double value);
+
+/// A scalar arith.constant of the float type `type` holding -infinity.
+mlir::Value createNegInfConstant(mlir::OpBuilder &b, mlir::Location loc,
+                                 mlir::Type type);
+
 /// An index scalar constant.
 mlir::Value createIndexConstant(mlir::OpBuilder &b, mlir::Location loc,
                                 int64_t value);
@@ -54,10 +68,20 @@ mlir::Value createEmptyTensor(mlir::OpBuilder &b, mlir::Location loc,
                               llvm::ArrayRef<int64_t> shape,
                               mlir::Type elementType);
 
-/// A tensor filled with the float `value` (linalg.fill).
+/// A tensor filled with the float `value` (tensor.empty, then the constant,
+/// then linalg.fill).
 mlir::Value createFilledTensor(mlir::OpBuilder &b, mlir::Location loc,
                                llvm::ArrayRef<int64_t> shape,
                                mlir::Type elementType, double value);
+
+/// A tensor filled with the scalar `fill` (tensor.empty, then linalg.fill).
+mlir::Value createFilledTensor(mlir::OpBuilder &b, mlir::Location loc,
+                               llvm::ArrayRef<int64_t> shape,
+                               mlir::Type elementType, mlir::Value fill);
+
+/// A zero-filled f32 accumulator of `shape` (the constant comes first).
+mlir::Value createZeroAccumulator(mlir::OpBuilder &b, mlir::Location loc,
+                                  llvm::ArrayRef<int64_t> shape);
 
 /// The access map, from a loop nest over `loopShape`, of an operand of shape
 /// `operandShape` under numpy broadcasting: shapes are aligned at the
@@ -66,6 +90,14 @@ mlir::Value createFilledTensor(mlir::OpBuilder &b, mlir::Location loc,
 mlir::AffineMap getBroadcastMap(llvm::ArrayRef<int64_t> operandShape,
                                 llvm::ArrayRef<int64_t> loopShape,
                                 mlir::MLIRContext *ctx);
+
+/// The map over `numDims` dims whose results are the dims `dims`, in order.
+mlir::AffineMap getDimsMap(mlir::MLIRContext *ctx, unsigned numDims,
+                           llvm::ArrayRef<unsigned> dims);
+
+/// `numParallel` parallel iterators followed by `numReduction` reductions.
+llvm::SmallVector<mlir::utils::IteratorType>
+getIteratorTypes(unsigned numParallel, unsigned numReduction);
 
 /// The projection (d0, ..., dn-1) -> (the di with !reduced[i]).
 mlir::AffineMap getKeptDimsMap(llvm::ArrayRef<bool> reduced,
@@ -125,6 +157,41 @@ mlir::Value buildLinearIndex(mlir::OpBuilder &b, mlir::Location loc,
 /// value is flattened to rank 1 and expanded to the target shape.
 mlir::Value reshapeTensor(mlir::OpBuilder &b, mlir::Location loc,
                           mlir::Value value, mlir::RankedTensorType type);
+
+/// tensor.expand_shape of `t` to `shape` with `reassociation`.
+mlir::Value
+createExpandShape(mlir::OpBuilder &b, mlir::Location loc, mlir::Value t,
+                  llvm::ArrayRef<int64_t> shape,
+                  llvm::ArrayRef<mlir::ReassociationIndices> reassociation);
+
+/// tensor.collapse_shape of `t` with `reassociation`.
+mlir::Value
+createCollapseShape(mlir::OpBuilder &b, mlir::Location loc, mlir::Value t,
+                    llvm::ArrayRef<mlir::ReassociationIndices> reassociation);
+
+//===----------------------------------------------------------------------===//
+// NCHW spatial helpers (convolution and pooling)
+//===----------------------------------------------------------------------===//
+
+/// Pads dimensions 2 and 3 of the rank-4 tensor `x` by `pad[i]` on both
+/// sides with the scalar `padValue` (tensor.pad); returns `x` if no padding.
+mlir::Value padSpatial(mlir::OpBuilder &b, mlir::Location loc, mlir::Value x,
+                       llvm::ArrayRef<int64_t> pad, mlir::Value padValue);
+
+/// padSpatial with zeros of the element type of `x` (the constant is only
+/// created when there is padding).
+mlir::Value padSpatialWithZeros(mlir::OpBuilder &b, mlir::Location loc,
+                                mlir::Value x, llvm::ArrayRef<int64_t> pad);
+
+/// Builds a rank-4 tensor of spatial size `outSize` filled with `fill` and
+/// writes element (n, c, i, j) of the rank-4 tensor `t` at spatial position
+/// (low[0] + i * stride[0], low[1] + j * stride[1]), dropping elements that
+/// land outside: a "stride dilation" of `t` followed by a low/high padding
+/// that may be negative. Implemented with one strided tensor.insert_slice.
+mlir::Value dilateAndPad(mlir::OpBuilder &b, mlir::Location loc, mlir::Value t,
+                         llvm::ArrayRef<int64_t> stride,
+                         llvm::ArrayRef<int64_t> low,
+                         llvm::ArrayRef<int64_t> outSize, mlir::Value fill);
 
 } // namespace remat
 

@@ -5,10 +5,11 @@
 //===----------------------------------------------------------------------===//
 //
 // Pattern sets of `--remat-lower-to-linalg`, one per op family, each defined
-// in its own file of lib/Conversion/RematToLinalg/. Every pattern replaces one
-// remat op by linalg / tensor / arith / math / scf ops on tensors. The
-// shared helpers (f32 compute type, broadcasting generics, reductions) are in
-// LoweringUtils.h.
+// in its own file of lib/Conversion/RematToLinalg/. Every pattern is an
+// OpConversionPattern that reads its operands from the adaptor and replaces
+// one remat op by linalg / tensor / arith / math / scf ops on tensors. The
+// shared helpers (f32 compute type, broadcasting generics, reductions,
+// padding and reshapes) are in LoweringUtils.h.
 //
 //===----------------------------------------------------------------------===//
 
@@ -43,10 +44,15 @@ void populateRematEmbeddingDropoutToLinalgPatterns(
 /// softmax_cross_entropy, mse and their gradients.
 void populateRematLossToLinalgPatterns(mlir::RewritePatternSet &patterns);
 
-/// conv2d and its gradients, max/avg/global pooling and their gradients,
-/// layer_norm, batch_norm and their gradients (ConvPoolNorm.cpp).
-void populateRematConvPoolNormToLinalgPatterns(
-    mlir::RewritePatternSet &patterns);
+/// conv2d and its gradients (named linalg convolutions, a transposed
+/// convolution for the input gradient).
+void populateRematConvToLinalgPatterns(mlir::RewritePatternSet &patterns);
+
+/// max/avg/global pooling and their gradients.
+void populateRematPoolToLinalgPatterns(mlir::RewritePatternSet &patterns);
+
+/// layer_norm, batch_norm (training mode) and their gradients.
+void populateRematNormToLinalgPatterns(mlir::RewritePatternSet &patterns);
 
 /// remat.keep (erased); every family above.
 void populateRematToLinalgPatterns(mlir::RewritePatternSet &patterns);
