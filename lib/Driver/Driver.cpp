@@ -116,8 +116,13 @@ LogicalResult driver::compile(ModuleOp module, const CompileOptions &options,
   if (failed(checkEntrySignature(bufferEntry, info)))
     return failure();
   readArena(bufferEntry, info);
-  info.usesCpuRuntime = static_cast<bool>(
-      module.lookupSymbol<func::FuncOp>("remat_cpu_sgemm"));
+  // remat-linalg-to-blas declares the runtime routines it calls
+  // (remat_cpu_sgemm, remat_cpu_sconv2d, ...).
+  info.usesCpuRuntime =
+      llvm::any_of(module.getOps<func::FuncOp>(), [](func::FuncOp func) {
+        return func.isDeclaration() &&
+               func.getSymName().starts_with("remat_cpu_");
+      });
   if (!cuda && failed(addArenaEntry(module, entryName, info.arenaEntry)))
     return failure();
   if (options.emit == Emit::MlirBuffers) {

@@ -5,11 +5,15 @@
 //===----------------------------------------------------------------------===//
 //
 // linalg.matmul and linalg.batch_matmul on f32 memrefs become calls of
-// remat_cpu_sgemm (lib/Runtime/CpuRuntime.cpp, cblas_sgemm underneath).
+// remat_cpu_sgemm (lib/Runtime/CpuRuntime.cpp, cblas_sgemm underneath);
+// the convolutions of remat-lower-to-linalg become calls of the runtime's
+// im2col + GEMM convolutions (ConvToBlas.cpp).
 //
 //===----------------------------------------------------------------------===//
 
 #include "remat/Transforms/Passes.h"
+
+#include "ConvToBlas.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -184,44 +188,69 @@ static FunctionType declaredType(MLIRContext *ctx) {
   return FunctionType::get(ctx, inputs, {});
 }
 
-/// Declares remat_cpu_sgemm in `module` (once).
-static func::FuncOp declareSgemm(ModuleOp module) {
-  if (auto existing = module.lookupSymbol<func::FuncOp>(kSgemm))
+/// Declares the runtime function `name` of type `type` in `module` (once).
+static func::FuncOp declareRuntime(ModuleOp module, StringRef name,
+                                   FunctionType type) {
+  if (auto existing = module.lookupSymbol<func::FuncOp>(name))
     return existing;
   OpBuilder builder = OpBuilder::atBlockEnd(module.getBody());
-  auto func = func::FuncOp::create(builder, module.getLoc(), kSgemm,
-                                   declaredType(module.getContext()));
+  auto func = func::FuncOp::create(builder, module.getLoc(), name, type);
   func.setPrivate();
   return func;
+}
+
+/// Fails with an error on the symbol that already holds the runtime's
+/// `name` when it is not a function of `type`; `what` says which routine.
+static LogicalResult checkReserved(ModuleOp module, StringRef name,
+                                   FunctionType type, StringRef what) {
+  Operation *existing = module.lookupSymbol(name);
+  if (!existing || (isa<func::FuncOp>(existing) &&
+                    cast<func::FuncOp>(existing).getFunctionType() == type))
+    return success();
+  return existing->emitError()
+         << "'" << name << "' is reserved for the CPU runtime's " << what;
 }
 
 struct LinalgToBlasPass
     : public remat::impl::RematLinalgToBlasBase<LinalgToBlasPass> {
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    SmallVector<linalg::LinalgOp> candidates;
+    MLIRContext *ctx = module.getContext();
+    SmallVector<linalg::LinalgOp> matmuls;
+    SmallVector<blas::ConvMatch> convolutions;
     module.walk([&](linalg::LinalgOp op) {
       if (isa<linalg::MatmulOp, linalg::BatchMatmulOp>(op))
-        candidates.push_back(op);
+        matmuls.push_back(op);
+      else if (std::optional<blas::ConvMatch> conv = blas::matchConvolution(op))
+        convolutions.push_back(*conv);
     });
-    if (candidates.empty())
-      return;
-    Operation *existing = module.lookupSymbol(kSgemm);
-    if (existing && (!isa<func::FuncOp>(existing) ||
-                     cast<func::FuncOp>(existing).getFunctionType() !=
-                         declaredType(module.getContext()))) {
-      existing->emitError() << "'" << kSgemm
-                            << "' is reserved for the CPU runtime's GEMM";
+    bool forward = llvm::any_of(convolutions, [](const blas::ConvMatch &m) {
+      return m.callee == blas::kSconv2d;
+    });
+    bool filterGrad = llvm::any_of(convolutions, [](const blas::ConvMatch &m) {
+      return m.callee == blas::kSconv2dFilterGrad;
+    });
+    FunctionType gemmType = declaredType(ctx);
+    FunctionType convType = blas::convolutionType(ctx);
+    if ((!matmuls.empty() &&
+         failed(checkReserved(module, kSgemm, gemmType, "GEMM"))) ||
+        (forward && failed(checkReserved(module, blas::kSconv2d, convType,
+                                         "convolution"))) ||
+        (filterGrad &&
+         failed(checkReserved(module, blas::kSconv2dFilterGrad, convType,
+                              "convolution filter gradient"))))
       return signalPassFailure();
+
+    if (!matmuls.empty()) {
+      func::FuncOp sgemm = declareRuntime(module, kSgemm, gemmType);
+      for (linalg::LinalgOp op : matmuls)
+        rewriteMatmul(op, sgemm);
+      if (sgemm.symbolKnownUseEmpty(module))
+        sgemm.erase();
     }
-    func::FuncOp sgemm;
-    for (linalg::LinalgOp op : candidates) {
-      if (!sgemm)
-        sgemm = declareSgemm(module);
-      rewriteMatmul(op, sgemm);
-    }
-    if (sgemm && sgemm.symbolKnownUseEmpty(module))
-      sgemm.erase();
+    for (const blas::ConvMatch &conv : convolutions)
+      blas::rewriteConvolution(conv,
+                               declareRuntime(module, conv.callee, convType));
   }
 };
 

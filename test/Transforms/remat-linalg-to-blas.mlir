@@ -96,3 +96,113 @@ func.func @user(%a: memref<4x8xf32>, %b: memref<8x16xf32>, %c: memref<4x16xf32>)
   linalg.matmul ins(%a, %b : memref<4x8xf32>, memref<8x16xf32>) outs(%c : memref<4x16xf32>)
   return
 }
+
+// -----
+
+// A convolution (one group, stride 2 x 1, dilation 1 x 2): one call of the
+// runtime's convolution with the sizes n, g, c, h, w, f, kh, kw, oh, ow,
+// sh, sw, dh, dw, then the aligned pointer and the offset of x, w, y.
+// CHECK-LABEL: func.func @conv
+// CHECK-SAME: (%[[X:.*]]: memref<2x3x9x10xf32>, %[[W:.*]]: memref<4x3x3x2xf32>, %[[Y:.*]]: memref<2x4x4x8xf32>)
+// CHECK-DAG: %[[XP:.*]] = memref.extract_aligned_pointer_as_index %[[X]]
+// CHECK-DAG: %[[XB:.*]], %[[XO:.*]], %{{.*}}:4, %{{.*}}:4 = memref.extract_strided_metadata %[[X]]
+// CHECK-DAG: %[[WP:.*]] = memref.extract_aligned_pointer_as_index %[[W]]
+// CHECK-DAG: %[[WB:.*]], %[[WO:.*]], %{{.*}}:4, %{{.*}}:4 = memref.extract_strided_metadata %[[W]]
+// CHECK-DAG: %[[YP:.*]] = memref.extract_aligned_pointer_as_index %[[Y]]
+// CHECK-DAG: %[[YB:.*]], %[[YO:.*]], %{{.*}}:4, %{{.*}}:4 = memref.extract_strided_metadata %[[Y]]
+// CHECK: call @remat_cpu_sconv2d(%c2{{(_[0-9]+)?}}, %c1{{(_[0-9]+)?}}, %c3{{(_[0-9]+)?}}, %c9{{(_[0-9]+)?}}, %c10{{(_[0-9]+)?}}, %c4{{(_[0-9]+)?}}, %c3{{(_[0-9]+)?}}, %c2{{(_[0-9]+)?}}, %c4{{(_[0-9]+)?}}, %c8{{(_[0-9]+)?}}, %c2{{(_[0-9]+)?}}, %c1{{(_[0-9]+)?}}, %c1{{(_[0-9]+)?}}, %c2{{(_[0-9]+)?}}, %[[XP]], %[[XO]], %[[WP]], %[[WO]], %[[YP]], %[[YO]])
+// CHECK-NOT: linalg.conv_2d
+// CHECK: func.func private @remat_cpu_sconv2d(index, index, index, index, index, index, index, index, index, index, index, index, index, index, index, index, index, index, index, index)
+func.func @conv(%x: memref<2x3x9x10xf32>, %w: memref<4x3x3x2xf32>, %y: memref<2x4x4x8xf32>) {
+  linalg.conv_2d_nchw_fchw {strides = dense<[2, 1]> : tensor<2xi64>, dilations = dense<[1, 2]> : tensor<2xi64>}
+      ins(%x, %w : memref<2x3x9x10xf32>, memref<4x3x3x2xf32>) outs(%y : memref<2x4x4x8xf32>)
+  return
+}
+
+// -----
+
+// A depthwise convolution (4 groups of one channel, 2 filters each) on
+// views of an arena: g is the group dimension, and the views' offsets reach
+// the call.
+// CHECK-LABEL: func.func @depthwise
+// CHECK: %[[X:.*]] = memref.view
+// CHECK: %[[XB:.*]], %[[XO:.*]], %{{.*}}:5, %{{.*}}:5 = memref.extract_strided_metadata %[[X]]
+// CHECK: call @remat_cpu_sconv2d(%c1{{(_[0-9]+)?}}, %c4{{(_[0-9]+)?}}, %c1{{(_[0-9]+)?}}, %c5{{(_[0-9]+)?}}, %c5{{(_[0-9]+)?}}, %c2{{(_[0-9]+)?}}, %c3{{(_[0-9]+)?}}, %c3{{(_[0-9]+)?}}, %c3{{(_[0-9]+)?}}, %c3{{(_[0-9]+)?}}, %c1{{(_[0-9]+)?}}, %c1{{(_[0-9]+)?}}, %c1{{(_[0-9]+)?}}, %c1{{(_[0-9]+)?}}, %{{.*}}, %[[XO]], %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}})
+// CHECK-NOT: linalg.conv_2d
+func.func @depthwise(%w: memref<4x2x1x3x3xf32>, %y: memref<1x4x2x3x3xf32>) {
+  %arena = memref.alloc() : memref<1024xi8>
+  %c64 = arith.constant 64 : index
+  %x = memref.view %arena[%c64][] : memref<1024xi8> to memref<1x4x1x5x5xf32>
+  linalg.conv_2d_ngchw_gfchw {strides = dense<1> : tensor<2xi64>, dilations = dense<1> : tensor<2xi64>}
+      ins(%x, %w : memref<1x4x1x5x5xf32>, memref<4x2x1x3x3xf32>) outs(%y : memref<1x4x2x3x3xf32>)
+  memref.dealloc %arena : memref<1024xi8>
+  return
+}
+
+// -----
+
+#fgX = affine_map<(g, f, c, kh, kw, n, oh, ow) -> (n, g, c, oh * 2 + kh, ow * 2 + kw * 2)>
+#fgDy = affine_map<(g, f, c, kh, kw, n, oh, ow) -> (n, g, f, oh, ow)>
+#fgW = affine_map<(g, f, c, kh, kw, n, oh, ow) -> (g, f, c, kh, kw)>
+// The filter gradient as remat-lower-to-linalg writes it (stride 2,
+// dilation 1 x 2): one call of the runtime's filter gradient with x, dy, gw.
+// CHECK-LABEL: func.func @filter_grad
+// CHECK-SAME: (%[[X:.*]]: memref<2x1x3x7x9xf32>, %[[DY:.*]]: memref<2x1x4x3x3xf32>, %[[GW:.*]]: memref<1x4x3x3x2xf32>)
+// CHECK-DAG: %[[XP:.*]] = memref.extract_aligned_pointer_as_index %[[X]]
+// CHECK-DAG: %[[DP:.*]] = memref.extract_aligned_pointer_as_index %[[DY]]
+// CHECK-DAG: %[[GP:.*]] = memref.extract_aligned_pointer_as_index %[[GW]]
+// CHECK: call @remat_cpu_sconv2d_filter_grad(%c2{{(_[0-9]+)?}}, %c1{{(_[0-9]+)?}}, %c3{{(_[0-9]+)?}}, %c7{{(_[0-9]+)?}}, %c9{{(_[0-9]+)?}}, %c4{{(_[0-9]+)?}}, %c3{{(_[0-9]+)?}}, %c2{{(_[0-9]+)?}}, %c3{{(_[0-9]+)?}}, %c3{{(_[0-9]+)?}}, %c2{{(_[0-9]+)?}}, %c2{{(_[0-9]+)?}}, %c1{{(_[0-9]+)?}}, %c2{{(_[0-9]+)?}}, %[[XP]], %{{.*}}, %[[DP]], %{{.*}}, %[[GP]], %{{.*}})
+// CHECK-NOT: linalg.generic
+// CHECK: func.func private @remat_cpu_sconv2d_filter_grad(index, index, index, index, index, index, index, index, index, index, index, index, index, index, index, index, index, index, index, index)
+func.func @filter_grad(%x: memref<2x1x3x7x9xf32>, %dy: memref<2x1x4x3x3xf32>, %gw: memref<1x4x3x3x2xf32>) {
+  linalg.generic {indexing_maps = [#fgX, #fgDy, #fgW],
+                  iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel",
+                                    "reduction", "reduction", "reduction"]}
+      ins(%x, %dy : memref<2x1x3x7x9xf32>, memref<2x1x4x3x3xf32>) outs(%gw : memref<1x4x3x3x2xf32>) {
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %p = arith.mulf %a, %b : f32
+    %s = arith.addf %acc, %p : f32
+    linalg.yield %s : f32
+  }
+  return
+}
+
+// -----
+
+#kX = affine_map<(g, f, c, kh, kw, n, oh, ow) -> (n, g, c, oh + kh, ow + kw)>
+#kDy = affine_map<(g, f, c, kh, kw, n, oh, ow) -> (n, g, f, oh, ow)>
+#kW = affine_map<(g, f, c, kh, kw, n, oh, ow) -> (g, f, c, kh, kw)>
+// Left as loops: an f16 convolution, a convolution on a strided view, and a
+// filter-gradient-shaped generic whose body subtracts. Nothing is declared.
+// CHECK-LABEL: func.func @conv_kept
+// CHECK: linalg.conv_2d_nchw_fchw{{.*}} ins(%{{.*}}, %{{.*}} : memref<1x1x4x4xf16>
+// CHECK: linalg.conv_2d_nchw_fchw{{.*}} ins(%{{.*}}, %{{.*}} : memref<1x1x4x4xf32, strided<[32, 32, 8, 1]>>
+// CHECK: linalg.generic
+// CHECK: arith.subf
+// CHECK-NOT: remat_cpu_sconv2d
+func.func @conv_kept(%xh: memref<1x1x4x4xf16>, %wh: memref<1x1x3x3xf16>, %yh: memref<1x1x2x2xf16>,
+                     %xs: memref<1x1x4x4xf32, strided<[32, 32, 8, 1]>>, %w: memref<1x1x3x3xf32>, %y: memref<1x1x2x2xf32>,
+                     %x5: memref<1x1x1x4x4xf32>, %dy: memref<1x1x1x2x2xf32>, %gw: memref<1x1x1x3x3xf32>) {
+  linalg.conv_2d_nchw_fchw ins(%xh, %wh : memref<1x1x4x4xf16>, memref<1x1x3x3xf16>) outs(%yh : memref<1x1x2x2xf16>)
+  linalg.conv_2d_nchw_fchw ins(%xs, %w : memref<1x1x4x4xf32, strided<[32, 32, 8, 1]>>, memref<1x1x3x3xf32>) outs(%y : memref<1x1x2x2xf32>)
+  linalg.generic {indexing_maps = [#kX, #kDy, #kW],
+                  iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel",
+                                    "reduction", "reduction", "reduction"]}
+      ins(%x5, %dy : memref<1x1x1x4x4xf32>, memref<1x1x1x2x2xf32>) outs(%gw : memref<1x1x1x3x3xf32>) {
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %p = arith.mulf %a, %b : f32
+    %s = arith.subf %acc, %p : f32
+    linalg.yield %s : f32
+  }
+  return
+}
+
+// -----
+
+// The runtime's convolution name taken by something else is an error.
+func.func private @remat_cpu_sconv2d(memref<f32>)
+// expected-error@-1 {{'remat_cpu_sconv2d' is reserved for the CPU runtime's convolution}}
+func.func @user(%x: memref<1x1x4x4xf32>, %w: memref<1x1x3x3xf32>, %y: memref<1x1x2x2xf32>) {
+  linalg.conv_2d_nchw_fchw ins(%x, %w : memref<1x1x4x4xf32>, memref<1x1x3x3xf32>) outs(%y : memref<1x1x2x2xf32>)
+  return
+}

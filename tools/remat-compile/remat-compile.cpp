@@ -90,8 +90,9 @@ static cl::opt<bool> gpuLoopsOnCpu(
 
 static cl::opt<bool>
     blas("blas",
-         cl::desc("CPU: f32 matmuls call cblas_sgemm through the remat CPU "
-                  "runtime (default); --blas=false keeps them as loops"),
+         cl::desc("CPU: f32 matmuls and convolutions call cblas_sgemm "
+                  "through the remat CPU runtime (default); --blas=false "
+                  "keeps them as loops"),
          cl::init(true));
 
 static cl::opt<long long> splitThreshold(

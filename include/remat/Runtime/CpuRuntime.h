@@ -4,7 +4,8 @@
  *
  * The remat CPU runtime (lib/Runtime, libRematCpuRuntime.a) holds what
  * compiled CPU entry points call besides libm: the GEMM that
- * remat-linalg-to-blas emits (cblas_sgemm of OpenBLAS underneath), and the
+ * remat-linalg-to-blas emits (cblas_sgemm of OpenBLAS underneath), the
+ * convolutions it emits (im2col + cblas_sgemm), and the
  * thread count of that library for programs that call entry points. Link a
  * program with `libRematCpuRuntime.a -lopenblas -lm`. Plain C; no MLIR.
  *===----------------------------------------------------------------------===*/
@@ -29,6 +30,44 @@ void remat_cpu_sgemm(int64_t batch, int64_t m, int64_t n, int64_t k,
                      const float *b, int64_t offsetB, int64_t ldb,
                      int64_t batchStrideB, float *c, int64_t offsetC,
                      int64_t ldc, int64_t batchStrideC);
+
+/* Convolution of an NCHW input with G groups of F filters each, through
+ * im2col and one cblas_sgemm per image and group (alpha 1, beta 1):
+ *
+ *   y[n][g][f][oh][ow] += sum over (c, kh, kw) of
+ *       x[n][g][c][oh * sh + kh * dh][ow * sw + kw * dw] * w[g][f][c][kh][kw]
+ *
+ * x is [n, g, c, h, w], w (filter) is [g, f, c, kh, kw], y is
+ * [n, g, f, oh, ow], each dense row major from element offsetX (offsetFilter,
+ * offsetY) of the float buffer at address x (filter, y); the addresses are
+ * integers so that the call does not depend on how compiled code passes
+ * memrefs. The input is already
+ * padded: every window lies inside it. The sum over (c, kh, kw) is one GEMM
+ * dot product (its order is the BLAS kernel's, fixed by the shape). Images,
+ * then groups, are visited in increasing order. */
+void remat_cpu_sconv2d(int64_t n, int64_t g, int64_t c, int64_t h, int64_t w,
+                       int64_t f, int64_t kh, int64_t kw, int64_t oh,
+                       int64_t ow, int64_t sh, int64_t sw, int64_t dh,
+                       int64_t dw, uintptr_t x, int64_t offsetX,
+                       uintptr_t filter, int64_t offsetFilter, uintptr_t y,
+                       int64_t offsetY);
+
+/* The filter gradient of the same convolution (same shapes and layouts):
+ *
+ *   gw[g][f][c][kh][kw] += sum over (n, oh, ow) of
+ *       x[n][g][c][oh * sh + kh * dh][ow * sw + kw * dw] * dy[n][g][f][oh][ow]
+ *
+ * One cblas_sgemm per image and group (dy_n,g times the transposed im2col
+ * matrix of x_n,g, beta 1): images are added onto gw one after the other in
+ * increasing order; within one image the sum over (oh, ow) is one GEMM dot
+ * product. */
+void remat_cpu_sconv2d_filter_grad(int64_t n, int64_t g, int64_t c, int64_t h,
+                                   int64_t w, int64_t f, int64_t kh,
+                                   int64_t kw, int64_t oh, int64_t ow,
+                                   int64_t sh, int64_t sw, int64_t dh,
+                                   int64_t dw, uintptr_t x, int64_t offsetX,
+                                   uintptr_t dy, int64_t offsetDy,
+                                   uintptr_t gw, int64_t offsetGw);
 
 /* Sets the number of threads the BLAS uses (at least 1). */
 void remat_cpu_set_num_threads(int threads);

@@ -72,7 +72,7 @@ def RematPlanArena : Pass<"remat-plan-arena", "mlir::ModuleOp"> {
 }
 
 def RematLinalgToBlas : Pass<"remat-linalg-to-blas", "mlir::ModuleOp"> {
-  let summary = "Rewrites f32 matmuls on memrefs into calls of the CPU runtime's GEMM";
+  let summary = "Rewrites f32 matmuls and convolutions on memrefs into calls of the CPU runtime's BLAS routines";
   let description = [{
     Runs on memref IR (after bufferization). Every `linalg.matmul` and
     `linalg.batch_matmul` whose operands are f32 memrefs with a unit
@@ -95,6 +95,26 @@ def RematLinalgToBlas : Pass<"remat-linalg-to-blas", "mlir::ModuleOp"> {
     from one input (broadcast: batch stride 0) are supported. Ops with other
     element types, other indexing maps, or a non-unit innermost stride are
     left alone (they become loops).
+
+    The convolutions that `--remat-lower-to-linalg` writes become calls of
+    the runtime's im2col + GEMM convolutions when their three operands are
+    dense row-major f32 memrefs of static shape (any offset):
+
+    * `linalg.conv_2d_nchw_fchw` and `linalg.conv_2d_ngchw_gfchw` (groups,
+      depthwise; also the input gradient, lowered as a convolution) call
+      `remat_cpu_sconv2d`;
+    * the filter gradient, a `linalg.generic` over
+      `(g, f, c, kh, kw | n, oh, ow)` with the body `acc + x * dy`, reading
+      `x[n, g, c, oh * sh + kh * dh, ow * sw + kw * dw]` and
+      `dy[n, g, f, oh, ow]` into `gw[g, f, c, kh, kw]`, calls
+      `remat_cpu_sconv2d_filter_grad`.
+
+    Both take the sizes `n, g, c, h, w, f, kh, kw, oh, ow, sh, sw, dh, dw`
+    (index constants; the input is already padded), then per operand its
+    aligned pointer (`memref.extract_aligned_pointer_as_index`) and its
+    offset in elements: all `index`, so the call does not depend on how
+    memrefs are passed. A convolution whose windows would leave the input is
+    left alone.
 
     Before:
     ```mlir

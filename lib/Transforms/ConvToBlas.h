@@ -1,0 +1,62 @@
+//===- ConvToBlas.h - f32 convolutions to runtime calls ---------*- C++ -*-===//
+//
+// Part of the remat project.
+//
+//===----------------------------------------------------------------------===//
+//
+// The convolution half of --remat-linalg-to-blas (internal to
+// lib/Transforms): which convolutions on memrefs become calls of
+// remat_cpu_sconv2d and remat_cpu_sconv2d_filter_grad
+// (lib/Runtime/CpuRuntime.cpp), and the calls themselves.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef REMAT_LIB_TRANSFORMS_CONVTOBLAS_H
+#define REMAT_LIB_TRANSFORMS_CONVTOBLAS_H
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+
+#include <array>
+#include <optional>
+
+namespace remat::blas {
+
+/// The runtime's forward convolution (also the input gradient, which the
+/// lowering writes as a forward convolution).
+constexpr llvm::StringLiteral kSconv2d = "remat_cpu_sconv2d";
+/// The runtime's filter gradient.
+constexpr llvm::StringLiteral kSconv2dFilterGrad =
+    "remat_cpu_sconv2d_filter_grad";
+
+/// A convolution the runtime computes: the op, which function computes it,
+/// its three dense f32 memrefs and its sizes in the runtime's argument
+/// order (n, g, c, h, w, f, kh, kw, oh, ow, sh, sw, dh, dw).
+struct ConvMatch {
+  mlir::Operation *op;
+  llvm::StringLiteral callee;
+  /// Forward: input, filter, output. Filter gradient: input, output
+  /// gradient, filter gradient.
+  std::array<mlir::Value, 3> operands;
+  std::array<int64_t, 14> sizes;
+};
+
+/// Matches linalg.conv_2d_nchw_fchw, linalg.conv_2d_ngchw_gfchw and the
+/// filter-gradient linalg.generic that remat-lower-to-linalg writes
+/// (loops g, f, c, kh, kw | n, oh, ow: gw += x * dy) on dense (row-major,
+/// any offset) f32 memrefs of static shape whose windows stay inside the
+/// input. Anything else: std::nullopt.
+std::optional<ConvMatch> matchConvolution(mlir::linalg::LinalgOp op);
+
+/// The type both runtime functions are declared with: 14 sizes, then the
+/// aligned pointer (`memref.extract_aligned_pointer_as_index`) and the offset
+/// of each operand, all `index`.
+mlir::FunctionType convolutionType(mlir::MLIRContext *ctx);
+
+/// Replaces the matched op by a call of `callee` (declared with
+/// convolutionType).
+void rewriteConvolution(const ConvMatch &match, mlir::func::FuncOp callee);
+
+} // namespace remat::blas
+
+#endif // REMAT_LIB_TRANSFORMS_CONVTOBLAS_H

@@ -1,0 +1,58 @@
+"""Compares the results of two compiled training steps within a tolerance.
+
+usage: compare_dumps.py REFERENCE_DIR DUMP_DIR
+
+Both directories hold what `runner --dump` wrote (manifest.txt and one .bin
+per buffer) for the same model, inputs and parameters, e.g. the loop build
+(`remat-compile --blas=false`) and the BLAS build. Every result (the loss and
+each gradient) must agree to TOLERANCE relative to the largest magnitude of
+the reference result. Prints one line per result and a summary; exits
+non-zero on a mismatch or when the manifests differ.
+"""
+
+import os
+import sys
+
+import numpy as np
+
+NUMPY = {"f32": np.float32, "f64": np.float64, "i64": np.int64,
+         "i32": np.int32}
+TOLERANCE = 1e-4
+
+
+def load_results(directory):
+    results = {}
+    with open(os.path.join(directory, "manifest.txt")) as manifest:
+        for line in manifest:
+            name, kind, dtype, rank, *dims = line.split()
+            if kind != "result":
+                continue
+            data = np.fromfile(os.path.join(directory, name + ".bin"),
+                               dtype=NUMPY[dtype])
+            results[name] = data.reshape([int(d) for d in dims])
+    return results
+
+
+def main():
+    if len(sys.argv) != 3:
+        sys.exit(__doc__)
+    reference, actual = load_results(sys.argv[1]), load_results(sys.argv[2])
+    if sorted(reference) != sorted(actual) or not reference:
+        print("FAIL: the dumps hold different results")
+        return 1
+    failed = 0
+    for name, ref in reference.items():
+        got = actual[name]
+        scale = max(float(np.max(np.abs(ref))), 1e-30)
+        error = float(np.max(np.abs(got.astype(np.float64) - ref)))
+        ok = got.shape == ref.shape and error <= TOLERANCE * scale
+        failed += not ok
+        print(f"{'ok' if ok else 'FAIL'} {name} max abs diff {error:.3g} "
+              f"(scale {scale:.3g})")
+    print(f"compared {len(reference)} results: "
+          f"{'all within tolerance' if not failed else f'{failed} differ'}")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
