@@ -2,6 +2,7 @@
 
 usage: /usr/bin/python3 bench/perf.py [--build build] [--steps 10]
            [--threads 1,2] [--models mlp_d100_w256_b32,gpt_l2,...]
+           [--baseline-models resnet_n4,...] [--imported resnet18,cnn]
            [-o bench/perf-results.md]
 
 For every example model (examples/<model>.mlir) and strategy (store-all,
@@ -10,6 +11,9 @@ remat-compile (wall and CPU seconds), builds the runner, and runs --steps
 steps at each thread count; PyTorch (bench/torch_step.py, eager, float32)
 runs the same model on the weights the runner dumped, in the same process
 tree, right after. Step times are medians over the steps after the first.
+Models of python/remat/zoo.py named by --imported are imported with
+remat.torch_import (weights and batch included); PyTorch times the torch
+module itself on them (bench/torch_zoo_step.py).
 Prints a markdown table (and writes it with -o) with the ratio compiled /
 PyTorch, the peak RSS of both processes, the BLAS each side loaded and the
 machine's load average while it ran.
@@ -74,9 +78,10 @@ def compile_step(build, model, flags, out):
     return wall, cpu, arena
 
 
-def run_step(runner, steps, threads, dump=None):
+def run_step(runner, steps, threads, dump=None, extra=()):
     """Runs the compiled step; returns (median ms, max RSS KiB, blas, loss)."""
     command = [runner, "--steps", str(steps + 1), "--threads", str(threads)]
+    command += list(extra)
     if dump:
         command += ["--dump", dump]
     output = subprocess.run(command, check=True, capture_output=True,
@@ -99,6 +104,26 @@ def run_torch(model, dump, steps, threads):
         values["blas"]
 
 
+def run_torch_zoo(name, steps, threads):
+    output = subprocess.run(
+        [PYTHON, os.path.join(HERE, "torch_zoo_step.py"), name,
+         "--threads", str(threads), "--steps", str(steps)],
+        check=True, capture_output=True, text=True).stdout
+    fields = output.split()
+    values = dict(zip(fields[1::2], fields[2::2]))
+    return float(values["median_ms"]), int(values["max_rss_kib"]), \
+        values["blas"]
+
+
+def import_zoo(name, base):
+    """Imports python/remat/zoo.py's NAME (remat.torch_import, in a child
+    process); returns (model path, the runner's --weights/--inputs)."""
+    subprocess.run([PYTHON, os.path.join(HERE, "torch_zoo_step.py"), name,
+                    "--export", base], check=True)
+    return base + ".mlir", ["--weights", base + "-weights.index",
+                            "--inputs", base + "-inputs.index"]
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--build", default=os.path.join(ROOT, "build"))
@@ -109,15 +134,26 @@ def main():
                         help="models that also get a 'loops' row: store-all "
                              "compiled as before the BLAS path "
                              "(--blas=false --split-threshold=-1)")
+    parser.add_argument("--imported", default="",
+                        help="models of python/remat/zoo.py (e.g. resnet18, "
+                             "cnn), imported with remat.torch_import; "
+                             "PyTorch runs the torch module itself "
+                             "(bench/torch_zoo_step.py)")
     parser.add_argument("-o", "--output")
     args = parser.parse_args()
     threads = [int(t) for t in args.threads.split(",")]
     rows, blas = [], {}
     loads = [os.getloadavg()[0]]
     with tempfile.TemporaryDirectory() as tmp:
-        for name in args.models.split(","):
-            model = os.path.join(ROOT, "examples", name + ".mlir")
+        models = [(name, False) for name in args.models.split(",") if name]
+        models += [(name, True) for name in args.imported.split(",") if name]
+        for name, imported in models:
             base = os.path.join(tmp, name)
+            extra = []
+            if imported:
+                model, extra = import_zoo(name, base)
+            else:
+                model = os.path.join(ROOT, "examples", name + ".mlir")
             store = compile_step(args.build, model, [], base + "-store")
             strategies = [("store-all", store)]
             strategies.append(("sqrt", compile_step(
@@ -132,17 +168,22 @@ def main():
                     base + "-loops")))
             dump = base + "-dump"
             os.makedirs(dump)
-            run_step(base + "-store.run", 1, 1, dump)
+            run_step(base + "-store.run", 1, 1, dump, extra)
             for t in threads:
-                torch_ms, torch_rss, blas["torch"] = run_torch(
-                    model, dump, args.steps, t)
+                if imported:
+                    torch_ms, torch_rss, blas["torch"] = run_torch_zoo(
+                        name, args.steps, t)
+                else:
+                    torch_ms, torch_rss, blas["torch"] = run_torch(
+                        model, dump, args.steps, t)
                 for label, (wall, cpu, arena) in strategies:
                     suffix = {"store-all": "-store", "sqrt": "-sqrt",
                               "store-all, loops": "-loops"}.get(
                                   label, "-budget")
                     ms, rss, blas["remat"] = run_step(
-                        base + suffix + ".run", args.steps, t)
-                    rows.append((name, label, t, ms, torch_ms, ms / torch_ms,
+                        base + suffix + ".run", args.steps, t, extra=extra)
+                    shown = name + (" (imported)" if imported else "")
+                    rows.append((shown, label, t, ms, torch_ms, ms / torch_ms,
                                  rss, torch_rss, arena, wall, cpu))
                     print(rows[-1], file=sys.stderr)
                 loads.append(os.getloadavg()[0])
