@@ -1,12 +1,15 @@
 #!/usr/bin/env bash
 # Runs every fuzz target of the sanitizer tree (scripts/build-sanitized.sh)
-# for a fixed time, starting from the checked-in corpus, and prints a
+# for a fixed time, starting from the checked-in corpus (with the target's
+# dictionary, as test/Fuzz/*.test), and prints a
 # markdown table of executions survived, executions per second, crashes and
 # corpus growth (the lines of bench/fuzz-results.md).
 # Usage: bench/fuzz.sh [seconds-per-target] [san-build-dir] [target...]
 #   (defaults: 600, build-san, every target)
 # Inputs that crash are kept under $REMAT_FUZZ_ARTIFACTS (default:
 # a temporary directory that is printed) for a reproducer.
+# REMAT_FUZZ_RUNS=N also stops each target after N executions (libFuzzer
+# -runs; default: no limit, only the time).
 set -uo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 seconds="${1:-600}"
@@ -28,8 +31,11 @@ for t in "${targets[@]}"; do
   seeds="$root/test/Fuzz/corpus/$t"
   work="$artifacts/$t"
   rm -rf "$work" && mkdir -p "$work/corpus"
+  dict=()
+  [ -f "$root/test/Fuzz/$t.dict" ] && dict=(-dict="$root/test/Fuzz/$t.dict")
   start=$(date +%s)
-  "$bin" -max_total_time="$seconds" -seed=1 -timeout=60 -print_final_stats=1 \
+  "$bin" -max_total_time="$seconds" -runs="${REMAT_FUZZ_RUNS:--1}" -seed=1 \
+    -timeout=60 -print_final_stats=1 "${dict[@]}" \
     -artifact_prefix="$work/" "$work/corpus" "$seeds" > "$work/log" 2>&1
   rc=$?
   elapsed=$(( $(date +%s) - start ))
