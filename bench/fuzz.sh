@@ -9,7 +9,9 @@
 # Inputs that crash are kept under $REMAT_FUZZ_ARTIFACTS (default:
 # a temporary directory that is printed) for a reproducer.
 # REMAT_FUZZ_RUNS=N also stops each target after N executions (libFuzzer
-# -runs; default: no limit, only the time).
+# -runs; default: no limit, only the time). Inputs are at most
+# REMAT_FUZZ_MAX_LEN bytes (default 4096, as test/Fuzz/*.test: the corpus's
+# 200 KB nesting reproducers are loaded cut to that length).
 set -uo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 seconds="${1:-600}"
@@ -35,6 +37,7 @@ for t in "${targets[@]}"; do
   [ -f "$root/test/Fuzz/$t.dict" ] && dict=(-dict="$root/test/Fuzz/$t.dict")
   start=$(date +%s)
   "$bin" -max_total_time="$seconds" -runs="${REMAT_FUZZ_RUNS:--1}" -seed=1 \
+    -max_len="${REMAT_FUZZ_MAX_LEN:-4096}" \
     -timeout=60 -print_final_stats=1 "${dict[@]}" \
     -artifact_prefix="$work/" "$work/corpus" "$seeds" > "$work/log" 2>&1
   rc=$?
