@@ -7,11 +7,13 @@
 #include "remat/Scheduling/MinCut.h"
 
 #include "remat/Scheduling/KeptSet.h"
+#include "remat/Scheduling/KeptSetSearch.h"
 
 #include <algorithm>
 #include <cassert>
 #include <cmath>
 #include <cstdio>
+#include <iterator>
 #include <set>
 
 using namespace remat::sched;
@@ -241,6 +243,162 @@ static std::vector<bool> refineKeptSet(const Graph &graph,
   return kept;
 }
 
+/// Recompute limits, as fractions of the forward cost, up to which the
+/// search spends recompute from the best cut within each.
+static constexpr double kSearchLimits[] = {0.01, 0.05, 0.1, 0.2,
+                                           0.35, 0.5,  1.0};
+
+/// Evaluations the search may spend per sweep, times the graph's size
+/// (nodes + operand references): about a second of simulation on any graph
+/// (clamped to 1,000 .. 50,000 evaluations).
+static constexpr double kSearchWork = 4e7;
+
+/// The local search (KeptSetSearch.h) from the cuts: from every cut within
+/// its own recompute (least peak first, at most 12 moves), then from the
+/// ends no other end dominates within 25% more (best rate of peak saved per
+/// recompute added, 64 candidates: small steps along the frontier), then
+/// from the least-peak plan within each of `kSearchLimits`, spending up to
+/// that limit. Adds the final plans and the plans passed on the way that no
+/// other plan of the sweep dominates.
+static void searchFromCuts(const Graph &graph, std::vector<MinCutPlan> &plans,
+                           std::vector<std::vector<bool>> &keptSets,
+                           std::set<std::vector<bool>> &seen) {
+  size_t numCuts = plans.size();
+  std::vector<MinCutPlan> found;
+  std::string detail;
+  MinCutOptions options;
+  KeptSetSearchOptions search;
+  search.onMove = [&](const std::vector<bool> &kept, const Schedule &schedule,
+                      const SimResult &sim) {
+    if (!seen.insert(kept).second)
+      return;
+    MinCutPlan plan;
+    plan.options = options;
+    plan.detail = detail;
+    plan.schedule = schedule;
+    plan.sim = sim;
+    found.push_back(std::move(plan));
+    keptSets.push_back(kept);
+  };
+  // The evaluation budget (each evaluation is O(nodes + operands)), split
+  // among the three phases; within a phase each search may use its fair
+  // share of what is left.
+  size_t size = graph.size();
+  for (const Node &node : graph.nodes)
+    size += node.operands.size();
+  double total = std::clamp(kSearchWork / double(std::max<size_t>(size, 1)),
+                            1000.0, 50000.0);
+  double phaseLeft = 0;
+  auto run = [&](std::vector<bool> kept, unsigned searchesLeft) {
+    search.maxEvaluations =
+        static_cast<unsigned>(phaseLeft / std::max(searchesLeft, 1u));
+    KeptSetSearchResult r = improveKeptSet(graph, std::move(kept), search);
+    phaseLeft -= r.evaluations;
+    return r;
+  };
+
+  std::vector<KeptSetSearchResult> ends(numCuts);
+  phaseLeft = 0.25 * total;
+  search.maxMoves = 12;
+  search.maxPolishTries = 32;
+  for (size_t i = 0; i != numCuts; ++i) {
+    // Within the cut's own recompute.
+    options = plans[i].options;
+    detail = plans[i].detail + " searched";
+    search.maxRecomputeCost = plans[i].sim.recomputeCost;
+    ends[i] = run(keptSets[i], 1);
+  }
+  search.maxMoves = KeptSetSearchOptions().maxMoves;
+  // From the ends no other end dominates, within 25% more; cuts that end in
+  // the same place go on from there once.
+  std::set<std::vector<bool>> started;
+  std::vector<size_t> onward;
+  for (size_t i = 0; i != numCuts; ++i) {
+    const SimResult &a = ends[i].sim;
+    bool dominated = false;
+    for (size_t j = 0; j != numCuts && !dominated; ++j) {
+      const SimResult &b = ends[j].sim;
+      dominated = j != i && b.peakBytes <= a.peakBytes &&
+                  b.recomputeCost <= a.recomputeCost &&
+                  (b.peakBytes < a.peakBytes ||
+                   b.recomputeCost < a.recomputeCost);
+    }
+    if (!dominated && started.insert(ends[i].kept).second)
+      onward.push_back(i);
+  }
+  phaseLeft += 0.5 * total;
+  search.bestRate = true;
+  search.maxCandidates = 64;
+  for (size_t k = 0; k != onward.size(); ++k) {
+    size_t i = onward[k];
+    options = plans[i].options;
+    detail = plans[i].detail + " searched +25%";
+    search.maxRecomputeCost = 1.25 * plans[i].sim.recomputeCost;
+    run(std::move(ends[i].kept), onward.size() - k);
+  }
+  search.bestRate = false;
+  search.maxCandidates = 32;
+  phaseLeft += 0.25 * total;
+  double fwdCost = graph.forwardCost();
+  unsigned numLimits = std::size(kSearchLimits), limitIndex = 0;
+  for (double f : kSearchLimits) {
+    ++limitIndex;
+    double limit = f * fwdCost;
+    // The least peak within the limit so far (ties: least recompute).
+    const MinCutPlan *start = nullptr;
+    size_t startIndex = 0;
+    for (size_t i = 0, e = plans.size() + found.size(); i != e; ++i) {
+      const MinCutPlan &p = i < plans.size() ? plans[i] : found[i - plans.size()];
+      if (p.sim.recomputeCost > limit * (1 + 1e-12))
+        continue;
+      if (!start || p.sim.peakBytes < start->sim.peakBytes ||
+          (p.sim.peakBytes == start->sim.peakBytes &&
+           p.sim.recomputeCost < start->sim.recomputeCost)) {
+        start = &p;
+        startIndex = i;
+      }
+    }
+    if (!start)
+      continue;
+    options = start->options;
+    char buf[64];
+    std::snprintf(buf, sizeof(buf), " searched to %g%%", 100 * f);
+    detail = start->detail + buf;
+    search.maxRecomputeCost = limit;
+    run(keptSets[startIndex < plans.size()
+                     ? startIndex
+                     : numCuts + (startIndex - plans.size())],
+        numLimits - limitIndex + 1);
+  }
+  // Only the searched plans no other plan dominates, thinned: by least
+  // recompute, a plan is kept when its peak is at least 0.1% of store-all's
+  // below the last one kept.
+  SimResult storeAllSim;
+  simulate(graph, Schedule(graph.size()), storeAllSim);
+  int64_t step = storeAllSim.peakBytes / 1000;
+  std::stable_sort(found.begin(), found.end(),
+                   [](const MinCutPlan &a, const MinCutPlan &b) {
+                     return a.sim.recomputeCost < b.sim.recomputeCost;
+                   });
+  auto dominated = [&](const MinCutPlan &p) {
+    auto covers = [&](const MinCutPlan &q) {
+      return &q != &p && q.sim.peakBytes <= p.sim.peakBytes &&
+             q.sim.recomputeCost <= p.sim.recomputeCost &&
+             (q.sim.peakBytes < p.sim.peakBytes ||
+              q.sim.recomputeCost < p.sim.recomputeCost);
+    };
+    return std::any_of(plans.begin(), plans.end(), covers) ||
+           std::any_of(found.begin(), found.end(), covers);
+  };
+  std::vector<MinCutPlan> kept;
+  for (MinCutPlan &p : found)
+    if (!dominated(p) &&
+        (kept.empty() || p.sim.peakBytes + step <= kept.back().sim.peakBytes))
+      kept.push_back(p);
+  for (MinCutPlan &p : kept)
+    plans.push_back(std::move(p));
+}
+
 std::vector<MinCutPlan> remat::sched::minCutSweep(const Graph &graph) {
   const double inf = std::numeric_limits<double>::infinity();
   double median = medianCostPerByte(graph);
@@ -264,6 +422,7 @@ std::vector<MinCutPlan> remat::sched::minCutSweep(const Graph &graph) {
     weights.push_back({std::ldexp(unit, k), std::string(buf) + " B/cost-unit"});
   }
   std::vector<MinCutPlan> plans;
+  std::vector<std::vector<bool>> keptSets; // Parallel to `plans`.
   std::set<std::vector<bool>> seen;
   for (double base : {1.0, 1.1})
   for (auto &[ban, banName] : bans)
@@ -286,7 +445,9 @@ std::vector<MinCutPlan> remat::sched::minCutSweep(const Graph &graph) {
         if (simulate(graph, plan.schedule, plan.sim))
           continue; // Cannot happen on a valid graph; never offer it.
         plans.push_back(std::move(plan));
+        keptSets.push_back(*kept);
       }
     }
+  searchFromCuts(graph, plans, keptSets, seen);
   return plans;
 }

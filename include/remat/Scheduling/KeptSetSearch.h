@@ -1,0 +1,91 @@
+//===- KeptSetSearch.h - Local search on kept sets --------------*- C++ -*-===//
+//
+// Part of the remat project.
+//
+//===----------------------------------------------------------------------===//
+///
+/// \file
+/// A local search on the kept set of single-level checkpointing (KeptSet.h),
+/// judged by the exact simulator. Cut-based selections (MinCut.h) minimise a
+/// proxy, saved bytes plus weighted recompute, which misses when values are
+/// live: a recomputation materialises its inputs again late in the backward
+/// (recomputing a max-pool output brings back the large activation it reads),
+/// and a value kept for a backward op far away is live through the peak. The
+/// search fixes what the simulator sees, one node at a time.
+///
+/// Moves, each tried on the values live at the step of the current peak:
+/// keep a recomputed value (its recomputation and the inputs it needed leave
+/// the peak; the recompute cost never grows), or drop a kept one (it is
+/// recomputed right before its first backward reader, after the peak; the
+/// recompute cost grows). Every move is lowered (`lowerKeptSet`) and
+/// simulated; the best one is taken when it improves the key (peak, then the
+/// number of steps reaching the peak, then recompute) within the recompute
+/// limit. Steepest descent: it stops in a local optimum, proving nothing.
+/// A last pass then keeps recomputed values, most expensive first, wherever
+/// that lowers the recompute without raising the peak.
+///
+//===----------------------------------------------------------------------===//
+
+#ifndef REMAT_SCHEDULING_KEPTSETSEARCH_H
+#define REMAT_SCHEDULING_KEPTSETSEARCH_H
+
+#include "remat/Scheduling/Graph.h"
+
+#include <functional>
+#include <limits>
+#include <vector>
+
+namespace remat {
+namespace sched {
+
+/// Limits of one search.
+struct KeptSetSearchOptions {
+  /// Moves whose plan recomputes more than this (in cost units) are refused.
+  double maxRecomputeCost = std::numeric_limits<double>::infinity();
+  /// At most this many improving moves are taken.
+  unsigned maxMoves = 100;
+  /// At most this many candidate moves are simulated per step (the values
+  /// live at the peak, largest first).
+  unsigned maxCandidates = 32;
+  /// Among the improving moves take the one that saves the most peak bytes
+  /// per unit of recompute added (moves adding none first) instead of the
+  /// one with the least peak: a frontier that climbs in small steps.
+  bool bestRate = false;
+  /// At most this many recomputed values are tried in the last pass.
+  unsigned maxPolishTries = 128;
+  /// At most this many plans are lowered and simulated in all (each costs
+  /// O(nodes + operand references)); the search stops where it is then.
+  unsigned maxEvaluations = std::numeric_limits<unsigned>::max();
+  /// Called with every plan the search moves to (after each improving move
+  /// and each polishing step): the trade-offs passed on the way are plans
+  /// of their own (a frontier).
+  std::function<void(const std::vector<bool> &kept, const Schedule &,
+                     const SimResult &)>
+      onMove;
+};
+
+/// The outcome: the kept set, its lowered schedule and simulation.
+struct KeptSetSearchResult {
+  std::vector<bool> kept;
+  Schedule schedule;
+  SimResult sim;
+  /// Improving moves taken.
+  unsigned moves = 0;
+  /// Plans lowered and simulated.
+  unsigned evaluations = 0;
+};
+
+/// Improves `start` (one entry per node; entries of backward nodes are
+/// ignored) by steepest descent. The result is never worse than `start` in
+/// (peak, recompute) and recomputes at most `maxRecomputeCost` if `start`
+/// does (otherwise only moves that do not add recompute are taken). The
+/// graph must be valid with no forward node after a backward one (plan
+/// `pinLateForward` graphs, Phases.h). Each move costs one lowering and one
+/// simulation, O(nodes + operand references).
+KeptSetSearchResult improveKeptSet(const Graph &graph, std::vector<bool> start,
+                                   const KeptSetSearchOptions &options);
+
+} // namespace sched
+} // namespace remat
+
+#endif // REMAT_SCHEDULING_KEPTSETSEARCH_H

@@ -1,0 +1,179 @@
+//===- KeptSetSearch.cpp - Local search on kept sets ----------------------===//
+//
+// Part of the remat project.
+//
+//===----------------------------------------------------------------------===//
+
+#include "remat/Scheduling/KeptSetSearch.h"
+
+#include "remat/Scheduling/KeptSet.h"
+
+#include <algorithm>
+#include <cassert>
+#include <limits>
+#include <tuple>
+
+using namespace remat::sched;
+
+namespace {
+
+/// A lowered kept set with what the search compares.
+struct Evaluated {
+  Schedule schedule;
+  SimResult sim;
+  /// Steps of the original op order whose live bytes reach the peak.
+  unsigned stepsAtPeak = 0;
+};
+
+} // namespace
+
+static bool evaluate(const Graph &graph, const std::vector<bool> &kept,
+                     Evaluated &out) {
+  out.schedule = lowerKeptSet(graph, kept);
+  std::vector<int64_t> steps;
+  if (liveBytesTrace(graph, out.schedule, out.sim, steps))
+    return false;
+  out.stepsAtPeak = static_cast<unsigned>(
+      std::count(steps.begin(), steps.end(), out.sim.peakBytes));
+  return true;
+}
+
+/// True if `a` is strictly better than `b`: less peak, then fewer steps at
+/// the peak, then less recompute.
+static bool better(const Evaluated &a, const Evaluated &b) {
+  return std::make_tuple(a.sim.peakBytes, a.stepsAtPeak, a.sim.recomputeCost) <
+         std::make_tuple(b.sim.peakBytes, b.stepsAtPeak, b.sim.recomputeCost);
+}
+
+/// The forward nodes whose value (kept, or recomputed by `schedule`) is live
+/// during step `step`, largest first: the nodes a move may toggle.
+static std::vector<unsigned> liveAtStep(const Graph &graph,
+                                        const std::vector<bool> &kept,
+                                        const Schedule &schedule,
+                                        unsigned step) {
+  unsigned n = graph.size();
+  const unsigned none = ~0u;
+  // Step of each node's recomputation (lowerKeptSet recomputes once).
+  std::vector<unsigned> recomputedAt(n, none);
+  for (unsigned k = 0; k != n; ++k)
+    for (unsigned v : schedule.recomputeBefore[k])
+      recomputedAt[v] = k;
+  std::vector<unsigned> lastUse(n, 0);
+  for (unsigned r = 0; r != n; ++r)
+    for (unsigned v : graph.nodes[r].operands)
+      lastUse[v] = std::max(lastUse[v], r);
+  for (unsigned k = 0; k != n; ++k)
+    for (unsigned u : schedule.recomputeBefore[k])
+      for (unsigned v : graph.nodes[u].operands)
+        lastUse[v] = std::max(lastUse[v], k);
+  std::vector<unsigned> live;
+  for (unsigned v = 0; v != n; ++v) {
+    const Node &node = graph.nodes[v];
+    if (node.backward || isAlwaysKept(node) || node.bytes == 0)
+      continue;
+    unsigned from = kept[v] ? v : recomputedAt[v];
+    if (from != none && from <= step && step <= lastUse[v])
+      live.push_back(v);
+  }
+  std::stable_sort(live.begin(), live.end(), [&](unsigned a, unsigned b) {
+    return graph.nodes[a].bytes > graph.nodes[b].bytes;
+  });
+  return live;
+}
+
+KeptSetSearchResult
+remat::sched::improveKeptSet(const Graph &graph, std::vector<bool> start,
+                             const KeptSetSearchOptions &options) {
+  assert(start.size() == graph.size() && "one entry per node");
+  KeptSetSearchResult result;
+  Evaluated current;
+  ++result.evaluations;
+  if (!evaluate(graph, start, current)) {
+    // Only on an invalid graph: hand back the start unchanged.
+    result.kept = std::move(start);
+    return result;
+  }
+  std::vector<bool> kept = std::move(start);
+  for (; result.moves < options.maxMoves; ++result.moves) {
+    double limit =
+        std::max(options.maxRecomputeCost, current.sim.recomputeCost) *
+        (1 + 1e-12);
+    std::vector<unsigned> cands =
+        liveAtStep(graph, kept, current.schedule, current.sim.peakStep);
+    if (cands.size() > options.maxCandidates)
+      cands.resize(options.maxCandidates);
+    // Bytes of peak saved per unit of recompute added (infinite when
+    // nothing is added).
+    auto rate = [&](const Evaluated &t) {
+      double added = t.sim.recomputeCost - current.sim.recomputeCost;
+      if (added <= 0)
+        return std::numeric_limits<double>::infinity();
+      return double(current.sim.peakBytes - t.sim.peakBytes) / added;
+    };
+    Evaluated best;
+    int bestNode = -1;
+    for (unsigned v : cands) {
+      if (result.evaluations >= options.maxEvaluations)
+        break;
+      ++result.evaluations;
+      kept[v] = !kept[v];
+      Evaluated trial;
+      if (evaluate(graph, kept, trial) && trial.sim.recomputeCost <= limit &&
+          better(trial, current)) {
+        bool take = bestNode < 0;
+        if (!take && options.bestRate) {
+          double a = rate(trial), b = rate(best);
+          take = a > b || (a == b && better(trial, best));
+        } else if (!take) {
+          take = better(trial, best);
+        }
+        if (take) {
+          best = std::move(trial);
+          bestNode = static_cast<int>(v);
+        }
+      }
+      kept[v] = !kept[v];
+    }
+    if (bestNode < 0)
+      break;
+    kept[bestNode] = !kept[bestNode];
+    current = std::move(best);
+    if (options.onMove)
+      options.onMove(kept, current.schedule, current.sim);
+  }
+  // Polish: keep recomputed values, most expensive first, where the peak
+  // stays and the recompute falls.
+  std::vector<unsigned> recomputed;
+  for (const std::vector<unsigned> &list : current.schedule.recomputeBefore)
+    for (unsigned v : list)
+      if (!isAlwaysKept(graph.nodes[v]))
+        recomputed.push_back(v);
+  std::stable_sort(recomputed.begin(), recomputed.end(),
+                   [&](unsigned a, unsigned b) {
+                     return graph.nodes[a].cost > graph.nodes[b].cost;
+                   });
+  if (recomputed.size() > options.maxPolishTries)
+    recomputed.resize(options.maxPolishTries);
+  for (unsigned v : recomputed) {
+    if (kept[v])
+      continue;
+    if (result.evaluations >= options.maxEvaluations)
+      break;
+    ++result.evaluations;
+    kept[v] = true;
+    Evaluated trial;
+    if (evaluate(graph, kept, trial) &&
+        trial.sim.peakBytes <= current.sim.peakBytes &&
+        trial.sim.recomputeCost < current.sim.recomputeCost) {
+      current = std::move(trial);
+      if (options.onMove)
+        options.onMove(kept, current.schedule, current.sim);
+    } else {
+      kept[v] = false;
+    }
+  }
+  result.kept = std::move(kept);
+  result.schedule = std::move(current.schedule);
+  result.sim = current.sim;
+  return result;
+}
