@@ -4,7 +4,8 @@ usage: torch_step.py MODEL.mlir DUMP_DIR --threads T --steps N
 
 Evaluates the forward model eagerly in float32 with torch
 (python/tests/torch_interp.py: the same ops the dialect defines) on the inputs
-and parameters a `runner --dump` wrote, then differentiates the loss with
+and parameters a `runner --dump` wrote (loaded as check_reference.py loads
+them), then differentiates the loss with
 autograd: the same model and weights as the compiled step. Prints one line:
 
   torch median_ms <> min_ms <> max_rss_kib <> threads <> blas <library>
@@ -47,28 +48,15 @@ def main():
     os.environ["OMP_NUM_THREADS"] = str(args.threads)
     import torch
     import torch_interp
-    from check_reference import load_dump
-    from remat_models.textcheck import parse_function
+    from check_reference import load_step
 
     torch.set_num_threads(args.threads)
-    with open(args.model) as f:
-        fn = parse_function(f.read())
+    fn, _, inputs, names = load_step(args.model, args.dump, torch.float32)
     for op in fn.ops:
         if op.name == "remat.dropout":
             # torch_interp evaluates dropout only as the identity.
             op.attrs["rate"] = 0.0
-    buffers = load_dump(args.dump)
-    inputs, params = {}, []
-    for name, _, is_param in fn.args:
-        array = buffers[name][1]
-        if array.dtype.kind == "f":
-            tensor = torch.tensor(array, dtype=torch.float32,
-                                  requires_grad=is_param)
-        else:
-            tensor = torch.tensor(array)
-        inputs[name] = tensor
-        if is_param:
-            params.append(inputs[name])
+    params = [inputs[name] for name in names]
 
     times = []
     for _ in range(args.steps + 1):

@@ -1,166 +1,23 @@
-"""An independent reader for the MLIR text this package writes.
+"""An independent check of the MLIR text this package writes.
 
-It re-parses a function (signature, ops, attributes, types) with regular
-expressions, checks SSA def-before-use, that each op's printed operand types
-equal the types of the values it uses, and re-derives every result type from
+It re-parses a function (signature, ops, attributes, types) with
+:mod:`remat_models.mlirtext`, checks SSA def-before-use, that each op's
+printed operand types equal the types of the values it uses, and re-derives every result type from
 the operand types and attributes with :mod:`remat_models.shapes`.  It only
 understands the subset of MLIR syntax this package emits.
 """
 
 import re
-from collections import Counter
-from dataclasses import dataclass, field
-from typing import Dict, List, Optional, Tuple
+from typing import Dict
 
 from . import shapes
 from .mlir_types import TensorType
+from .mlirtext import MlirTextError, ParsedFunction, ParsedOp, parse_function  # noqa: F401
+from .mlirtext import parse_tensor_type
 
-_TYPE_RE = re.compile(r"tensor<((?:\d+x)*)([a-z0-9]+)>")
-_FUNC_RE = re.compile(r"func\.func\s+@([\w$.-]+)\s*\((.*?)\)\s*->\s*(tensor<[^>]*>)\s*\{", re.S)
-_ARG_RE = re.compile(r"^%([\w$.-]+)\s*:\s*(tensor<[^>]*>)\s*(\{remat\.param\})?$")
-_OP_RE = re.compile(r"^%([\w$.-]+)\s*=\s*([a-z_]+\.[a-z_0-9]+)\s+(.*)$")
-_CONST_RE = re.compile(r"^dense<([^>]*)>\s*:\s*(tensor<[^>]*>)$")
-_RET_RE = re.compile(r"^return\s+%([\w$.-]+)\s*:\s*(tensor<[^>]*>)$")
-
-
-class CheckError(ValueError):
-    """The text is malformed or ill typed."""
-
-
-def parse_type(text: str) -> TensorType:
-    m = _TYPE_RE.fullmatch(text.strip())
-    if not m:
-        raise CheckError(f"cannot parse type {text!r}")
-    dims = tuple(int(d) for d in m.group(1).split("x") if d)
-    return TensorType(dims, m.group(2))
-
-
-def _split_top(text: str, sep: str = ",") -> List[str]:
-    """Splits on ``sep`` outside of <>, (), [] and {}."""
-    parts, depth, cur = [], 0, []
-    for ch in text:
-        if ch in "<([{":
-            depth += 1
-        elif ch in ">)]}":
-            depth -= 1
-        if ch == sep and depth == 0:
-            parts.append("".join(cur).strip())
-            cur = []
-        else:
-            cur.append(ch)
-    if "".join(cur).strip():
-        parts.append("".join(cur).strip())
-    return parts
-
-
-def parse_attr_value(text: str):
-    text = text.strip()
-    m = re.fullmatch(r"array<i64(?::\s*(.*))?>", text)
-    if m:
-        return tuple(int(v) for v in m.group(1).split(",")) if m.group(1) else ()
-    m = re.fullmatch(r"(-?\d+)\s*:\s*i64", text)
-    if m:
-        return int(m.group(1))
-    m = re.fullmatch(r"(-?\d+\.\d*(?:[eE][-+]?\d+)?)\s*:\s*f64", text)
-    if m:
-        return float(m.group(1))
-    raise CheckError(f"cannot parse attribute value {text!r}")
-
-
-def parse_attr_dict(text: str) -> Dict[str, object]:
-    attrs = {}
-    for item in _split_top(text):
-        name, eq, value = item.partition("=")
-        name = name.strip()
-        if not re.fullmatch(r"[a-z_][a-z_0-9]*", name):
-            raise CheckError(f"bad attribute name {name!r}")
-        attrs[name] = parse_attr_value(value) if eq else True
-    return attrs
-
-
-@dataclass
-class ParsedOp:
-    result: str
-    name: str
-    operands: List[str]
-    attrs: Dict[str, object]
-    operand_types: List[TensorType]
-    result_type: TensorType
-    splat: Optional[str] = None
-
-
-@dataclass
-class ParsedFunction:
-    name: str
-    args: List[Tuple[str, TensorType, bool]]
-    ops: List[ParsedOp]
-    result: str
-    result_type: TensorType
-
-    def op_counts(self) -> Counter:
-        return Counter(op.name for op in self.ops)
-
-    @property
-    def param_count(self) -> int:
-        return sum(t.numel for _, t, is_param in self.args if is_param)
-
-
-def _parse_op(line: str) -> ParsedOp:
-    m = _OP_RE.match(line)
-    if not m:
-        raise CheckError(f"cannot parse op line {line!r}")
-    result, name, rest = m.groups()
-    if name == "arith.constant":
-        c = _CONST_RE.match(rest.strip())
-        if not c:
-            raise CheckError(f"cannot parse constant {line!r}")
-        return ParsedOp(result, name, [], {}, [], parse_type(c.group(2)), splat=c.group(1))
-    head, colon, sig = rest.rpartition(" : ")
-    if not colon:
-        raise CheckError(f"missing functional type in {line!r}")
-    sm = re.fullmatch(r"\((.*)\)\s*->\s*(tensor<[^>]*>)", sig.strip())
-    if not sm:
-        raise CheckError(f"cannot parse functional type {sig!r}")
-    operand_types = [parse_type(t) for t in _split_top(sm.group(1))]
-    attrs = {}
-    brace = head.find("{")
-    if brace >= 0:
-        if not head.rstrip().endswith("}"):
-            raise CheckError(f"unterminated attribute dict in {line!r}")
-        attrs = parse_attr_dict(head[brace + 1:head.rstrip().rfind("}")])
-        head = head[:brace]
-    operands = []
-    for o in _split_top(head):
-        if not re.fullmatch(r"%[\w$.-]+", o):
-            raise CheckError(f"bad operand {o!r} in {line!r}")
-        operands.append(o[1:])
-    if len(operands) != len(operand_types):
-        raise CheckError(f"{len(operands)} operands but {len(operand_types)} types in {line!r}")
-    return ParsedOp(result, name, operands, attrs, operand_types, parse_type(sm.group(2)))
-
-
-def parse_function(text: str) -> ParsedFunction:
-    m = _FUNC_RE.search(text)
-    if not m:
-        raise CheckError("no func.func found")
-    args = []
-    for item in _split_top(m.group(2)):
-        am = _ARG_RE.match(item.strip())
-        if not am:
-            raise CheckError(f"cannot parse argument {item!r}")
-        args.append((am.group(1), parse_type(am.group(2)), bool(am.group(3))))
-    body = text[m.end():]
-    end = body.rfind("}")
-    if end < 0:
-        raise CheckError("function body is not closed")
-    lines = [l.strip() for l in body[:end].splitlines() if l.strip()]
-    if not lines:
-        raise CheckError("empty body")
-    rm = _RET_RE.match(lines[-1])
-    if not rm:
-        raise CheckError(f"last line is not a return: {lines[-1]!r}")
-    ops = [_parse_op(l) for l in lines[:-1]]
-    return ParsedFunction(m.group(1), args, ops, rm.group(1), parse_type(rm.group(2)))
+#: The errors of this module are those of the reader (one class).
+CheckError = MlirTextError
+parse_type = parse_tensor_type
 
 
 def _infer(op: ParsedOp) -> TensorType:

@@ -38,218 +38,17 @@ import math
 import re
 import sys
 
+import os
+
 import numpy as np
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "python"))
+from remat_models.mlir_types import TensorType  # noqa: E402
+from remat_models.mlirtext import (parse_generic, parse_tensor_type,  # noqa: E402
+                                   parse_type_list, split_top)
 
 FLOAT_TYPES = {"f32": np.float32, "f16": np.float16, "bf16": None, "f64": np.float64}
 INT_TYPES = {"i32": np.int32, "i64": np.int64, "i1": np.bool_}
-
-# --------------------------------------------------------------------------
-# Types and generic-form parsing
-# --------------------------------------------------------------------------
-
-_TENSOR_RE = re.compile(r"tensor<((?:\d+x)*)([a-z0-9]+)>")
-
-
-class TType:
-    def __init__(self, shape, dtype):
-        self.shape = tuple(shape)
-        self.dtype = dtype
-
-    def __repr__(self):
-        return "tensor<%s%s>" % ("".join("%dx" % d for d in self.shape), self.dtype)
-
-    @property
-    def numel(self):
-        return int(np.prod(self.shape, dtype=np.int64))
-
-
-def parse_type(text):
-    m = _TENSOR_RE.fullmatch(text.strip())
-    if not m:
-        raise ValueError("unsupported type %r" % text)
-    return TType([int(d) for d in m.group(1).split("x") if d], m.group(2))
-
-
-def split_top(text, sep=","):
-    """Splits on `sep` outside brackets and strings."""
-    parts, depth, cur, quote = [], 0, [], False
-    for i, ch in enumerate(text):
-        if ch == '"':
-            quote = not quote
-        elif not quote and ch in "<([{":
-            depth += 1
-        elif not quote and ch in ">)]}" and not (ch == ">" and text[i - 1:i] == "-"):
-            depth -= 1
-        if ch == sep and depth == 0 and not quote:
-            parts.append("".join(cur).strip())
-            cur = []
-        else:
-            cur.append(ch)
-    if "".join(cur).strip():
-        parts.append("".join(cur).strip())
-    return parts
-
-
-def parse_attr_value(text):
-    text = text.strip()
-    m = re.fullmatch(r"array<i64(?::\s*(.*))?>", text, re.S)
-    if m:
-        return tuple(int(v) for v in m.group(1).split(",")) if m.group(1) else ()
-    m = re.fullmatch(r"(-?\d+)\s*:\s*i\d+", text)
-    if m:
-        return int(m.group(1))
-    m = re.fullmatch(r"(-?[\d.]+(?:[eE][-+]?\d+)?)\s*:\s*f\d+", text)
-    if m:
-        return float(m.group(1))
-    m = re.fullmatch(r'"(.*)"', text, re.S)
-    if m:
-        return m.group(1)
-    m = re.fullmatch(r"dense<(.*)>\s*:\s*(tensor<[^>]*>)", text, re.S)
-    if m:
-        return ("dense", m.group(1), parse_type(m.group(2)))
-    return ("raw", text)
-
-
-def parse_attr_dict(text):
-    attrs = {}
-    for item in split_top(text):
-        name, eq, value = item.partition("=")
-        attrs[name.strip()] = parse_attr_value(value) if eq else True
-    return attrs
-
-
-class Op:
-    def __init__(self, results, name, operands, attrs, in_types, out_types):
-        self.results = results
-        self.name = name
-        self.operands = operands
-        self.attrs = attrs
-        self.in_types = in_types
-        self.out_types = out_types
-        self.region = None  # (block args, ops) for remat.recompute
-
-
-class Function:
-    def __init__(self, name, args, arg_types, params, results, ops):
-        self.name = name
-        self.args = args
-        self.arg_types = arg_types
-        self.params = params
-        self.result_types = results
-        self.ops = ops
-
-
-_OP_RE = re.compile(
-    r'^(?:(%[\w.$-]+)(?::(\d+))?\s*=\s*)?"([\w.]+)"\((.*?)\)\s*(.*)$')
-
-
-def _types_of(text):
-    text = text.strip()
-    if text.startswith("(") and text.endswith(")"):
-        text = text[1:-1]
-    return [parse_type(t) for t in split_top(text) if t]
-
-
-def _parse_signature(rest):
-    """`<{props}> {attrs} : (ins) -> outs` with optional parts; also `({`."""
-    props, attrs = {}, {}
-    rest = rest.strip()
-    if rest.startswith("<{"):
-        i = _matching(rest)
-        props = parse_attr_dict(rest[2:i - 1])
-        rest = rest[i + 1:].strip()
-    if rest.startswith("{"):
-        i = _matching(rest)
-        attrs = parse_attr_dict(rest[1:i])
-        rest = rest[i + 1:].strip()
-    props.update(attrs)
-    return props, rest
-
-
-def _matching(text):
-    """Index of the bracket closing the one at text[0] ("->" is no bracket)."""
-    depth, quote = 0, False
-    for i, ch in enumerate(text):
-        if ch == '"':
-            quote = not quote
-        elif quote:
-            continue
-        elif ch in "<({[":
-            depth += 1
-        elif ch in ">)}]" and not (ch == ">" and text[i - 1:i] == "-"):
-            depth -= 1
-            if depth == 0:
-                return i
-    raise ValueError("unbalanced %r" % text)
-
-
-def _parse_functional(text):
-    text = text.strip()
-    assert text.startswith(":"), text
-    ins, arrow, outs = text[1:].rpartition("->")
-    return _types_of(ins), _types_of(outs)
-
-
-def parse_generic(text):
-    """Parses the functions of a module printed with --mlir-print-op-generic."""
-    lines = [l.strip() for l in text.splitlines() if l.strip()]
-    funcs = {}
-    pos = 0
-
-    def parse_block(pos):
-        """Parses `^bb0(args):` and ops up to the closing `})`."""
-        m = re.match(r"\^bb\d+\((.*)\):$", lines[pos])
-        args = []
-        if m:
-            for a in split_top(m.group(1)):
-                name, _, ty = a.partition(":")
-                args.append((name.strip(), parse_type(ty)))
-            pos += 1
-        ops = []
-        while not lines[pos].startswith("})"):
-            op, pos = parse_op(pos)
-            ops.append(op)
-        return args, ops, pos
-
-    def parse_op(pos):
-        line = lines[pos]
-        m = _OP_RE.match(line)
-        if not m:
-            raise ValueError("cannot parse %r" % line)
-        res, count, name, operands, rest = m.groups()
-        operands = [o.strip() for o in operands.split(",") if o.strip()]
-        results = []
-        if res:
-            n = int(count) if count else 1
-            results = [res] if n == 1 and not count else ["%s#%d" % (res, i) for i in range(n)]
-        props, rest = _parse_signature(rest)
-        if rest.startswith("({"):
-            args, ops, pos = parse_block(pos + 1)
-            tail = lines[pos][2:]
-            ins, outs = _parse_functional(tail)
-            op = Op(results, name, operands, props, ins, outs)
-            op.region = (args, ops)
-            return op, pos + 1
-        ins, outs = _parse_functional(rest)
-        return Op(results, name, operands, props, ins, outs), pos + 1
-
-    while pos < len(lines):
-        line = lines[pos]
-        if line.startswith('"func.func"'):
-            props, rest = _parse_signature(line[len('"func.func"() '):])
-            name = props["sym_name"]
-            ftype = props["function_type"][1]
-            if rest.startswith("({"):
-                args, ops, pos = parse_block(pos + 1)
-                arg_attrs = props.get("arg_attrs", ("raw", "[]"))[1]
-                attrs_list = split_top(arg_attrs.strip()[1:-1]) if arg_attrs.strip() != "[]" else []
-                params = [i for i, a in enumerate(attrs_list) if "remat.param" in a]
-                outs = ftype.rpartition("->")[2]
-                funcs[name] = Function(name, [a for a, _ in args], [t for _, t in args],
-                                       params, _types_of(outs), ops)
-        pos += 1
-    return funcs
-
 
 # --------------------------------------------------------------------------
 # Lowered signature (custom form, for `main`)
@@ -265,10 +64,10 @@ def parse_lowered_signature(text, func):
     params = []
     for i, a in enumerate(split_top(m.group(1))):
         ty = re.search(r"tensor<[^>]*>", a).group(0)
-        args.append(parse_type(ty))
+        args.append(parse_tensor_type(ty))
         if "remat.param" in a:
             params.append(i)
-    outs = _types_of(m.group(2)) if m.group(2) else []
+    outs = parse_type_list(m.group(2)) if m.group(2) else []
     return args, params, outs
 
 
@@ -331,7 +130,7 @@ def dense_literal(v, t):
         if a.ndim == 0:
             return fmt(a)
         return "[" + ", ".join(rec(x) for x in a) + "]"
-    return "dense<%s> : %r" % (rec(np.asarray(v).reshape(t.shape)), t)
+    return "dense<%s> : %s" % (rec(np.asarray(v).reshape(t.shape)), t)
 
 
 # --------------------------------------------------------------------------
@@ -375,7 +174,7 @@ def cmd_main(args):
             lines.append("    %s = arith.constant %s" % (n, dense_literal(v, t)))
             names.append(n)
         r = fresh("r")
-        sig = "(%s) -> (%s)" % (", ".join(map(repr, arg_types)), ", ".join(map(repr, outs)))
+        sig = "(%s) -> (%s)" % (", ".join(map(str, arg_types)), ", ".join(map(str, outs)))
         lines.append("    %s:%d = func.call @%s(%s) : %s" % (r, len(outs), func, ", ".join(names), sig))
         for j in print_results:
             emit_print("%s#%d" % (r, j), outs[j])
@@ -386,11 +185,11 @@ def cmd_main(args):
         amap = "affine_map<(%s) -> (%s)>" % (dims, dims)
         iters = ", ".join(['"parallel"'] * rank)
         elt = "i32" if args.print == "bits" else "f32"
-        out_t = TType(t.shape, elt)
+        out_t = TensorType(t.shape, elt)
         e, g, u = fresh("e"), fresh("g"), fresh("u")
-        lines.append("    %s = tensor.empty() : %r" % (e, out_t))
+        lines.append("    %s = tensor.empty() : %s" % (e, out_t))
         lines.append("    %s = linalg.generic {indexing_maps = [%s, %s], iterator_types = [%s]} "
-                     "ins(%s : %r) outs(%s : %r) {" % (g, amap, amap, iters, value, t, e, out_t))
+                     "ins(%s : %s) outs(%s : %s) {" % (g, amap, amap, iters, value, t, e, out_t))
         lines.append("    ^bb0(%%x: %s, %%o: %s):" % (t.dtype, elt))
         cur = "%x"
         if t.dtype != "f32":
@@ -400,8 +199,8 @@ def cmd_main(args):
             lines.append("      %%b = arith.bitcast %s : f32 to i32" % cur)
             cur = "%b"
         lines.append("      linalg.yield %s : %s" % (cur, elt))
-        lines.append("    } -> %r" % out_t)
-        lines.append("    %s = tensor.cast %s : %r to tensor<*x%s>" % (u, g, out_t, elt))
+        lines.append("    } -> %s" % out_t)
+        lines.append("    %s = tensor.cast %s : %s to tensor<*x%s>" % (u, g, out_t, elt))
         fn = "printMemrefI32" if args.print == "bits" else "printMemrefF32"
         lines.append("    func.call @%s(%s) : (tensor<*x%s>) -> ()" % (fn, u, elt))
 

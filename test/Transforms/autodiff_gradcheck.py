@@ -13,6 +13,7 @@ uses an arbitrary mask that is a deterministic function of the seed (the
 rule only relies on the forward and the backward using the same mask).
 Prints one line per gradient and a summary; exits 1 if any gradient differs.
 """
+import os
 import re
 import subprocess
 import sys
@@ -20,32 +21,15 @@ import sys
 import torch
 import torch.nn.functional as F
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "python"))
+from remat_models.mlirtext import parse_attr_value, parse_tensor_type, split_top  # noqa: E402
+
 torch.set_default_dtype(torch.float64)
 
 def ptype(s):
-    m = re.fullmatch(r"tensor<((?:\d+x)*)([a-z0-9]+)>", s.strip())
-    return tuple(int(d) for d in m.group(1).split("x") if d), m.group(2)
-
-def split_top(text, sep=","):
-    parts, depth, cur = [], 0, ""
-    for ch in text:
-        if ch in "<([{": depth += 1
-        if ch in ">)]}": depth -= 1
-        if ch == sep and depth == 0:
-            parts.append(cur.strip()); cur = ""
-        else: cur += ch
-    if cur.strip(): parts.append(cur.strip())
-    return parts
-
-def pattr(v):
-    v = v.strip()
-    m = re.fullmatch(r"array<i64(?::\s*(.*))?>", v)
-    if m: return tuple(int(x) for x in m.group(1).split(",")) if m.group(1) else ()
-    m = re.fullmatch(r"(-?\d+)\s*:\s*i64", v)
-    if m: return int(m.group(1))
-    m = re.fullmatch(r"(-?[\d.e+-]+)\s*:\s*f64", v)
-    if m: return float(m.group(1))
-    return v
+    """(shape, element type) of a tensor type."""
+    t = parse_tensor_type(s)
+    return t.shape, t.dtype
 
 MAPS = {}
 
@@ -148,7 +132,7 @@ def parse_funcs(text):
             if b >= 0:
                 for it in split_top(head[b+1:head.rfind("}")]):
                     k, eq, v = it.partition("=")
-                    attrs[k.strip()] = pattr(v) if eq else True
+                    attrs[k.strip()] = parse_attr_value(v) if eq else True
                 head = head[:b]
             operands = split_top(head)
             sm = re.fullmatch(r"\((.*)\) -> \(?(.*?)\)?", sig.strip())

@@ -22,7 +22,7 @@ ROOT = os.path.abspath(os.path.join(HERE, "..", "..", ".."))
 sys.path.insert(0, os.path.join(ROOT, "python"))
 sys.path.insert(0, os.path.join(ROOT, "python", "tests"))
 
-from remat_models.textcheck import parse_function  # noqa: E402
+from remat_models.mlirtext import parse_function  # noqa: E402
 import torch_interp  # noqa: E402
 
 NUMPY = {"f32": np.float32, "f64": np.float64, "i64": np.int64,
@@ -43,8 +43,11 @@ def load_dump(directory):
     return buffers
 
 
-def main():
-    model, directory = sys.argv[1], sys.argv[2]
+def load_step(model, directory, dtype):
+    """The forward function of MODEL.mlir and its arguments as torch tensors
+    from the dump in DIRECTORY: floats as `dtype` (parameters requiring
+    grad), integers as they are. Returns (function, buffers, inputs by name,
+    parameter names in argument order); bench/torch_step.py uses it too."""
     with open(model) as f:
         fn = parse_function(f.read())
     buffers = load_dump(directory)
@@ -52,13 +55,18 @@ def main():
     for name, _, is_param in fn.args:
         array = buffers[name][1]
         if array.dtype.kind == "f":
-            tensor = torch.tensor(array, dtype=torch.float64,
-                                  requires_grad=is_param)
+            tensor = torch.tensor(array, dtype=dtype, requires_grad=is_param)
         else:
             tensor = torch.tensor(array)
         inputs[name] = tensor
         if is_param:
             params.append(name)
+    return fn, buffers, inputs, params
+
+
+def main():
+    model, directory = sys.argv[1], sys.argv[2]
+    fn, buffers, inputs, params = load_step(model, directory, torch.float64)
     loss = torch_interp.evaluate(fn, inputs)
     grads = torch.autograd.grad(loss, [inputs[p] for p in params])
 
