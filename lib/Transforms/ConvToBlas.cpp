@@ -24,6 +24,8 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinTypes.h"
 
+#include <limits>
+
 using namespace mlir;
 using namespace remat;
 using namespace remat::blas;
@@ -54,11 +56,16 @@ ArrayRef<int64_t> shapeOf(Value value) {
   return cast<MemRefType>(value.getType()).getShape();
 }
 
-/// Every window of the convolution lies inside its (padded) input, so the
-/// runtime reads nothing outside it; an empty output reads nothing.
-bool windowsInside(const std::array<int64_t, 14> &s) {
+/// The runtime can compute the convolution: its GEMM dimensions (f,
+/// c kh kw, oh ow) fit cblas_sgemm's int, and every window lies inside the
+/// (padded) input, so the runtime reads nothing outside it (an empty output
+/// reads nothing).
+bool runtimeCanCompute(const std::array<int64_t, 14> &s) {
   auto [n, g, c, h, w, f, kh, kw, oh, ow, sh, sw, dh, dw] = s;
-  (void)n, (void)g, (void)c, (void)f;
+  (void)n, (void)g;
+  constexpr int64_t maxInt = std::numeric_limits<int>::max();
+  if (f > maxInt || c * kh * kw > maxInt || oh * ow > maxInt)
+    return false;
   if (oh == 0 || ow == 0)
     return true;
   return sh >= 1 && sw >= 1 && dh >= 1 && dw >= 1 &&
@@ -105,7 +112,7 @@ std::optional<ConvMatch> matchNamed(ConvOp op, bool grouped) {
                   {xs[0], xs[1], xs[2], xs[3], xs[4], ws[1], ws[3], ws[4],
                    ys[3], ys[4], (*strides)[0], (*strides)[1], (*dilations)[0],
                    (*dilations)[1]}};
-  if (!windowsInside(match.sizes))
+  if (!runtimeCanCompute(match.sizes))
     return std::nullopt;
   return match;
 }
@@ -225,7 +232,7 @@ std::optional<ConvMatch> matchFilterGrad(linalg::GenericOp op) {
                   {xs[0], xs[1], xs[2], xs[3], xs[4], gs[1], gs[3], gs[4],
                    ds[3], ds[4], (*height)[0], (*width)[0], (*height)[1],
                    (*width)[1]}};
-  if (!windowsInside(match.sizes))
+  if (!runtimeCanCompute(match.sizes))
     return std::nullopt;
   return match;
 }

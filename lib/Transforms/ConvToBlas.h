@@ -45,7 +45,7 @@ struct ConvMatch {
 /// filter-gradient linalg.generic that remat-lower-to-linalg writes
 /// (loops g, f, c, kh, kw | n, oh, ow: gw += x * dy) on dense (row-major,
 /// any offset) f32 memrefs of static shape whose windows stay inside the
-/// input. Anything else: std::nullopt.
+/// input and whose GEMM dimensions fit an int. Anything else: std::nullopt.
 std::optional<ConvMatch> matchConvolution(mlir::linalg::LinalgOp op);
 
 /// The type both runtime functions are declared with: 14 sizes, then the

@@ -172,17 +172,20 @@ func.func @filter_grad(%x: memref<2x1x3x7x9xf32>, %dy: memref<2x1x4x3x3xf32>, %g
 #kX = affine_map<(g, f, c, kh, kw, n, oh, ow) -> (n, g, c, oh + kh, ow + kw)>
 #kDy = affine_map<(g, f, c, kh, kw, n, oh, ow) -> (n, g, f, oh, ow)>
 #kW = affine_map<(g, f, c, kh, kw, n, oh, ow) -> (g, f, c, kh, kw)>
-// Left as loops: an f16 convolution, a convolution on a strided view, and a
-// filter-gradient-shaped generic whose body subtracts. Nothing is declared.
+// Left as loops: an f16 convolution, a convolution on a strided view, a
+// filter-gradient-shaped generic whose body subtracts, and a convolution
+// whose oh * ow (46341^2) exceeds cblas_sgemm's int. Nothing is declared.
 // CHECK-LABEL: func.func @conv_kept
 // CHECK: linalg.conv_2d_nchw_fchw{{.*}} ins(%{{.*}}, %{{.*}} : memref<1x1x4x4xf16>
 // CHECK: linalg.conv_2d_nchw_fchw{{.*}} ins(%{{.*}}, %{{.*}} : memref<1x1x4x4xf32, strided<[32, 32, 8, 1]>>
 // CHECK: linalg.generic
 // CHECK: arith.subf
+// CHECK: linalg.conv_2d_nchw_fchw{{.*}} ins(%{{.*}}, %{{.*}} : memref<1x1x46341x46341xf32>
 // CHECK-NOT: remat_cpu_sconv2d
 func.func @conv_kept(%xh: memref<1x1x4x4xf16>, %wh: memref<1x1x3x3xf16>, %yh: memref<1x1x2x2xf16>,
                      %xs: memref<1x1x4x4xf32, strided<[32, 32, 8, 1]>>, %w: memref<1x1x3x3xf32>, %y: memref<1x1x2x2xf32>,
-                     %x5: memref<1x1x1x4x4xf32>, %dy: memref<1x1x1x2x2xf32>, %gw: memref<1x1x1x3x3xf32>) {
+                     %x5: memref<1x1x1x4x4xf32>, %dy: memref<1x1x1x2x2xf32>, %gw: memref<1x1x1x3x3xf32>,
+                     %xb: memref<1x1x46341x46341xf32>, %wb: memref<1x1x1x1xf32>, %yb: memref<1x1x46341x46341xf32>) {
   linalg.conv_2d_nchw_fchw ins(%xh, %wh : memref<1x1x4x4xf16>, memref<1x1x3x3xf16>) outs(%yh : memref<1x1x2x2xf16>)
   linalg.conv_2d_nchw_fchw ins(%xs, %w : memref<1x1x4x4xf32, strided<[32, 32, 8, 1]>>, memref<1x1x3x3xf32>) outs(%y : memref<1x1x2x2xf32>)
   linalg.generic {indexing_maps = [#kX, #kDy, #kW],
@@ -194,6 +197,7 @@ func.func @conv_kept(%xh: memref<1x1x4x4xf16>, %wh: memref<1x1x3x3xf16>, %yh: me
     %s = arith.subf %acc, %p : f32
     linalg.yield %s : f32
   }
+  linalg.conv_2d_nchw_fchw ins(%xb, %wb : memref<1x1x46341x46341xf32>, memref<1x1x1x1xf32>) outs(%yb : memref<1x1x46341x46341xf32>)
   return
 }
 

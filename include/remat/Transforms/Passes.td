@@ -113,8 +113,9 @@ def RematLinalgToBlas : Pass<"remat-linalg-to-blas", "mlir::ModuleOp"> {
     (index constants; the input is already padded), then per operand its
     aligned pointer (`memref.extract_aligned_pointer_as_index`) and its
     offset in elements: all `index`, so the call does not depend on how
-    memrefs are passed. A convolution whose windows would leave the input is
-    left alone.
+    memrefs are passed. A convolution whose windows would leave the input, or
+    whose GEMM dimensions (f, c kh kw, oh ow) exceed a C `int`, is left
+    alone.
 
     Before:
     ```mlir
