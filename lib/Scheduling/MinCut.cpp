@@ -250,7 +250,7 @@ static constexpr double kSearchLimits[] = {0.01, 0.05, 0.1, 0.2,
 
 /// Evaluations the search may spend per sweep, times the graph's size
 /// (nodes + operand references): about a second of simulation on any graph
-/// (clamped to 1,000 .. 50,000 evaluations).
+/// (clamped to 100 .. 50,000 evaluations).
 static constexpr double kSearchWork = 4e7;
 
 /// The local search (KeptSetSearch.h) from the cuts: from every cut within
@@ -287,7 +287,7 @@ static void searchFromCuts(const Graph &graph, std::vector<MinCutPlan> &plans,
   for (const Node &node : graph.nodes)
     size += node.operands.size();
   double total = std::clamp(kSearchWork / double(std::max<size_t>(size, 1)),
-                            1000.0, 50000.0);
+                            100.0, 50000.0);
   double phaseLeft = 0;
   auto run = [&](std::vector<bool> kept, unsigned searchesLeft) {
     search.maxEvaluations =
