@@ -398,12 +398,13 @@ static int runTorchGraph(MLIRContext &ctx, llvm::StringRef path) {
   std::optional<PlanResult> milp;
   if (milpAvailable() && g.size() <= kMilpMaxOps) {
     PlannerOptions options;
-    options.strategy = "milp";
+    options.strategy = strategy::kMilp;
     options.timeLimitSeconds = 30;
-    PlannerResult r = planRematerialization(g, options);
-    if (r.plan) {
-      milp = r.plan;
-      frontier.push_back(*r.plan);
+    if (llvm::Expected<PlannerResult> r = planRematerialization(g, options)) {
+      milp = r->plan;
+      frontier.push_back(r->plan);
+    } else {
+      llvm::consumeError(r.takeError());
     }
   }
   auto pct = [&](double c) { return 100 * c / fwd; };

@@ -11,6 +11,7 @@
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/DebugLog.h"
+#include "llvm/Support/raw_ostream.h"
 
 #include <cmath>
 
@@ -105,6 +106,21 @@ BudgetDecision sched::selectForBudget(const std::vector<PlanResult> &candidates,
 // planRematerialization in the graph's own order, phase by phase
 //===----------------------------------------------------------------------===//
 
+namespace {
+/// A request's outcome while it is planned: a plan, or the error and the
+/// smallest feasible budget (which becomes a PlanningError at the end).
+struct PlanOutcome {
+  std::optional<PlanResult> plan;
+  std::string error;
+  std::optional<int64_t> minFeasibleBudget;
+  std::string minFeasibleStrategy;
+  int64_t storeAllPeak = 0;
+  std::vector<PlanResult> candidates;
+  std::vector<std::string> notes;
+  std::map<std::string, unsigned> algorithmRuns;
+};
+} // namespace
+
 /// The plan of `plans` with the least peak (ties: least recompute).
 static const PlanResult *leastPeak(const std::vector<PlanResult> &plans) {
   const PlanResult *best = nullptr;
@@ -125,7 +141,7 @@ static std::string budgetError(int64_t budget, llvm::StringRef strategy) {
 /// graph; otherwise sets `result.error`.
 static const StrategyInfo *findStrategy(const Graph &graph,
                                         const PlannerOptions &options,
-                                        PlannerResult &result) {
+                                        PlanOutcome &result) {
   const std::string &s = options.strategy;
   const StrategyInfo *info = lookupStrategy(s);
   if (!info) {
@@ -151,7 +167,7 @@ static const StrategyInfo *findStrategy(const Graph &graph,
 /// on the registry); a strategy that declines leaves a note, and no
 /// candidate at all is an error.
 static bool collectCandidates(const StrategyInfo &info, PlanRequest &request,
-                              PlannerResult &result) {
+                              PlanOutcome &result) {
   llvm::Expected<std::vector<PlanResult>> plans = info.plan(request);
   if (plans)
     result.candidates = std::move(*plans);
@@ -173,7 +189,7 @@ static bool collectCandidates(const StrategyInfo &info, PlanRequest &request,
 
 /// Phase 3a, forward-only graphs: the one candidate, within the budget if
 /// one is given; otherwise the error names the least peak of the search.
-static void selectForwardOnly(PlanRequest &request, PlannerResult &result) {
+static void selectForwardOnly(PlanRequest &request, PlanOutcome &result) {
   const PlannerOptions &options = request.getOptions();
   PlanResult &p = result.candidates.front();
   if (options.budget > 0 && p.sim.peakBytes > options.budget) {
@@ -192,7 +208,7 @@ static void selectForwardOnly(PlanRequest &request, PlannerResult &result) {
 /// budget, if there is one).
 static void selectWithinRecomputeLimit(const Graph &graph,
                                        const PlannerOptions &options,
-                                       PlannerResult &result) {
+                                       PlanOutcome &result) {
   double limit = options.maxRecomputePercent / 100 * graph.forwardCost();
   std::vector<PlanResult> within;
   for (const PlanResult &p : result.candidates)
@@ -221,7 +237,7 @@ static void selectWithinRecomputeLimit(const Graph &graph,
 /// Phase 3c, no budget: mincut's least peak; otherwise the single plan, or
 /// for auto the least recompute (store-all).
 static void selectWithoutBudget(const PlannerOptions &options,
-                                PlannerResult &result) {
+                                PlanOutcome &result) {
   if (options.strategy == names::kMinCut) {
     result.plan = *leastPeak(result.candidates);
     return;
@@ -232,15 +248,15 @@ static void selectWithoutBudget(const PlannerOptions &options,
       });
 }
 
-static PlannerResult
-planInOrder(PlanCache &cache, const PlannerOptions &options, bool nameSmallest);
+static PlanOutcome planInOrder(PlanCache &cache, const PlannerOptions &options,
+                               bool nameSmallest);
 
 /// Phase 4, the budget is below every candidate: names a budget and a
 /// strategy that a rerun with them meets. A candidate's strategy may plan
 /// differently under that budget (auto's candidates use budget-specific
 /// parameters), so each pair is checked, least peak first; the reruns share
 /// `cache`, so no algorithm runs twice for the same parameters.
-static void nameSmallestBudget(PlanRequest &request, PlannerResult &result) {
+static void nameSmallestBudget(PlanRequest &request, PlanOutcome &result) {
   const PlannerOptions &options = request.getOptions();
   std::vector<PlanResult> all = result.candidates;
   if (options.strategy != names::kAuto) {
@@ -256,7 +272,7 @@ static void nameSmallestBudget(PlanRequest &request, PlannerResult &result) {
       PlannerOptions rerun = options;
       rerun.strategy = name;
       rerun.budget = candidate.sim.peakBytes;
-      PlannerResult check =
+      PlanOutcome check =
           planInOrder(request.getCache(), rerun, /*nameSmallest=*/false);
       if (check.plan && check.plan->sim.peakBytes <= rerun.budget) {
         result.minFeasibleBudget = rerun.budget;
@@ -272,11 +288,10 @@ static void nameSmallestBudget(PlanRequest &request, PlannerResult &result) {
 /// planRematerialization in the graph's own order (no late forward node);
 /// `nameSmallest` says whether an infeasible budget searches for the
 /// smallest budget to name (off in that search's own reruns).
-static PlannerResult planInOrder(PlanCache &cache,
-                                 const PlannerOptions &options,
-                                 bool nameSmallest) {
+static PlanOutcome planInOrder(PlanCache &cache, const PlannerOptions &options,
+                               bool nameSmallest) {
   const Graph &graph = cache.getGraph();
-  PlannerResult result;
+  PlanOutcome result;
   PlanRequest request(cache, options);
   if (llvm::Expected<PlanResult> storeAll = storeAllPlan(request))
     result.storeAllPeak = storeAll->sim.peakBytes;
@@ -398,22 +413,23 @@ sched::planAllStrategies(const Graph &graph, std::vector<std::string> &notes,
 }
 
 /// Plans `graph` in its own order with a fresh cache.
-static PlannerResult planGraph(const Graph &graph,
-                               const PlannerOptions &options) {
+static PlanOutcome planGraph(const Graph &graph,
+                             const PlannerOptions &options) {
   PlanCache cache(graph);
   return planInOrder(cache, options, /*nameSmallest=*/true);
 }
 
-PlannerResult sched::planRematerialization(const Graph &graph,
-                                           const PlannerOptions &options) {
+/// planRematerialization before its outcome becomes a result or an error.
+static PlanOutcome planAnyOrder(const Graph &graph,
+                                const PlannerOptions &options) {
   std::vector<unsigned> late = lateForwardNodes(graph);
   if (late.empty())
     return planGraph(graph, options);
   LDBG() << late.size()
          << " late forward op(s): planning the input order and forward-first";
-  PlannerResult inOrder = planGraph(pinLateForward(graph), options);
+  PlanOutcome inOrder = planGraph(pinLateForward(graph), options);
   std::vector<unsigned> order = forwardFirstOrder(graph);
-  PlannerResult reordered = planGraph(reorderGraph(graph, order), options);
+  PlanOutcome reordered = planGraph(reorderGraph(graph, order), options);
   for (PlanResult &p : reordered.candidates)
     markReordered(p, order);
   if (reordered.plan)
@@ -436,7 +452,7 @@ PlannerResult sched::planRematerialization(const Graph &graph,
   std::map<std::string, unsigned> runs = inOrder.algorithmRuns;
   for (const auto &[name, count] : reordered.algorithmRuns)
     runs[name] += count;
-  PlannerResult result = std::move(inOrder);
+  PlanOutcome result = std::move(inOrder);
   if (reordered.plan &&
       (!result.plan || better(*reordered.plan, *result.plan))) {
     LDBG() << "the forward-first order plans better";
@@ -458,6 +474,33 @@ PlannerResult sched::planRematerialization(const Graph &graph,
   }
   result.algorithmRuns = std::move(runs);
   result.notes.push_back(lateForwardNote(late.size()));
+  return result;
+}
+
+char PlanningError::ID = 0;
+
+void PlanningError::log(llvm::raw_ostream &os) const {
+  os << message;
+  if (minFeasibleBudget)
+    os << "; the smallest budget remat can meet for this graph is "
+       << *minFeasibleBudget << " bytes (strategy '" << minFeasibleStrategy
+       << "')";
+}
+
+llvm::Expected<PlannerResult>
+sched::planRematerialization(const Graph &graph,
+                             const PlannerOptions &options) {
+  PlanOutcome outcome = planAnyOrder(graph, options);
+  if (!outcome.plan)
+    return llvm::make_error<PlanningError>(
+        std::move(outcome.error), outcome.minFeasibleBudget,
+        std::move(outcome.minFeasibleStrategy));
+  PlannerResult result;
+  result.plan = std::move(*outcome.plan);
+  result.storeAllPeak = outcome.storeAllPeak;
+  result.candidates = std::move(outcome.candidates);
+  result.notes = std::move(outcome.notes);
+  result.algorithmRuns = std::move(outcome.algorithmRuns);
   return result;
 }
 

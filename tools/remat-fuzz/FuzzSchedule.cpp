@@ -240,26 +240,36 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   options.threshold = in.flag() ? 0 : readBytes(in);
   options.dpSlots = in.range(1, 64);
   // CBC (when built in) takes up to a minute per solve: small graphs only.
-  if (options.strategy == "milp" && graph.size() > 16)
-    options.strategy = "auto";
-  PlannerResult result = planRematerialization(graph, options);
-  if (result.plan) {
-    checker.checkPlan(*result.plan, budget);
-  } else if (result.minFeasibleBudget) {
+  if (options.strategy == strategy::kMilp && graph.size() > 16)
+    options.strategy = strategy::kAuto;
+  llvm::Expected<PlannerResult> result = planRematerialization(graph, options);
+  std::optional<int64_t> minFeasibleBudget;
+  std::string minFeasibleStrategy;
+  if (result)
+    checker.checkPlan(result->plan, budget);
+  else
+    llvm::handleAllErrors(result.takeError(), [&](const PlanningError &err) {
+      minFeasibleBudget = err.getMinFeasibleBudget();
+      minFeasibleStrategy = err.getMinFeasibleStrategy();
+    });
+  if (minFeasibleBudget) {
     // The smallest budget named in the diagnostic is met by the named
     // strategy (with its default parameters, as the diagnostic names none).
     PlannerOptions retryOptions;
-    retryOptions.budget = *result.minFeasibleBudget;
-    retryOptions.strategy = result.minFeasibleStrategy;
+    retryOptions.budget = *minFeasibleBudget;
+    retryOptions.strategy = minFeasibleStrategy;
     retryOptions.dpSlots = options.dpSlots;
-    PlannerResult retry = planRematerialization(graph, retryOptions);
-    fuzzCheck(retry.plan.has_value(),
+    llvm::Expected<PlannerResult> retry =
+        planRematerialization(graph, retryOptions);
+    std::string retryError =
+        retry ? std::string() : llvm::toString(retry.takeError());
+    fuzzCheck(bool(retry),
               "strategy " + options.strategy + " names the smallest budget " +
                   llvm::Twine(retryOptions.budget) + " (strategy '" +
                   retryOptions.strategy +
                   "'), which that strategy cannot meet",
-              retry.error);
-    checker.checkPlan(*retry.plan, retryOptions.budget);
+              retryError);
+    checker.checkPlan(retry->plan, retryOptions.budget);
   }
 
   // One plan per strategy with default parameters, as compare-strategies

@@ -130,9 +130,9 @@ TEST(PlannerOrderTest, InterleavedOrdersPlanSameOrBetter) {
                           ->second;
       PlannerOptions options;
       options.budget = least;
-      PlannerResult r = planRematerialization(shuffled, options);
-      ASSERT_TRUE(r.plan) << r.error;
-      EXPECT_LE(r.plan->sim.peakBytes, least);
+      llvm::Expected<PlannerResult> r = planRematerialization(shuffled, options);
+      ASSERT_TRUE(bool(r)) << llvm::toString(r.takeError());
+      EXPECT_LE(r->plan.sim.peakBytes, least);
     }
   }
 }

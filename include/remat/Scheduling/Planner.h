@@ -11,9 +11,10 @@
 /// the passes, the tools and the benchmark call. Plain C++ on the scheduling
 /// graph (no MLIR). The algorithms themselves are declared in Algorithms.h.
 ///
-/// Errors: a strategy that declines a graph returns an `llvm::Error` (in an
-/// `llvm::Expected`) whose message becomes a note of the result;
-/// `PlannerResult::error` says why the request as a whole failed.
+/// Errors are `llvm::Error`s throughout: a strategy that declines a graph
+/// returns one (in an `llvm::Expected`) whose message becomes a note of the
+/// result; `planRematerialization` returns a `PlanningError` when the request
+/// as a whole fails.
 ///
 //===----------------------------------------------------------------------===//
 
@@ -130,16 +131,10 @@ BudgetDecision selectForBudget(const std::vector<PlanResult> &candidates,
 // Entry points
 //===----------------------------------------------------------------------===//
 
-/// Outcome of planning.
+/// A planned request.
 struct PlannerResult {
-  /// The chosen plan; unset when planning failed.
-  std::optional<PlanResult> plan;
-  /// Why planning failed (unsupported graph shape, budget infeasible).
-  std::string error;
-  /// When the budget cannot be met: the smallest activation budget any
-  /// strategy meets, and the strategy that meets it.
-  std::optional<int64_t> minFeasibleBudget;
-  std::string minFeasibleStrategy;
+  /// The chosen plan.
+  PlanResult plan;
   /// Peak of store-all, for the report.
   int64_t storeAllPeak = 0;
   /// Every candidate tried (auto) or the one plan.
@@ -152,15 +147,51 @@ struct PlannerResult {
   std::map<std::string, unsigned> algorithmRuns;
 };
 
+/// Why a request could not be planned (unknown strategy, a strategy that
+/// does not plan this kind of graph or declines it, a budget below what the
+/// strategy meets). When the budget is the problem, the smallest budget some
+/// strategy meets when rerun with it, and that strategy.
+class PlanningError : public llvm::ErrorInfo<PlanningError> {
+public:
+  static char ID;
+
+  explicit PlanningError(std::string message,
+                         std::optional<int64_t> minFeasibleBudget = {},
+                         std::string minFeasibleStrategy = {})
+      : message(std::move(message)), minFeasibleBudget(minFeasibleBudget),
+        minFeasibleStrategy(std::move(minFeasibleStrategy)) {}
+
+  /// What failed, without the smallest budget.
+  const std::string &getMessage() const { return message; }
+  std::optional<int64_t> getMinFeasibleBudget() const {
+    return minFeasibleBudget;
+  }
+  const std::string &getMinFeasibleStrategy() const {
+    return minFeasibleStrategy;
+  }
+
+  /// The message, then "; the smallest budget remat can meet for this graph
+  /// is N bytes (strategy 'S')" when there is one.
+  void log(llvm::raw_ostream &os) const override;
+  std::error_code convertToErrorCode() const override {
+    return llvm::inconvertibleErrorCode();
+  }
+
+private:
+  std::string message;
+  std::optional<int64_t> minFeasibleBudget;
+  std::string minFeasibleStrategy;
+};
+
 /// Plans `graph` with `options`. With a budget, the result is either a plan
-/// whose simulated peak is within the budget or an error with the smallest
-/// feasible budget. A forward-only graph (`Graph::isForwardOnly`) is planned
-/// by `forwardOnlyMinPeak` under `auto` and `forward-min-peak` (without a
-/// budget: the least peak it finds, unlike a training step's `auto`, which
-/// is store-all without a budget), by store-all under `store-all`; any other
+/// whose simulated peak is within the budget or a `PlanningError` with the
+/// smallest feasible budget. A forward-only graph (`Graph::isForwardOnly`) is
+/// planned by `forwardOnlyMinPeak` under `auto` and `forward-min-peak` (without
+/// a budget: the least peak it finds, unlike a training step's `auto`, which is
+/// store-all without a budget), by store-all under `store-all`; any other
 /// strategy is an error naming these.
-PlannerResult planRematerialization(const Graph &graph,
-                                    const PlannerOptions &options);
+llvm::Expected<PlannerResult>
+planRematerialization(const Graph &graph, const PlannerOptions &options);
 
 /// One plan per strategy with default parameters (for comparisons and
 /// benchmarks); strategies that decline the graph are reported in `notes`.

@@ -119,16 +119,12 @@ struct RematerializePass
                               << timeLimit;
     options.timeLimitSeconds = timeLimit;
     options.maxRecomputePercent = maxRecomputePercent;
-    PlannerResult result = planRematerialization(tg->graph, options);
-    if (!result.plan) {
-      InFlightDiagnostic diag = emitCompactError(func) << result.error;
-      if (result.minFeasibleBudget)
-        diag << "; the smallest budget remat can meet for this graph is "
-             << *result.minFeasibleBudget << " bytes (strategy '"
-             << result.minFeasibleStrategy << "')";
-      return failure();
-    }
-    const sched::PlanResult &plan = *result.plan;
+    llvm::Expected<PlannerResult> planned =
+        planRematerialization(tg->graph, options);
+    if (!planned)
+      return emitCompactError(func) << llvm::toString(planned.takeError());
+    const PlannerResult &result = *planned;
+    const sched::PlanResult &plan = result.plan;
     // Describe before rewriting: the rewrite invalidates the graph's ops.
     std::string summary =
         describePlan(plan, tg->graph, result.storeAllPeak);
