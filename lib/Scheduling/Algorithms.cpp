@@ -98,12 +98,12 @@ static PlanCache::Entry evaluateEntry(const Graph &graph, llvm::StringRef name,
                                       std::string detail,
                                       const ScheduleBuilder &builder) {
   PlanCache::Entry entry;
-  PlanResult plan;
-  if (std::optional<std::string> err =
-          evaluatePlan(graph, name.str(), std::move(detail), builder, plan))
-    entry.error = name.str() + ": " + *err;
+  llvm::Expected<PlanResult> plan =
+      evaluatePlan(graph, name.str(), std::move(detail), builder);
+  if (plan)
+    entry.plans.push_back(std::move(*plan));
   else
-    entry.plans.push_back(std::move(plan));
+    entry.error = name.str() + ": " + llvm::toString(plan.takeError());
   return entry;
 }
 

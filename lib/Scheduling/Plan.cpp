@@ -10,21 +10,21 @@
 
 using namespace remat::sched;
 
-std::optional<std::string>
+llvm::Expected<PlanResult>
 remat::sched::evaluatePlan(const Graph &graph, std::string strategy,
-                           std::string detail, const ScheduleBuilder &builder,
-                           PlanResult &plan) {
+                           std::string detail, const ScheduleBuilder &builder) {
   auto start = std::chrono::steady_clock::now();
   Schedule schedule = builder(graph);
   auto end = std::chrono::steady_clock::now();
   SimResult sim;
   if (std::optional<std::string> error = simulate(graph, schedule, sim))
-    return strategy + (detail.empty() ? "" : " (" + detail + ")") + ": " +
-           *error;
+    return llvm::createStringError(
+        strategy + (detail.empty() ? "" : " (" + detail + ")") + ": " + *error);
+  PlanResult plan;
   plan.strategy = std::move(strategy);
   plan.detail = std::move(detail);
   plan.schedule = std::move(schedule);
   plan.sim = sim;
   plan.planSeconds = std::chrono::duration<double>(end - start).count();
-  return std::nullopt;
+  return plan;
 }

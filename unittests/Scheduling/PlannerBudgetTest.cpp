@@ -59,8 +59,10 @@ TEST(PlannerBudgetTest, SelectionIsInclusiveAndCheapest) {
 
 TEST(PlannerBudgetTest, EvaluatePlan) {
   test::GradChain c = test::makeGradChain(30, 10);
-  PlanResult plan;
-  ASSERT_FALSE(evaluatePlan(c.graph, "sqrt", "k", sqrtN, plan));
+  llvm::Expected<PlanResult> evaluated =
+      evaluatePlan(c.graph, "sqrt", "k", sqrtN);
+  ASSERT_TRUE(bool(evaluated)) << llvm::toString(evaluated.takeError());
+  const PlanResult &plan = *evaluated;
   SimResult direct;
   ASSERT_FALSE(simulate(c.graph, sqrtN(c.graph), direct));
   EXPECT_EQ(plan.strategy, "sqrt");
@@ -70,10 +72,11 @@ TEST(PlannerBudgetTest, EvaluatePlan) {
   EXPECT_EQ(plan.schedule.recomputeBefore, sqrtN(c.graph).recomputeBefore);
   EXPECT_GE(plan.planSeconds, 0.0);
 
-  std::optional<std::string> error = evaluatePlan(
-      c.graph, "broken", "", [](const Graph &) { return Schedule(3); }, plan);
-  ASSERT_TRUE(error);
-  EXPECT_EQ(error->rfind("broken: malformed schedule", 0), 0u) << *error;
+  llvm::Expected<PlanResult> broken = evaluatePlan(
+      c.graph, "broken", "", [](const Graph &) { return Schedule(3); });
+  ASSERT_FALSE(bool(broken));
+  std::string error = llvm::toString(broken.takeError());
+  EXPECT_EQ(error.rfind("broken: malformed schedule", 0), 0u) << error;
 }
 
 /// planRematerialization with a budget on a 60-layer chain: at store-all's

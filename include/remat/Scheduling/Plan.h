@@ -10,6 +10,7 @@
 #include "remat/Scheduling/Graph.h"
 
 #include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
 
 #include <functional>
 #include <optional>
@@ -77,12 +78,13 @@ struct PlanResult {
 /// Builds a schedule of `graph`.
 using ScheduleBuilder = std::function<Schedule(const Graph &)>;
 
-/// Runs `builder` on `graph`, timing it, and simulates the schedule into
-/// `plan`. Returns simulate's message if the schedule is malformed (then
-/// `plan` is left unspecified).
-std::optional<std::string>
-evaluatePlan(const Graph &graph, std::string strategy, std::string detail,
-             const ScheduleBuilder &builder, PlanResult &plan);
+/// Runs `builder` on `graph`, timing it, and simulates the schedule: the
+/// plan, or an error with simulate's message (prefixed by the strategy and
+/// detail) if the schedule is malformed.
+llvm::Expected<PlanResult> evaluatePlan(const Graph &graph,
+                                        std::string strategy,
+                                        std::string detail,
+                                        const ScheduleBuilder &builder);
 
 } // namespace sched
 } // namespace remat
