@@ -132,12 +132,20 @@ def compile_and_run(forward_mlir: str, workdir: str, weights: str, inputs: str,
     return StepResult(float(outputs["loss"]), grads, outputs, min(ms), arena)
 
 
-def torch_reference(model, inputs, target, loss) -> Tuple[float, Dict[str, np.ndarray]]:
+def torch_reference(model, inputs, target, loss,
+                    dtype=None) -> Tuple[float, Dict[str, np.ndarray]]:
     """PyTorch's loss and the gradient of every parameter (by torch name) for
     one step on a copy of ``model`` (its batch-norm statistics stay as they
-    are)."""
+    are). ``dtype=torch.float64`` evaluates the copy and the float inputs in
+    double precision: the exact answer that a float32 step approximates (the
+    gradients come back in float64)."""
     import copy
     model = copy.deepcopy(model)
+    if dtype is not None:
+        model = model.to(dtype)
+        inputs = [x.to(dtype) if x.is_floating_point() else x for x in inputs]
+        if target.is_floating_point():
+            target = target.to(dtype)
     model.zero_grad()
     value = loss(model(*inputs), target)
     value.backward()

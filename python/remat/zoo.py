@@ -105,9 +105,14 @@ def build(name: str, dropout: float = 0.0):
         x, y, loss = torch.randn(2, 3, 64, 64), torch.randint(0, 10, (2,)), F.cross_entropy
     elif name == "mobilenet_v2":
         import torchvision
-        m = torchvision.models.mobilenet_v2(num_classes=10, dropout=dropout)
-        # 64x64 for the same reason as resnet18 (the last stage at 2x2).
-        x, y, loss = torch.randn(2, 3, 64, 64), torch.randint(0, 10, (2,)), F.cross_entropy
+        m = torchvision.models.mobilenet_v2(num_classes=10, dropout=dropout, width_mult=0.25)
+        # Every layer kind of MobileNetV2 (width 0.25: 8 to 80 channels in the
+        # blocks, 1280 in the last conv), 64x64 so that the last stage is
+        # 2x2, batch 8. Its 52 ReLU6 put many pre-activations near a kink,
+        # where float32 rounding decides the mask: at full width and batch 2
+        # PyTorch's own float32 gradients are 2x the tests' tolerance away
+        # from float64. With these shapes and seed they are 0.13x.
+        x, y, loss = torch.randn(8, 3, 64, 64), torch.randint(0, 10, (8,)), F.cross_entropy
     elif name == "transformer":
         m = EncoderClassifier(dropout=dropout)
         x, y, loss = torch.randn(2, 6, 16), torch.randint(0, 4, (2,)), F.cross_entropy

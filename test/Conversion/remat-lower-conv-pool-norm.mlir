@@ -229,22 +229,27 @@ func.func @global_avg_pool_grad(%g: tensor<2x3xf32>) -> tensor<2x3x5x4xf32> {
 }
 
 // [2, 3, 8] is normalized as [6, 8]: sum, mean, centered sum of squares,
-// rstd = 1 / sqrt(var + eps), then the affine map; restored to [2, 3, 8].
+// rstd = 1 / sqrt(var + eps), all accumulated and computed in f64 and
+// rounded to f32 once; then the affine map in f32; restored to [2, 3, 8].
 // CHECK-LABEL: func.func @layer_norm(
 // CHECK:         %[[X:.*]] = tensor.collapse_shape %arg0 {{\[}}[0, 1], [2]] : tensor<2x3x8xf32> into tensor<6x8xf32>
-// CHECK:         %[[SUM:.*]] = linalg.generic {indexing_maps = [#[[$ID2]], #[[$ROW]]], iterator_types = ["parallel", "reduction"]} ins(%[[X]] : tensor<6x8xf32>)
-// CHECK:         %[[MEAN:.*]] = linalg.generic {{.*}} ins(%[[SUM]] : tensor<6xf32>)
-// CHECK:           arith.constant 8.000000e+00 : f32
-// CHECK:         %[[SQ:.*]] = linalg.generic {{.*}} iterator_types = ["parallel", "reduction"]} ins(%[[X]], %[[MEAN]] : tensor<6x8xf32>, tensor<6xf32>)
+// CHECK:         %[[SUM:.*]] = linalg.generic {indexing_maps = [#[[$ID2]], #[[$ROW]]], iterator_types = ["parallel", "reduction"]} ins(%[[X]] : tensor<6x8xf32>) outs(%{{.*}} : tensor<6xf64>)
+// CHECK:           arith.extf %{{.*}} : f32 to f64
+// CHECK:         %[[MEAN:.*]] = linalg.generic {{.*}} ins(%[[SUM]] : tensor<6xf64>)
+// CHECK:           arith.constant 8.000000e+00 : f64
+// CHECK:         %[[SQ:.*]] = linalg.generic {{.*}} iterator_types = ["parallel", "reduction"]} ins(%[[X]], %[[MEAN]] : tensor<6x8xf32>, tensor<6xf64>) outs(%{{.*}} : tensor<6xf64>)
 // CHECK:           arith.subf
 // CHECK:           arith.mulf
-// CHECK:         %[[RSTD:.*]] = linalg.generic {{.*}} ins(%[[SQ]] : tensor<6xf32>)
-// CHECK:           %[[EPS:.*]] = arith.constant 1.000000e-03 : f32
-// CHECK:           %[[V:.*]] = arith.addf %{{.*}}, %[[EPS]] : f32
-// CHECK:           %[[SD:.*]] = math.sqrt %[[V]] : f32
-// CHECK:           arith.divf %{{.*}}, %[[SD]] : f32
+// CHECK:         %[[RSTD:.*]] = linalg.generic {{.*}} ins(%[[SQ]] : tensor<6xf64>)
+// CHECK:           %[[EPS:.*]] = arith.constant 1.000000e-03 : f64
+// CHECK:           %[[V:.*]] = arith.addf %{{.*}}, %[[EPS]] : f64
+// CHECK:           %[[SD:.*]] = math.sqrt %[[V]] : f64
+// CHECK:           arith.divf %{{.*}}, %[[SD]] : f64
+// CHECK:         %[[MEAN32:.*]] = linalg.generic {{.*}} ins(%[[MEAN]] : tensor<6xf64>) outs(%{{.*}} : tensor<6xf32>)
+// CHECK:           arith.truncf %{{.*}} : f64 to f32
+// CHECK:         %[[RSTD32:.*]] = linalg.generic {{.*}} ins(%[[RSTD]] : tensor<6xf64>) outs(%{{.*}} : tensor<6xf32>)
 // CHECK:         %[[Y:.*]] = linalg.generic {indexing_maps = [#[[$ID2]], #[[$ROW]], #[[$ROW]], #[[$COL]], #[[$COL]], #[[$ID2]]], iterator_types = ["parallel", "parallel"]}
-// CHECK-SAME:        ins(%[[X]], %[[MEAN]], %[[RSTD]], %arg1, %arg2 : tensor<6x8xf32>, tensor<6xf32>, tensor<6xf32>, tensor<8xf32>, tensor<8xf32>)
+// CHECK-SAME:        ins(%[[X]], %[[MEAN32]], %[[RSTD32]], %arg1, %arg2 : tensor<6x8xf32>, tensor<6xf32>, tensor<6xf32>, tensor<8xf32>, tensor<8xf32>)
 // CHECK:         tensor.expand_shape %[[Y]] {{\[}}[0, 1], [2]] output_shape [2, 3, 8] : tensor<6x8xf32> into tensor<2x3x8xf32>
 func.func @layer_norm(%x: tensor<2x3x8xf32>, %s: tensor<8xf32>, %b: tensor<8xf32>) -> tensor<2x3x8xf32> {
   %0 = remat.layer_norm %x, %s, %b {epsilon = 1.0e-3 : f64} : (tensor<2x3x8xf32>, tensor<8xf32>, tensor<8xf32>) -> tensor<2x3x8xf32>
@@ -252,7 +257,8 @@ func.func @layer_norm(%x: tensor<2x3x8xf32>, %s: tensor<8xf32>, %b: tensor<8xf32
 }
 
 // Statistics recomputed from the input; row sums of g and g * xhat; dx;
-// dscale and dbias reduced over the rows (loops (d | m)).
+// dscale and dbias reduced over the rows (loops (d | m)) in f64, rounded
+// to f32.
 // CHECK-LABEL: func.func @layer_norm_grad(
 // CHECK-SAME:      %[[G:.*]]: tensor<4x8xf32>, %[[X:.*]]: tensor<4x8xf32>, %[[S:.*]]: tensor<8xf32>
 // CHECK:         %[[SUM:.*]] = linalg.generic {{.*}} ins(%[[X]] : tensor<4x8xf32>)
@@ -260,8 +266,10 @@ func.func @layer_norm(%x: tensor<2x3x8xf32>, %s: tensor<8xf32>, %b: tensor<8xf32
 // CHECK-SAME:        ins(%[[X]], %[[G]], %[[S]], %{{.*}}, %{{.*}} : tensor<4x8xf32>, tensor<4x8xf32>, tensor<8xf32>, tensor<4xf32>, tensor<4xf32>)
 // CHECK:         %[[DX:.*]] = linalg.generic {{.*}} ins(%[[X]], %[[G]], %[[S]], %{{.*}}, %{{.*}}, %[[ROWS]]#0, %[[ROWS]]#1 :
 // CHECK:         %[[P:.*]]:2 = linalg.generic {indexing_maps = [#[[$TR]], #[[$TR]], #[[$COL]], #[[$COL]], #[[$ROW]], #[[$ROW]]], iterator_types = ["parallel", "reduction"]}
-// CHECK-SAME:        ins(%[[X]], %[[G]], %{{.*}}, %{{.*}} : tensor<4x8xf32>, tensor<4x8xf32>, tensor<4xf32>, tensor<4xf32>) outs(%{{.*}}, %{{.*}} : tensor<8xf32>, tensor<8xf32>)
-// CHECK:         return %[[DX]], %[[P]]#1, %[[P]]#0 : tensor<4x8xf32>, tensor<8xf32>, tensor<8xf32>
+// CHECK-SAME:        ins(%[[X]], %[[G]], %{{.*}}, %{{.*}} : tensor<4x8xf32>, tensor<4x8xf32>, tensor<4xf32>, tensor<4xf32>) outs(%{{.*}}, %{{.*}} : tensor<8xf64>, tensor<8xf64>)
+// CHECK:         %[[DB:.*]] = linalg.generic {{.*}} ins(%[[P]]#0 : tensor<8xf64>) outs(%{{.*}} : tensor<8xf32>)
+// CHECK:         %[[DS:.*]] = linalg.generic {{.*}} ins(%[[P]]#1 : tensor<8xf64>) outs(%{{.*}} : tensor<8xf32>)
+// CHECK:         return %[[DX]], %[[DS]], %[[DB]] : tensor<4x8xf32>, tensor<8xf32>, tensor<8xf32>
 func.func @layer_norm_grad(%g: tensor<4x8xf32>, %x: tensor<4x8xf32>, %s: tensor<8xf32>) -> (tensor<4x8xf32>, tensor<8xf32>, tensor<8xf32>) {
   %0:3 = remat.layer_norm_grad %g, %x, %s : (tensor<4x8xf32>, tensor<4x8xf32>, tensor<8xf32>) -> (tensor<4x8xf32>, tensor<8xf32>, tensor<8xf32>)
   return %0#0, %0#1, %0#2 : tensor<4x8xf32>, tensor<8xf32>, tensor<8xf32>
@@ -270,8 +278,8 @@ func.func @layer_norm_grad(%g: tensor<4x8xf32>, %x: tensor<4x8xf32>, %s: tensor<
 // [N, C, H, W] is normalized as [N, C, H*W] with loops (c | n, s).
 // CHECK-LABEL: func.func @batch_norm(
 // CHECK:         %[[X:.*]] = tensor.collapse_shape %arg0 {{\[}}[0], [1], [2, 3]] : tensor<3x4x5x6xf32> into tensor<3x4x30xf32>
-// CHECK:         %[[SUM:.*]] = linalg.generic {indexing_maps = [#[[$BNX]], #[[$BNC]]], iterator_types = ["parallel", "reduction", "reduction"]} ins(%[[X]] : tensor<3x4x30xf32>) outs(%{{.*}} : tensor<4xf32>)
-// CHECK:           arith.constant 9.000000e+01 : f32
+// CHECK:         %[[SUM:.*]] = linalg.generic {indexing_maps = [#[[$BNX]], #[[$BNC]]], iterator_types = ["parallel", "reduction", "reduction"]} ins(%[[X]] : tensor<3x4x30xf32>) outs(%{{.*}} : tensor<4xf64>)
+// CHECK:           arith.constant 9.000000e+01 : f64
 // CHECK:         %[[Y:.*]] = linalg.generic {indexing_maps = [#[[$BNX]], #[[$BNC]], #[[$BNC]], #[[$BNC]], #[[$BNC]], #[[$BNX]]], iterator_types = ["parallel", "parallel", "parallel"]}
 // CHECK-SAME:        ins(%[[X]], %{{.*}}, %{{.*}}, %arg1, %arg2 : tensor<3x4x30xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>)
 // CHECK:         tensor.expand_shape %[[Y]] {{\[}}[0], [1], [2, 3]] output_shape [3, 4, 5, 6] : tensor<3x4x30xf32> into tensor<3x4x5x6xf32>
@@ -281,18 +289,21 @@ func.func @batch_norm(%x: tensor<3x4x5x6xf32>, %s: tensor<4xf32>, %b: tensor<4xf
 }
 
 // bf16 rank 2: [N, C] viewed as [N, C, 1]; bf16 read with extf, every
-// reduction in f32, the three results truncated to bf16.
+// reduction accumulated in f64 and rounded to f32, the elementwise work in
+// f32, the three results truncated to bf16.
 // CHECK-LABEL: func.func @batch_norm_grad(
 // CHECK:         %[[X:.*]] = tensor.expand_shape %arg1 {{\[}}[0], [1, 2]] output_shape [8, 5, 1] : tensor<8x5xbf16> into tensor<8x5x1xbf16>
 // CHECK:         %[[G:.*]] = tensor.expand_shape %arg0 {{\[}}[0], [1, 2]] output_shape [8, 5, 1]
-// CHECK:         linalg.generic {{.*}} ins(%[[X]] : tensor<8x5x1xbf16>) outs(%{{.*}} : tensor<5xf32>)
-// CHECK:           arith.extf %{{.*}} : bf16 to f32
-// CHECK:         %[[P:.*]]:2 = linalg.generic {{.*}} iterator_types = ["parallel", "reduction", "reduction"]} ins(%[[X]], %[[G]], %{{.*}}, %{{.*}} : tensor<8x5x1xbf16>, tensor<8x5x1xbf16>, tensor<5xf32>, tensor<5xf32>)
-// CHECK:         %[[DX:.*]] = linalg.generic {{.*}} ins(%[[X]], %[[G]], %arg2, %{{.*}}, %{{.*}}, %[[P]]#0, %[[P]]#1 : {{.*}}) outs(%{{.*}} : tensor<8x5x1xbf16>)
+// CHECK:         linalg.generic {{.*}} ins(%[[X]] : tensor<8x5x1xbf16>) outs(%{{.*}} : tensor<5xf64>)
+// CHECK:           arith.extf %{{.*}} : bf16 to f64
+// CHECK:         %[[P:.*]]:2 = linalg.generic {{.*}} iterator_types = ["parallel", "reduction", "reduction"]} ins(%[[X]], %[[G]], %{{.*}}, %{{.*}} : tensor<8x5x1xbf16>, tensor<8x5x1xbf16>, tensor<5xf32>, tensor<5xf32>) outs(%{{.*}}, %{{.*}} : tensor<5xf64>, tensor<5xf64>)
+// CHECK:         %[[DB32:.*]] = linalg.generic {{.*}} ins(%[[P]]#0 : tensor<5xf64>) outs(%{{.*}} : tensor<5xf32>)
+// CHECK:         %[[DS32:.*]] = linalg.generic {{.*}} ins(%[[P]]#1 : tensor<5xf64>) outs(%{{.*}} : tensor<5xf32>)
+// CHECK:         %[[DX:.*]] = linalg.generic {{.*}} ins(%[[X]], %[[G]], %arg2, %{{.*}}, %{{.*}}, %[[DB32]], %[[DS32]] : {{.*}}) outs(%{{.*}} : tensor<8x5x1xbf16>)
 // CHECK:           arith.truncf %{{.*}} : f32 to bf16
 // CHECK:         %[[DXR:.*]] = tensor.collapse_shape %[[DX]] {{\[}}[0], [1, 2]] : tensor<8x5x1xbf16> into tensor<8x5xbf16>
-// CHECK:         %[[DS:.*]] = linalg.generic {{.*}} ins(%[[P]]#1 : tensor<5xf32>) outs(%{{.*}} : tensor<5xbf16>)
-// CHECK:         %[[DB:.*]] = linalg.generic {{.*}} ins(%[[P]]#0 : tensor<5xf32>) outs(%{{.*}} : tensor<5xbf16>)
+// CHECK:         %[[DS:.*]] = linalg.generic {{.*}} ins(%[[DS32]] : tensor<5xf32>) outs(%{{.*}} : tensor<5xbf16>)
+// CHECK:         %[[DB:.*]] = linalg.generic {{.*}} ins(%[[DB32]] : tensor<5xf32>) outs(%{{.*}} : tensor<5xbf16>)
 // CHECK:         return %[[DXR]], %[[DS]], %[[DB]]
 func.func @batch_norm_grad(%g: tensor<8x5xbf16>, %x: tensor<8x5xbf16>, %s: tensor<5xbf16>) -> (tensor<8x5xbf16>, tensor<5xbf16>, tensor<5xbf16>) {
   %0:3 = remat.batch_norm_grad %g, %x, %s : (tensor<8x5xbf16>, tensor<8x5xbf16>, tensor<5xbf16>) -> (tensor<8x5xbf16>, tensor<5xbf16>, tensor<5xbf16>)
