@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <cassert>
 #include <limits>
+#include <optional>
 #include <tuple>
 
 using namespace remat::sched;
@@ -176,4 +177,53 @@ remat::sched::improveKeptSet(const Graph &graph, std::vector<bool> start,
   result.schedule = std::move(current.schedule);
   result.sim = current.sim;
   return result;
+}
+
+Schedule remat::sched::hoistRecomputations(const Graph &graph,
+                                           Schedule schedule, SimResult &sim,
+                                           unsigned maxRounds,
+                                           unsigned maxTries) {
+  std::vector<int64_t> steps;
+  if (liveBytesTrace(graph, schedule, sim, steps))
+    return schedule;
+  unsigned n = graph.size(), firstBackward = 0;
+  while (firstBackward != n && !graph.nodes[firstBackward].backward)
+    ++firstBackward;
+  if (firstBackward == n)
+    return schedule; // Forward-only: recomputation may go anywhere already.
+  for (unsigned round = 0; round != maxRounds && sim.peakInRecompute;
+       ++round) {
+    unsigned k = sim.peakStep;
+    std::vector<unsigned> targets;
+    for (unsigned j = firstBackward; j < k; ++j)
+      targets.push_back(j);
+    std::stable_sort(targets.begin(), targets.end(),
+                     [&](unsigned a, unsigned b) { return steps[a] < steps[b]; });
+    if (targets.size() > maxTries)
+      targets.resize(maxTries);
+    std::optional<Schedule> best;
+    SimResult bestSim = sim;
+    std::vector<int64_t> bestSteps;
+    for (unsigned j : targets) {
+      Schedule trial = schedule;
+      std::vector<unsigned> &to = trial.recomputeBefore[j];
+      to.insert(to.end(), trial.recomputeBefore[k].begin(),
+                trial.recomputeBefore[k].end());
+      trial.recomputeBefore[k].clear();
+      SimResult trialSim;
+      std::vector<int64_t> trialSteps;
+      if (liveBytesTrace(graph, trial, trialSim, trialSteps) ||
+          trialSim.peakBytes >= bestSim.peakBytes)
+        continue;
+      best = std::move(trial);
+      bestSim = trialSim;
+      bestSteps = std::move(trialSteps);
+    }
+    if (!best)
+      break;
+    schedule = std::move(*best);
+    sim = bestSim;
+    steps = std::move(bestSteps);
+  }
+  return schedule;
 }

@@ -449,5 +449,21 @@ std::vector<MinCutPlan> remat::sched::minCutSweep(const Graph &graph) {
       }
     }
   searchFromCuts(graph, plans, keptSets, seen);
+  // Plans whose peak falls in a recomputation: the same plan with that
+  // recomputation moved earlier, where it lowers the peak.
+  for (size_t i = 0, e = plans.size(); i != e; ++i) {
+    if (!plans[i].sim.peakInRecompute)
+      continue;
+    SimResult sim;
+    Schedule hoisted = hoistRecomputations(graph, plans[i].schedule, sim);
+    if (sim.peakBytes >= plans[i].sim.peakBytes)
+      continue;
+    MinCutPlan plan;
+    plan.options = plans[i].options;
+    plan.detail = plans[i].detail + " hoisted";
+    plan.schedule = std::move(hoisted);
+    plan.sim = sim;
+    plans.push_back(std::move(plan));
+  }
   return plans;
 }

@@ -214,3 +214,43 @@ TEST(KeptSetSearchTest, EvaluationBudgetStopsTheSearch) {
   EXPECT_EQ(r.sim.peakBytes, 210);
   EXPECT_LE(r.evaluations, 10u);
 }
+
+TEST(KeptSetSearchTest, HoistingMovesARecomputationBeforeTheLargeGradient) {
+  //   0 x 100 B, cost 1   1 y(x) 10 B, cost 1   2 loss(y), output
+  //   3 g1(loss) 10 B   4 big(g1) 100 B   5 g5(big, y) 10 B, output
+  // Nothing kept: x and y are recomputed right before g5, while big is live:
+  // big + x + y = 210 B during y's recomputation. Before g1 or before big
+  // the same recomputation holds at most g1 + x + y = 120 B (x dies once y
+  // is made), and y then lives through big: y + g1 + big = 120 B.
+  Graph g;
+  g.addNode(makeNode("x", 100, 1, {}));
+  g.addNode(makeNode("y", 10, 1, {0}));
+  g.addNode(makeNode("loss", 1, 1, {1}));
+  g.nodes[2].output = true;
+  g.addNode(makeNode("g1", 10, 1, {2}, true));
+  g.addNode(makeNode("big", 100, 1, {3}, true));
+  g.addNode(makeNode("g5", 10, 1, {4, 1}, true));
+  g.nodes[5].output = true;
+  Schedule lowered = lowerKeptSet(g, setOf(g.size(), {}));
+  ASSERT_EQ(lowered.recomputeBefore[5], (std::vector<unsigned>{0, 1}));
+  SimResult before;
+  ASSERT_FALSE(simulate(g, lowered, before));
+  EXPECT_EQ(before.peakBytes, 210);
+  EXPECT_TRUE(before.peakInRecompute);
+
+  SimResult after;
+  Schedule hoisted = hoistRecomputations(g, lowered, after);
+  EXPECT_EQ(after.peakBytes, 120);
+  EXPECT_EQ(after.recomputeCost, before.recomputeCost);
+  EXPECT_TRUE(hoisted.recomputeBefore[5].empty());
+  EXPECT_TRUE(hoisted.recomputeBefore[3] == (std::vector<unsigned>{0, 1}) ||
+              hoisted.recomputeBefore[4] == (std::vector<unsigned>{0, 1}));
+  SimResult check;
+  ASSERT_FALSE(simulate(g, hoisted, check));
+  EXPECT_EQ(check.peakBytes, 120);
+
+  // No recomputation at the peak: unchanged.
+  SimResult storeAll;
+  Schedule same = hoistRecomputations(g, Schedule(g.size()), storeAll);
+  EXPECT_EQ(same.numRecomputed(), 0u);
+}

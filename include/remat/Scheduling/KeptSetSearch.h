@@ -85,6 +85,21 @@ struct KeptSetSearchResult {
 KeptSetSearchResult improveKeptSet(const Graph &graph, std::vector<bool> start,
                                    const KeptSetSearchOptions &options);
 
+/// Moves a recomputation list to an earlier step where that lowers the
+/// simulated peak: a kept-set lowering recomputes right before the first
+/// reader, which may be where the backward holds the most (the exact MILP
+/// recomputes earlier there). While the peak falls in the list of some step
+/// k of a training graph, the list is tried before each of the `maxTries`
+/// steps from the first backward node to k with the least live bytes, and
+/// moved to the best if that lowers the peak (at most `maxRounds` times).
+/// Every operand a moved node reads then resolves to an instance the
+/// simulator accepts (Graph.h semantics), so the result is a valid schedule
+/// whose `sim` is exact. Forward-only graphs and plans whose peak is not in
+/// a recomputation are returned unchanged. Each try is one simulation.
+Schedule hoistRecomputations(const Graph &graph, Schedule schedule,
+                             SimResult &sim, unsigned maxRounds = 4,
+                             unsigned maxTries = 8);
+
 } // namespace sched
 } // namespace remat
 

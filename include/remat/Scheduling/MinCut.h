@@ -93,7 +93,9 @@ double medianCostPerByte(const Graph &graph);
 /// that no plan of the sweep dominates follow the cuts ("... searched"),
 /// thinned to one per 0.1% of store-all's peak. The search has a fixed
 /// budget of evaluations per sweep (deterministic; about 4e7 node and
-/// operand visits).
+/// operand visits). Last, every plan whose peak falls in a recomputation
+/// is also offered with that recomputation moved earlier
+/// (`hoistRecomputations`, "... hoisted") where that lowers the peak.
 std::vector<MinCutPlan> minCutSweep(const Graph &graph);
 
 } // namespace sched
