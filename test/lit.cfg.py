@@ -67,6 +67,23 @@ if shutil.which("cmake") and shutil.which("ninja"):
 if os.path.exists(os.path.join(config.remat_obj_root, "docs", "generated", "RematOps.md")):
     config.available_features.add("generated-docs")
 
+# MLIR counts pass statistics only when LLVM was built with them (assertions
+# or LLVM_FORCE_ENABLE_STATS); with Debian's release packages every statistic
+# is a no-op and -mlir-pass-statistics prints an empty report.
+def _has_pass_statistics():
+    opt = os.path.join(config.remat_tools_dir, "remat-opt")
+    try:
+        out = subprocess.run(
+            [opt, "--remat-memory-report", "-mlir-pass-statistics", "-o", os.devnull],
+            input="func.func @f() {\n  return\n}\n", capture_output=True, text=True,
+            timeout=60)
+        return "functions-reported" in out.stderr
+    except Exception:
+        return False
+
+if _has_pass_statistics():
+    config.available_features.add("pass-statistics")
+
 # The published benchmark graphs live beside the project root.
 if os.path.isdir(os.path.join(config.remat_src_root, "..", "shared", "benchmarks")):
     config.available_features.add("shared-benchmarks")

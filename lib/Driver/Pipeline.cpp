@@ -6,7 +6,9 @@
 
 #include "DriverInternal.h"
 
+#include "remat/Conversion/Passes.h"
 #include "remat/Dialect/Remat/IR/RematDialect.h"
+#include "remat/Dialect/Remat/Transforms/Passes.h"
 #include "remat/Driver/Passes.h"
 
 #include "mlir/Dialect/Bufferization/IR/BufferizableOpInterface.h"
@@ -43,24 +45,6 @@ static LogicalResult run(PassManager &pm, ModuleOp module,
   return pm.run(module);
 }
 
-/// Returns true if a pass with the argument `name` is registered.
-static bool isRegistered(StringRef name) {
-  return PassInfo::lookup(name) != nullptr;
-}
-
-/// Returns true if the module contains an op of the remat dialect.
-static bool hasRematOps(ModuleOp module) {
-  bool found = false;
-  module.walk([&](Operation *op) {
-    if (isa_and_nonnull<RematDialect>(op->getDialect())) {
-      found = true;
-      return WalkResult::interrupt();
-    }
-    return WalkResult::advance();
-  });
-  return found;
-}
-
 LogicalResult driver::runRematStage(ModuleOp module,
                                     const CompileOptions &options) {
   // A forward model (parameters marked, no training step yet, one returned
@@ -78,52 +62,29 @@ LogicalResult driver::runRematStage(ModuleOp module,
           func.getArgAttr(i, RematDialect::getParamAttrName()));
   }
   PassManager pm(module.getContext());
-  if (forward && failed(addPipeline(pm, "remat-autodiff", module)))
-    return failure();
-
+  OpPassManager &funcPm = pm.nest<func::FuncOp>();
+  if (forward)
+    funcPm.addPass(createRematAutodiff());
   if (options.budget || !options.strategy.empty()) {
-    constexpr StringLiteral pass = "remat-rematerialize";
-    if (!isRegistered(pass))
-      return module.emitError() << "--budget/--strategy need the pass '" << pass
-                                << "', which is not registered in this build";
-    std::string args;
+    RematRematerializeOptions remat;
     if (!options.strategy.empty())
-      args += "strategy=" + options.strategy;
+      remat.strategy = options.strategy;
     if (options.budget)
-      args += (args.empty() ? "" : " ") + std::string("budget=") +
-              std::to_string(*options.budget);
+      remat.budget = *options.budget;
     // Every rewrite is checked by the independent verifier against the
     // function before the rewrite (values read, recomputed ops, peak).
-    args += " verify=true";
-    std::string nested = std::string(pass) + "{" + args + "}";
-    // The pass may anchor on modules or on functions.
-    std::string ignored;
-    llvm::raw_string_ostream os(ignored);
-    OpPassManager probe("builtin.module");
-    if (succeeded(parsePassPipeline(nested, probe, os))) {
-      if (failed(addPipeline(pm, nested, module)))
-        return failure();
-    } else if (failed(addPipeline(pm, "func.func(" + nested + ")", module))) {
-      return failure();
-    }
+    remat.verify = true;
+    funcPm.addPass(createRematRematerialize(remat));
   }
   return run(pm, module, options, "remat");
 }
 
 LogicalResult driver::runLinalgStage(ModuleOp module,
                                      const CompileOptions &options) {
-  for (StringRef pass : {"remat-lower-to-linalg", "remat-open-recompute"})
-    if (!isRegistered(pass)) {
-      // Input already below the remat dialect needs no lowering.
-      if (!hasRematOps(module))
-        return success();
-      return module.emitError() << "lowering remat ops needs the pass '" << pass
-                                << "', which is not registered in this build";
-    }
   PassManager pm(module.getContext());
-  if (failed(addPipeline(pm, "remat-lower-to-linalg,remat-open-recompute",
-                         module)))
-    return failure();
+  OpPassManager &funcPm = pm.nest<func::FuncOp>();
+  funcPm.addPass(createRematLowerToLinalg());
+  funcPm.addPass(createRematOpenRecompute());
   return run(pm, module, options, "linalg");
 }
 

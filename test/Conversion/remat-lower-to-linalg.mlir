@@ -1,4 +1,6 @@
 // RUN: remat-opt %s --remat-lower-to-linalg --split-input-file | FileCheck %s
+// The pass runs on one function at a time, nested under func.func.
+// RUN: remat-opt %s --pass-pipeline='builtin.module(func.func(remat-lower-to-linalg))' --split-input-file | FileCheck %s
 
 // The IR produced for every op family (convolution, pooling and
 // normalization are tested separately). Numerics are checked by the

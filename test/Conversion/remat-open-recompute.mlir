@@ -1,6 +1,10 @@
 // RUN: remat-opt %s --remat-open-recompute --split-input-file | FileCheck %s
 // RUN: remat-opt %s --remat-lower-to-linalg --remat-open-recompute --split-input-file \
 // RUN:   | FileCheck %s --check-prefix=LOWERED
+// Nested under func.func (the pass runs on one function at a time).
+// RUN: remat-opt %s --pass-pipeline='builtin.module(func.func(remat-open-recompute))' --split-input-file | FileCheck %s
+// RUN: remat-opt %s --pass-pipeline='builtin.module(func.func(remat-lower-to-linalg,remat-open-recompute))' --split-input-file \
+// RUN:   | FileCheck %s --check-prefix=LOWERED
 
 // The body replaces the op in place: block arguments become the inputs and
 // the results become the yielded values; the recomputation is not merged

@@ -16,7 +16,12 @@
 
 // TIMING: Execution time report
 // TIMING: remat
+// TIMING-NEXT: 'func.func' Pipeline
 // TIMING-NEXT: RematAutodiff
+// TIMING: linalg
+// TIMING-NEXT: 'func.func' Pipeline
+// TIMING-NEXT: RematLowerToLinalg
+// TIMING-NEXT: RematOpenRecompute
 // TIMING: buffers
 // TIMING: RematPlanArena
 // TIMING-NEXT: RematLinalgToBlas

@@ -3,14 +3,14 @@
 // REQUIRES: remat-plugin
 // RUN: mlir-opt %s --load-dialect-plugin=%remat_plugin \
 // RUN:   --load-pass-plugin=%remat_plugin \
-// RUN:   --pass-pipeline='builtin.module(remat-autodiff,remat-rematerialize{strategy=store-all})' \
+// RUN:   --pass-pipeline='builtin.module(func.func(remat-autodiff,remat-rematerialize{strategy=store-all}))' \
 // RUN:   | FileCheck %s
 // RUN: mlir-opt %s --load-dialect-plugin=%remat_plugin \
 // RUN:   --load-pass-plugin=%remat_plugin \
-// RUN:   --pass-pipeline='builtin.module(remat-autodiff,remat-rematerialize{strategy=sqrt})' \
+// RUN:   --pass-pipeline='builtin.module(func.func(remat-autodiff,remat-rematerialize{strategy=sqrt}))' \
 // RUN:   > %t.plugin.mlir
 // RUN: remat-opt %s \
-// RUN:   --pass-pipeline='builtin.module(remat-autodiff,remat-rematerialize{strategy=sqrt})' \
+// RUN:   --pass-pipeline='builtin.module(func.func(remat-autodiff,remat-rematerialize{strategy=sqrt}))' \
 // RUN:   > %t.remat-opt.mlir
 // RUN: diff %t.plugin.mlir %t.remat-opt.mlir
 // RUN: FileCheck %s --check-prefix=SQRT < %t.plugin.mlir

@@ -11,6 +11,8 @@
 // Functions already marked remat.training_step are skipped, so running the
 // pass twice gives the same result.
 // RUN: remat-opt %s --remat-autodiff --remat-autodiff | FileCheck %s
+// The pass runs on one function at a time, nested under func.func.
+// RUN: remat-opt %s --pass-pipeline='builtin.module(func.func(remat-autodiff))' | FileCheck %s
 
 //===----------------------------------------------------------------------===//
 // Matmul: C = op(A) op(B), dA' = dC op(B)^T, dB' = op(A)^T dC

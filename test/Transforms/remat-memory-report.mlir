@@ -12,10 +12,15 @@
 // the peak.
 //
 // RUN: remat-opt %s --remat-memory-report=per-op -split-input-file -verify-diagnostics -o /dev/null
+// The pass runs on one function at a time, nested under func.func.
+// RUN: remat-opt %s --pass-pipeline='builtin.module(func.func(remat-memory-report{per-op}))' -split-input-file -verify-diagnostics -o /dev/null
 // Without -split-input-file the whole file is one module, so the JSON array
 // holds every function in file order.
 // RUN: remat-opt %s --remat-memory-report="json-file=%t.json" -o /dev/null 2>/dev/null
 // RUN: FileCheck %s --input-file=%t.json
+// Nested under func.func, the tool still writes one file for the module.
+// RUN: remat-opt %s --pass-pipeline='builtin.module(func.func(remat-memory-report{json-file=%t.nested.json}))' -o /dev/null 2>/dev/null
+// RUN: diff %t.json %t.nested.json
 // The file is one valid JSON array with one object per defined function.
 // RUN: %python -c "import json, sys; r = json.load(open(sys.argv[1])); assert [f['function'] for f in r] == ['chain', 'fan_out', 'keep_is_not_a_use', 'recompute_region', 'element_sizes', 'outputs', 'empty', 'second'], r" %t.json
 
@@ -287,8 +292,7 @@ func.func private @declaration(tensor<4xf32>)
 // CHECK-NEXT: "parameter_bytes": 0,
 // CHECK-NEXT: "total_activation_bytes": 0,
 // CHECK-NEXT: "ops": []
-// CHECK-NEXT: }
-// CHECK-NEXT: ,
+// CHECK-NEXT: },
 // CHECK-NEXT: {
 // CHECK-NEXT: "function": "second",
 // CHECK-NEXT: "peak_activation_bytes": 256,

@@ -6,6 +6,9 @@
 // RUN: remat-opt %s -split-input-file --remat-rematerialize=strategy=store-all --remat-verify-schedule --mlir-print-op-on-diagnostic=false -o /dev/null 2>&1 | FileCheck %s
 // RUN: remat-opt %s -split-input-file --remat-rematerialize=strategy=store-all 2>/dev/null | FileCheck %s --check-prefix=IR
 // RUN: remat-opt %s -split-input-file --remat-compare-strategies=table=- --mlir-print-op-on-diagnostic=false -o /dev/null 2>/dev/null | FileCheck %s --check-prefix=TABLE
+// remat-compare-strategies runs on one function at a time, nested under
+// func.func; the tool writes the table after the pipeline.
+// RUN: remat-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(remat-compare-strategies{table=-}))' --mlir-print-op-on-diagnostic=false -o /dev/null 2>/dev/null | FileCheck %s --check-prefix=TABLE
 
 // s (forward, 4 B) reads x (100 B) but comes after g1. In the input order x
 // lives until s: x + y + loss + g1 = 304 at g1. Forward-first, s runs right

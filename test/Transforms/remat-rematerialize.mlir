@@ -1,5 +1,7 @@
 // RUN: remat-opt %s --remat-rematerialize="strategy=store-all annotate=true" 2>&1 | FileCheck %s --check-prefix=STORE
 // RUN: remat-opt %s --remat-rematerialize="strategy=greedy threshold=16 annotate=true" 2>&1 | FileCheck %s --check-prefix=GREEDY
+// The pass runs on one function at a time, nested under func.func.
+// RUN: remat-opt %s --pass-pipeline='builtin.module(func.func(remat-rematerialize{strategy=greedy threshold=16 annotate=true}))' 2>&1 | FileCheck %s --check-prefix=GREEDY
 // RUN: remat-opt %s --remat-rematerialize="strategy=greedy annotate=true" 2>&1 | FileCheck %s --check-prefix=SEARCH
 // RUN: remat-opt %s --remat-rematerialize="strategy=sqrt annotate=true" 2>&1 | FileCheck %s --check-prefix=SQRT
 // RUN: remat-opt %s --remat-rematerialize="strategy=revolve slots=1 annotate=true" 2>&1 | FileCheck %s --check-prefix=REVOLVE1

@@ -1,4 +1,6 @@
 // RUN: remat-opt %s --remat-verify-schedule --mlir-print-op-on-diagnostic=false -o /dev/null 2>&1 | FileCheck %s
+// Nested under func.func (the pass checks one function at a time).
+// RUN: remat-opt %s --pass-pipeline='builtin.module(func.func(remat-verify-schedule))' --mlir-print-op-on-diagnostic=false -o /dev/null 2>&1 | FileCheck %s
 // The peaks below were computed by hand (step by step in the comments); the
 // memory analysis (a separate implementation) must agree with them on the
 // same IR. Returned values, like arguments, are not activations.

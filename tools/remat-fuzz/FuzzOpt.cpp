@@ -118,18 +118,21 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   if (!module || failed(verify(*module)))
     return 0;
 
-  // Every pass alone, with its defaults (reports go to remarks only).
+  // Every pass alone, with its defaults (reports go to remarks only); the
+  // passes that run on functions nested under func.func.
   for (llvm::StringRef pass :
-       {"remat-verify-schedule", "remat-memory-report{per-op}",
-        "remat-compare-strategies", "remat-autodiff", "remat-lower-to-linalg",
-        "remat-open-recompute", "remat-plan-arena"})
+       {"func.func(remat-verify-schedule)",
+        "func.func(remat-memory-report{per-op})",
+        "func.func(remat-compare-strategies)", "func.func(remat-autodiff)",
+        "func.func(remat-lower-to-linalg)", "func.func(remat-open-recompute)",
+        "remat-plan-arena"})
     runOnCopy(*module, pass);
 
   // The user's pipeline.
   OwningOpRef<ModuleOp> step = module->clone();
   if (!hasTrainingStep(*step))
     if (OwningOpRef<ModuleOp> differentiated =
-            runOnCopy(*module, "remat-autodiff"))
+            runOnCopy(*module, "func.func(remat-autodiff)"))
       step = std::move(differentiated);
   std::optional<int64_t> peak = storeAllPeak(*step);
   if (!peak)
@@ -156,11 +159,12 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
                         " budget=" + std::to_string(budget);
   log.clear();
   OwningOpRef<ModuleOp> rewritten =
-      runOnCopy(*step, "remat-rematerialize{" + options + "}");
+      runOnCopy(*step, "func.func(remat-rematerialize{" + options + "})");
   if (!rewritten)
     return 0;
   std::string verifyPipeline =
-      "remat-verify-schedule{budget=" + std::to_string(budget) + "}";
+      "func.func(remat-verify-schedule{budget=" + std::to_string(budget) +
+      "})";
   bool verified = bool(runOnCopy(*rewritten, verifyPipeline));
   fuzzCheck(verified, "remat-rematerialize{" + options + "} succeeded but " +
                           verifyPipeline + " rejects its rewrite");

@@ -163,7 +163,7 @@ void Checker::checkRewrite(const sched::PlanResult &plan, int64_t budget) {
     PassManager pm(&context);
     RematVerifyScheduleOptions options;
     options.budget = limit;
-    pm.addPass(createRematVerifySchedule(options));
+    pm.addNestedPass<func::FuncOp>(createRematVerifySchedule(options));
     bool accepted = succeeded(pm.run(*copy));
     fuzzCheck(accepted, "remat-verify-schedule{budget=" + llvm::Twine(limit) +
                             "} rejects the rewrite of " + name);

@@ -9,7 +9,7 @@
 
 include "mlir/Pass/PassBase.td"
 
-def RematLowerToLinalg : Pass<"remat-lower-to-linalg", "mlir::ModuleOp"> {
+def RematLowerToLinalg : Pass<"remat-lower-to-linalg", "mlir::func::FuncOp"> {
   let summary = "Lowers remat compute ops to linalg, tensor, arith, math and scf on tensors";
   let description = [{
     Rewrites every remat compute op, including the ops inside
@@ -34,6 +34,9 @@ def RematLowerToLinalg : Pass<"remat-lower-to-linalg", "mlir::ModuleOp"> {
     scatter-add loop (scf.for) over the index positions.
 
     `remat.opaque` has no semantics: the pass fails with an error at the op.
+
+    The pass runs on one `func.func` at a time: every pattern rewrites ops
+    inside the function and none creates or reads a module-level symbol.
 
     Before:
     ```mlir
@@ -60,7 +63,7 @@ def RematLowerToLinalg : Pass<"remat-lower-to-linalg", "mlir::ModuleOp"> {
   ];
 }
 
-def RematOpenRecompute : Pass<"remat-open-recompute", "mlir::ModuleOp"> {
+def RematOpenRecompute : Pass<"remat-open-recompute", "mlir::func::FuncOp"> {
   let summary = "Inlines the bodies of remat.recompute ops in place";
   let description = [{
     Replaces every `remat.recompute` by the ops of its body, in place: the
@@ -69,7 +72,7 @@ def RematOpenRecompute : Pass<"remat-open-recompute", "mlir::ModuleOp"> {
     schedule is fixed at this point: run it after `--remat-lower-to-linalg`
     and do not run CSE or canonicalization between this pass and
     bufferization, which could merge a recomputation back into the original
-    computation.
+    computation. The pass runs on one `func.func` at a time.
 
     Before:
     ```mlir
@@ -86,6 +89,10 @@ def RematOpenRecompute : Pass<"remat-open-recompute", "mlir::ModuleOp"> {
     %s = linalg.generic ... ins(%0 : tensor<4xf32>) ...
     ```
   }];
+  let statistics = [
+    Statistic<"numOpened", "regions-opened",
+              "remat.recompute ops replaced by their bodies">,
+  ];
 }
 
 #endif // REMAT_CONVERSION_PASSES_TD

@@ -39,9 +39,9 @@ struct LowerToLinalgPass
   using Base::Base;
 
   void runOnOperation() override {
-    ModuleOp module = getOperation();
+    func::FuncOp func = getOperation();
     bool opaque = false;
-    module.walk([&](OpaqueOp op) {
+    func.walk([&](OpaqueOp op) {
       op.emitError() << "remat.opaque '" << op.getName()
                      << "' has no semantics and cannot be lowered";
       opaque = true;
@@ -59,7 +59,7 @@ struct LowerToLinalgPass
     target.addLegalOp<RecomputeOp, YieldOp>();
     RewritePatternSet patterns(ctx);
     populateRematToLinalgPatterns(patterns);
-    if (failed(applyPartialConversion(module, target, std::move(patterns))))
+    if (failed(applyPartialConversion(func, target, std::move(patterns))))
       return signalPassFailure();
 
     // Phases and parameter marks describe remat ops and tensor arguments;
@@ -67,11 +67,11 @@ struct LowerToLinalgPass
     // the memref arguments that bufferization creates).
     StringRef phase = RematDialect::getPhaseAttrName();
     StringRef param = RematDialect::getParamAttrName();
-    module.walk([&](Operation *op) {
+    func.walk([&](Operation *op) {
       op->removeAttr(phase);
-      if (auto func = dyn_cast<FunctionOpInterface>(op))
-        for (unsigned i = 0, e = func.getNumArguments(); i < e; ++i)
-          func.removeArgAttr(i, param);
+      if (auto fn = dyn_cast<FunctionOpInterface>(op))
+        for (unsigned i = 0, e = fn.getNumArguments(); i < e; ++i)
+          fn.removeArgAttr(i, param);
     });
   }
 };

@@ -49,6 +49,7 @@ struct OpenRecomputePass
     for (RecomputeOp op : ops) {
       rewriter.setInsertionPoint(op);
       openRecompute(rewriter, op);
+      ++numOpened;
     }
   }
 };

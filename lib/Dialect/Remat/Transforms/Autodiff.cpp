@@ -164,26 +164,29 @@ static LogicalResult differentiate(func::FuncOp func) {
 namespace {
 struct AutodiffPass : public remat::impl::RematAutodiffBase<AutodiffPass> {
   void runOnOperation() override {
-    for (auto func : getOperation().getOps<func::FuncOp>()) {
-      // Already a training step: built by autodiff, or written with its
-      // backward ops.
-      if (func.isExternal() ||
-          func->hasAttr(RematDialect::getTrainingStepAttrName()) ||
-          isTrainingStep(func))
-        continue;
-      bool hasParam = llvm::any_of(func.getArguments(), [&](BlockArgument a) {
-        return func.getArgAttr(a.getArgNumber(),
-                               RematDialect::getParamAttrName());
-      });
-      if (!hasParam)
-        continue;
-      if (!func.getBody().hasOneBlock()) {
-        emitCompactError(func, "autodiff needs a single-block function body");
-        return signalPassFailure();
-      }
-      if (failed(differentiate(func)))
-        return signalPassFailure();
+    func::FuncOp func = getOperation();
+    // Already a training step: built by autodiff, or written with its
+    // backward ops.
+    if (func.isExternal() ||
+        func->hasAttr(RematDialect::getTrainingStepAttrName()) ||
+        isTrainingStep(func))
+      return markAllAnalysesPreserved();
+    bool hasParam = llvm::any_of(func.getArguments(), [&](BlockArgument a) {
+      return func.getArgAttr(a.getArgNumber(),
+                             RematDialect::getParamAttrName());
+    });
+    if (!hasParam)
+      return markAllAnalysesPreserved();
+    if (!func.getBody().hasOneBlock()) {
+      emitCompactError(func, "autodiff needs a single-block function body");
+      return signalPassFailure();
     }
+    if (failed(differentiate(func)))
+      return signalPassFailure();
+    ++numDifferentiated;
+    for (Operation &op : func.getBody().front())
+      if (getPhase(&op) == Phase::backward)
+        ++numBackwardOps;
   }
 };
 } // namespace

@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "remat/Dialect/Remat/Transforms/Passes.h"
+#include "remat/Dialect/Remat/Transforms/Reports.h"
 #include "remat/Dialect/Remat/Transforms/TrainingGraph.h"
 #include "remat/Scheduling/PlanReport.h"
 #include "remat/Scheduling/Planner.h"
@@ -55,66 +56,88 @@ struct CompareStrategiesPass
     });
   }
 
+  /// The parsed `max-recompute`.
+  double limit = 0;
+
+  /// Checks the options once per pipeline run; errors have no location.
+  LogicalResult initialize(MLIRContext *context) override {
+    std::optional<double> parsed = parseRecomputeLimit(maxRecompute);
+    if (!parsed || *parsed < 0)
+      return emitError(UnknownLoc::get(context))
+             << "max-recompute must be a non-negative percentage such as "
+                "30%, got '"
+             << maxRecompute << "'";
+    limit = *parsed;
+    return success();
+  }
+
   void runOnOperation() override {
-    std::optional<double> limit = parseRecomputeLimit(maxRecompute);
-    if (!limit || *limit < 0) {
-      getOperation().emitError()
-          << "max-recompute must be a non-negative percentage such as 30%, "
-             "got '"
-          << maxRecompute << "'";
-      return signalPassFailure();
-    }
-    std::string paretoText;
-    llvm::raw_string_ostream paretoOs(paretoText);
-    llvm::json::OStream pj(paretoOs, 2);
-    pj.arrayBegin();
-    std::string table, json;
-    llvm::raw_string_ostream jsonOs(json);
-    llvm::json::OStream j(jsonOs, 2);
-    j.arrayBegin();
-    for (auto func : getOperation().getOps<func::FuncOp>()) {
-      if (func.isExternal())
-        continue;
-      // Without backward annotations, the split inferred from the loss.
-      std::optional<PhaseSplit> split;
-      if (!isTrainingStep(func) && !isForwardOnlyGraph(func)) {
-        std::string why;
-        FailureOr<PhaseSplit> inferred = inferPhaseSplit(func, lossResult, why);
-        if (failed(inferred)) {
-          if (lossResult < 0)
-            continue;
-          func.emitError() << "loss-result=" << static_cast<int64_t>(lossResult)
-                           << " on @" << func.getSymName() << ": " << why;
-          return signalPassFailure();
-        }
-        mlir::emitRemark(func.getLoc()) << describePhaseSplit(func, *inferred);
-        split = std::move(*inferred);
-      }
-      FailureOr<TrainingGraph> tg =
-          TrainingGraph::build(func, split ? &split->backward : nullptr);
-      if (failed(tg))
-        return signalPassFailure();
-      std::vector<std::string> notes;
-      std::vector<sched::PlanResult> plans =
-          planAllStrategies(tg->graph, notes, dpSlots);
-      // The baseline is store-all in the input order (a strategy's plan may
-      // be for the forward-first re-sequencing).
-      sched::SimResult storeAllSim;
-      sched::simulate(tg->graph, sched::storeAll(tg->graph), storeAllSim);
-      int64_t storeAll = storeAllSim.peakBytes;
-      for (const sched::PlanResult &p : plans)
-        mlir::emitRemark(func.getLoc()) << describePlan(p, tg->graph, storeAll);
-      auto label = [](llvm::StringRef note) {
-        return note.starts_with(kOrderNotePrefix) ? "" : "declined: ";
-      };
-      for (const std::string &n : notes)
-        mlir::emitRemark(func.getLoc()) << label(n) << n;
+    func::FuncOp func = getOperation();
+    markAllAnalysesPreserved();
+    if (func.isExternal())
+      return;
+    // Every function asks for the files it was given, so that they are
+    // written (empty) even when nothing is planned.
+    std::string table, json, frontier;
+    auto finish = [&] {
+      if (!this->table.empty())
+        addFunctionReport(func, "remat-compare-strategies table", this->table,
+                          ReportFormat::Text, table);
+      if (!this->json.empty())
+        addFunctionReport(func, "remat-compare-strategies json", this->json,
+                          ReportFormat::Json, json);
       if (!pareto.empty())
-        writeFrontier(pj, func.getSymName(), tg->graph, storeAll, *limit);
-      table += formatPlanTable(func.getSymName(), plans, tg->graph, storeAll);
-      for (const std::string &n : notes)
-        table += "  " + (label(n) + n) + "\n";
-      table += "\n";
+        addFunctionReport(func, "remat-compare-strategies pareto", pareto,
+                          ReportFormat::Json, frontier);
+    };
+    // Without backward annotations, the split inferred from the loss.
+    std::optional<PhaseSplit> split;
+    if (!isTrainingStep(func) && !isForwardOnlyGraph(func)) {
+      std::string why;
+      FailureOr<PhaseSplit> inferred = inferPhaseSplit(func, lossResult, why);
+      if (failed(inferred)) {
+        if (lossResult < 0)
+          return finish();
+        func.emitError() << "loss-result=" << static_cast<int64_t>(lossResult)
+                         << " on @" << func.getSymName() << ": " << why;
+        return signalPassFailure();
+      }
+      mlir::emitRemark(func.getLoc()) << describePhaseSplit(func, *inferred);
+      split = std::move(*inferred);
+    }
+    FailureOr<TrainingGraph> tg =
+        TrainingGraph::build(func, split ? &split->backward : nullptr);
+    if (failed(tg))
+      return signalPassFailure();
+    std::vector<std::string> notes;
+    std::vector<sched::PlanResult> plans =
+        planAllStrategies(tg->graph, notes, dpSlots);
+    ++numCompared;
+    numPlans += plans.size();
+    // The baseline is store-all in the input order (a strategy's plan may
+    // be for the forward-first re-sequencing).
+    sched::SimResult storeAllSim;
+    sched::simulate(tg->graph, sched::storeAll(tg->graph), storeAllSim);
+    int64_t storeAll = storeAllSim.peakBytes;
+    for (const sched::PlanResult &p : plans)
+      mlir::emitRemark(func.getLoc()) << describePlan(p, tg->graph, storeAll);
+    auto label = [](llvm::StringRef note) {
+      return note.starts_with(kOrderNotePrefix) ? "" : "declined: ";
+    };
+    for (const std::string &n : notes)
+      mlir::emitRemark(func.getLoc()) << label(n) << n;
+    if (!pareto.empty()) {
+      llvm::raw_string_ostream os(frontier);
+      llvm::json::OStream pj(os, 2);
+      writeFrontier(pj, func.getSymName(), tg->graph, storeAll, limit);
+    }
+    table += formatPlanTable(func.getSymName(), plans, tg->graph, storeAll);
+    for (const std::string &n : notes)
+      table += "  " + (label(n) + n) + "\n";
+    table += "\n";
+    if (!this->json.empty()) {
+      llvm::raw_string_ostream os(json);
+      llvm::json::OStream j(os, 2);
       j.object([&] {
         j.attribute("function", func.getSymName());
         j.attributeArray("plans", [&] {
@@ -127,19 +150,7 @@ struct CompareStrategiesPass
         });
       });
     }
-    j.arrayEnd();
-    jsonOs << "\n";
-    markAllAnalysesPreserved();
-    if (!this->table.empty() &&
-        failed(writeReportFile(getOperation(), this->table, table)))
-      return signalPassFailure();
-    if (!this->json.empty() && failed(writeReportFile(getOperation(), this->json, json)))
-      return signalPassFailure();
-    pj.arrayEnd();
-    paretoOs << "\n";
-    if (!pareto.empty() &&
-        failed(writeReportFile(getOperation(), pareto, paretoText)))
-      return signalPassFailure();
+    finish();
   }
 };
 } // namespace

@@ -6,10 +6,7 @@
 
 #include "remat/Analysis/MemoryAnalysis.h"
 #include "remat/Dialect/Remat/Transforms/Passes.h"
-
-#include "mlir/Support/FileUtilities.h"
-#include "llvm/Support/JSON.h"
-#include "llvm/Support/ToolOutputFile.h"
+#include "remat/Dialect/Remat/Transforms/Reports.h"
 
 namespace remat {
 #define GEN_PASS_DEF_REMATMEMORYREPORT
@@ -25,38 +22,24 @@ struct MemoryReportPass
   using Base::Base;
 
   void runOnOperation() override {
-    std::string json;
-    llvm::raw_string_ostream jsonOs(json);
-    bool first = true;
-    jsonOs << "[";
-    for (auto func : getOperation().getOps<func::FuncOp>()) {
-      if (func.isExternal())
-        continue;
-      auto &analysis = getChildAnalysis<MemoryAnalysis>(func);
-      if (!analysis.isValid()) {
-        analysis.getErrorOp()->emitError() << analysis.getError();
-        return signalPassFailure();
-      }
-      report(func, analysis);
-      if (!jsonFile.empty()) {
-        jsonOs << (first ? "\n" : ",\n");
-        analysis.writeJSON(jsonOs, func.getSymName());
-        first = false;
-      }
-    }
-    jsonOs << "]\n";
+    func::FuncOp func = getOperation();
     markAllAnalysesPreserved();
-    if (jsonFile.empty())
+    if (func.isExternal())
       return;
-    std::string message;
-    auto file = openOutputFile(jsonFile, &message);
-    if (!file) {
-      getOperation().emitError()
-          << "cannot write '" << jsonFile << "': " << message;
+    auto &analysis = getAnalysis<MemoryAnalysis>();
+    if (!analysis.isValid()) {
+      analysis.getErrorOp()->emitError() << analysis.getError();
       return signalPassFailure();
     }
-    file->os() << json;
-    file->keep();
+    report(func, analysis);
+    ++numReported;
+    if (jsonFile.empty())
+      return;
+    std::string json;
+    llvm::raw_string_ostream os(json);
+    analysis.writeJSON(os, func.getSymName());
+    addFunctionReport(func, "remat-memory-report json-file", jsonFile,
+                      ReportFormat::Json, json);
   }
 
   void report(func::FuncOp func, const MemoryAnalysis &analysis) {

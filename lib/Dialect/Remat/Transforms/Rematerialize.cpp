@@ -9,6 +9,7 @@
 #include "remat/Dialect/Remat/IR/RematDialect.h"
 #include "remat/Dialect/Remat/Transforms/Passes.h"
 #include "remat/Dialect/Remat/Transforms/PlanAttr.h"
+#include "remat/Dialect/Remat/Transforms/Reports.h"
 #include "remat/Dialect/Remat/Transforms/TrainingGraph.h"
 #include "remat/Dialect/Remat/Transforms/VerifySchedule.h"
 #include "remat/Scheduling/PlanReport.h"
@@ -33,71 +34,74 @@ struct RematerializePass
   /// The parsed `max-recompute` (-1: none).
   double maxRecomputePercent = -1;
 
-  void runOnOperation() override {
-    if (!llvm::is_contained(getStrategyNames(), StringRef(strategy))) {
-      emitCompactError(getOperation())
-          << "unknown strategy '" << strategy
-          << "'; expected one of: " << llvm::join(getStrategyNames(), ", ");
-      return signalPassFailure();
-    }
+  /// Checks the options once per pipeline run; errors have no location.
+  LogicalResult initialize(MLIRContext *context) override {
+    Location loc = UnknownLoc::get(context);
+    if (!llvm::is_contained(getStrategyNames(), StringRef(strategy)))
+      return emitError(loc) << "unknown strategy '" << strategy
+                            << "'; expected one of: "
+                            << llvm::join(getStrategyNames(), ", ");
     std::optional<double> limit = parseRecomputeLimit(maxRecompute);
-    if (!limit) {
-      getOperation().emitError()
-          << "max-recompute must be a non-negative percentage such as 30%, "
-             "got '"
-          << maxRecompute << "'";
-      return signalPassFailure();
-    }
+    if (!limit)
+      return emitError(loc)
+             << "max-recompute must be a non-negative percentage such as "
+                "30%, got '"
+             << maxRecompute << "'";
     maxRecomputePercent = *limit;
-    if (budget < 0) {
-      emitCompactError(getOperation(), "budget must be >= 0 bytes");
-      return signalPassFailure();
-    }
+    if (budget < 0)
+      return emitError(loc) << "budget must be >= 0 bytes";
+    if (!(timeLimit > 0))
+      return emitError(loc) << "time-limit must be positive, got "
+                            << timeLimit;
+    return success();
+  }
+
+  void runOnOperation() override {
+    func::FuncOp func = getOperation();
+    if (func.isExternal())
+      return markAllAnalysesPreserved();
+    // With report-json=, every function asks for the file, so that it is
+    // written (as an empty array) even when nothing is planned.
     std::string json;
-    llvm::raw_string_ostream jsonOs(json);
-    llvm::json::OStream j(jsonOs, 2);
-    j.arrayBegin();
-    for (auto func : getOperation().getOps<func::FuncOp>()) {
-      if (func.isExternal())
-        continue;
-      if (isTrainingStep(func) || isForwardOnlyGraph(func)) {
-        if (failed(runOnFunction(func, j, nullptr)))
-          return signalPassFailure();
-        continue;
-      }
-      // No backward annotations: infer the split from the loss.
-      std::string why;
-      FailureOr<PhaseSplit> split = inferPhaseSplit(func, lossResult, why);
-      if (failed(split)) {
-        if (budget <= 0 && lossResult < 0)
-          continue; // Nothing was asked of this function.
-        InFlightDiagnostic diag = func.emitError();
-        if (budget > 0)
-          diag << "budget of " << static_cast<int64_t>(budget) << " bytes on @"
-               << func.getSymName() << ", ";
-        else
-          diag << "loss-result=" << static_cast<int64_t>(lossResult) << " on @"
-               << func.getSymName() << ", ";
-        diag << "which has no backward ops (#remat.phase<backward>) and is "
-                "not a forward-only graph (remat.forward_only): cannot infer "
-                "its forward/backward split: "
-             << why;
+    auto finish = [&](LogicalResult result) {
+      if (failed(result))
         return signalPassFailure();
+      if (!reportJson.empty())
+        addFunctionReport(func, "remat-rematerialize report-json", reportJson,
+                          ReportFormat::Json, json);
+    };
+    if (isTrainingStep(func) || isForwardOnlyGraph(func))
+      return finish(runOnFunction(func, json, nullptr));
+    // No backward annotations: infer the split from the loss.
+    std::string why;
+    FailureOr<PhaseSplit> split = inferPhaseSplit(func, lossResult, why);
+    if (failed(split)) {
+      if (budget <= 0 && lossResult < 0) {
+        // Nothing was asked of this function.
+        markAllAnalysesPreserved();
+        return finish(success());
       }
-      mlir::emitRemark(func.getLoc()) << describePhaseSplit(func, *split);
-      if (failed(runOnFunction(func, j, &*split)))
-        return signalPassFailure();
-    }
-    j.arrayEnd();
-    jsonOs << "\n";
-    if (!reportJson.empty() &&
-        failed(writeReportFile(getOperation(), reportJson, json)))
+      InFlightDiagnostic diag = func.emitError();
+      if (budget > 0)
+        diag << "budget of " << static_cast<int64_t>(budget) << " bytes on @"
+             << func.getSymName() << ", ";
+      else
+        diag << "loss-result=" << static_cast<int64_t>(lossResult) << " on @"
+             << func.getSymName() << ", ";
+      diag << "which has no backward ops (#remat.phase<backward>) and is "
+              "not a forward-only graph (remat.forward_only): cannot infer "
+              "its forward/backward split: "
+           << why;
       return signalPassFailure();
+    }
+    mlir::emitRemark(func.getLoc()) << describePhaseSplit(func, *split);
+    finish(runOnFunction(func, json, &*split));
   }
 
   /// Plans and rewrites `func`; with `split`, its inferred phases are the
   /// split and are written on the ops before the rewrite.
-  LogicalResult runOnFunction(func::FuncOp func, llvm::json::OStream &j,
+  /// Renders the function's report into `json`.
+  LogicalResult runOnFunction(func::FuncOp func, std::string &json,
                               const PhaseSplit *split) {
     FailureOr<TrainingGraph> tg =
         TrainingGraph::build(func, split ? &split->backward : nullptr);
@@ -114,9 +118,6 @@ struct RematerializePass
     options.slots = slots;
     options.threshold = threshold;
     options.dpSlots = dpSlots;
-    if (!(timeLimit > 0))
-      return func.emitError() << "time-limit must be positive, got "
-                              << timeLimit;
     options.timeLimitSeconds = timeLimit;
     options.maxRecomputePercent = maxRecomputePercent;
     llvm::Expected<PlannerResult> planned =
@@ -158,10 +159,19 @@ struct RematerializePass
       mlir::emitRemark(func.getLoc()) << "note: " << note;
     if (verify && failed(verifySchedule(func, *original, budget)))
       return failure();
+    DictionaryAttr planAttr =
+        buildPlanAttr(func.getContext(), plan, graph, result.storeAllPeak);
     if (annotate)
-      func->setAttr(RematDialect::getPlanAttrName(),
-                    buildPlanAttr(func.getContext(), plan, graph,
-                                  result.storeAllPeak));
+      func->setAttr(RematDialect::getPlanAttrName(), planAttr);
+    ++numPlanned;
+    numRecomputedOps += *recomputed;
+    numBytesSaved +=
+        std::max<int64_t>(0, result.storeAllPeak - plan.sim.peakBytes);
+    numValuesKept += cast<ArrayAttr>(planAttr.get("kept")).size();
+    if (reportJson.empty())
+      return success();
+    llvm::raw_string_ostream os(json);
+    llvm::json::OStream j(os, 2);
     j.object([&] {
       j.attribute("function", func.getSymName());
       j.attribute("ir_peak_activation_bytes", analysis.getPeakBytes());

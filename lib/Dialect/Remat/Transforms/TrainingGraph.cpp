@@ -37,17 +37,6 @@ bool remat::isForwardOnlyGraph(func::FuncOp func) {
          !isTrainingStep(func);
 }
 
-LogicalResult remat::writeReportFile(Operation *anchor, StringRef path,
-                                     StringRef text) {
-  std::string message;
-  auto file = openOutputFile(path, &message);
-  if (!file)
-    return anchor->emitError() << "cannot write '" << path << "': " << message;
-  file->os() << text;
-  file->keep();
-  return success();
-}
-
 /// True when recomputing `op` would not reproduce it or is not allowed: a
 /// hint, side effects (of the op or of an op in its regions), or regions that
 /// are not a scalar payload.

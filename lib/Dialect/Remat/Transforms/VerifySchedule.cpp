@@ -159,7 +159,7 @@ public:
   ScheduleChecker(func::FuncOp func, func::FuncOp originalFunc)
       : func(func), originalFunc(originalFunc) {}
 
-  LogicalResult check(int64_t budget) {
+  LogicalResult check(int64_t budget, ScheduleStats *stats) {
     // Diagnostics on the function use its location only: printing the
     // function with the diagnostic would dump its whole body.
     if (failed(checkShape(func, "")))
@@ -186,6 +186,11 @@ public:
                                 << budget << " bytes in @" << func.getSymName()
                                 << ", reached at " << describeOp(peakOp);
       return diag;
+    }
+    if (stats) {
+      stats->peakBytes = peakBytes;
+      stats->recomputedOps = numRecomputed;
+      stats->consumersChecked = originalFunc ? terms.getSteps().size() : 0;
     }
     InFlightDiagnostic remark = mlir::emitRemark(func.getLoc())
                                 << "schedule verified: peak " << peakBytes
@@ -607,52 +612,64 @@ struct VerifySchedulePass
     : public remat::impl::RematVerifyScheduleBase<VerifySchedulePass> {
   using Base::Base;
 
+  /// The module of `original=`, parsed once by `initialize` and shared by
+  /// the copies of the pass that run on functions in parallel; null without
+  /// `original=` or when the file cannot be read.
+  std::shared_ptr<OwningOpRef<ModuleOp>> originalModule;
+
+  LogicalResult initialize(MLIRContext *context) override {
+    originalModule.reset();
+    if (original.empty())
+      return success();
+    // Parsed into this context so that its types and attributes compare by
+    // identity with the rewritten ones. A file that cannot be read is
+    // reported at each function (initialize has no location to report at).
+    ParserConfig config(context);
+    auto parsed = std::make_shared<OwningOpRef<ModuleOp>>(
+        parseSourceFile<ModuleOp>(original, config));
+    if (*parsed)
+      originalModule = std::move(parsed);
+    return success();
+  }
+
   void runOnOperation() override {
-    ModuleOp module = getOperation();
+    func::FuncOp func = getOperation();
+    markAllAnalysesPreserved();
     if (budget < 0) {
-      emitError(module.getLoc(), "budget must be non-negative, got ") << budget;
+      emitError(func.getLoc(), "budget must be non-negative, got ") << budget;
       return signalPassFailure();
     }
-    // The original step, parsed into this context so that its types and
-    // attributes compare by identity with the rewritten ones.
-    OwningOpRef<ModuleOp> originalModule;
+    if (func.isExternal())
+      return;
+    func::FuncOp originalFunc;
     if (!original.empty()) {
-      ParserConfig config(&getContext());
-      originalModule = parseSourceFile<ModuleOp>(original, config);
       if (!originalModule) {
-        emitError(module.getLoc())
+        emitError(func.getLoc())
             << "cannot read the original step from '" << original << "'";
         return signalPassFailure();
       }
-    }
-    bool failedAny = false;
-    for (auto func : module.getOps<func::FuncOp>()) {
-      if (func.isExternal())
-        continue;
-      func::FuncOp originalFunc;
-      if (originalModule) {
-        originalFunc =
-            originalModule->lookupSymbol<func::FuncOp>(func.getSymNameAttr());
-        if (!originalFunc || originalFunc.isExternal()) {
-          emitError(func.getLoc())
-              << "the original step '" << original << "' has no function @"
-              << func.getSymName() << " with a body to compare with";
-          failedAny = true;
-          continue;
-        }
+      originalFunc =
+          (*originalModule)->lookupSymbol<func::FuncOp>(func.getSymNameAttr());
+      if (!originalFunc || originalFunc.isExternal()) {
+        emitError(func.getLoc())
+            << "the original step '" << original << "' has no function @"
+            << func.getSymName() << " with a body to compare with";
+        return signalPassFailure();
       }
-      if (failed(verifySchedule(func, originalFunc, budget)))
-        failedAny = true;
     }
-    if (failedAny)
-      signalPassFailure();
-    markAllAnalysesPreserved();
+    ScheduleStats stats;
+    if (failed(verifySchedule(func, originalFunc, budget, &stats)))
+      return signalPassFailure();
+    ++numVerified;
+    numConsumersChecked += stats.consumersChecked;
+    numRecomputedChecked += stats.recomputedOps;
   }
 };
 
 } // namespace
 
 LogicalResult remat::verifySchedule(func::FuncOp rewritten,
-                                    func::FuncOp original, int64_t budget) {
-  return ScheduleChecker(rewritten, original).check(budget);
+                                    func::FuncOp original, int64_t budget,
+                                    ScheduleStats *stats) {
+  return ScheduleChecker(rewritten, original).check(budget, stats);
 }

@@ -9,7 +9,7 @@
 
 include "mlir/Pass/PassBase.td"
 
-def RematAutodiff : Pass<"remat-autodiff", "mlir::ModuleOp"> {
+def RematAutodiff : Pass<"remat-autodiff", "mlir::func::FuncOp"> {
   let summary = "Builds the training step of a forward function (reverse mode)";
   let description = [{
     For every `func.func` that returns a single scalar loss (a rank-0 float
@@ -44,11 +44,21 @@ def RematAutodiff : Pass<"remat-autodiff", "mlir::ModuleOp"> {
     ```
     Ops without `RematGradientOpInterface` on the path from a parameter to
     the loss are reported with an error at their location.
+
+    The pass runs on one `func.func` at a time (it reads and rewrites only
+    that function), so functions are differentiated in parallel when the
+    pass is nested under `func.func`.
   }];
   let dependentDialects = ["::remat::RematDialect", "::mlir::arith::ArithDialect"];
+  let statistics = [
+    Statistic<"numDifferentiated", "functions-differentiated",
+              "Functions that got their backward ops">,
+    Statistic<"numBackwardOps", "backward-ops",
+              "Backward ops created (after dropping the unused ones)">,
+  ];
 }
 
-def RematMemoryReport : Pass<"remat-memory-report", "mlir::ModuleOp"> {
+def RematMemoryReport : Pass<"remat-memory-report", "mlir::func::FuncOp"> {
   let summary = "Reports liveness, live bytes per op and the memory peak";
   let description = [{
     Runs the liveness analysis over the op order of every function: a value
@@ -63,8 +73,12 @@ def RematMemoryReport : Pass<"remat-memory-report", "mlir::ModuleOp"> {
     Emits a remark on the function with the peak activation bytes, the total
     with arguments, and the op at which the peak is reached; a remark at that
     op; with `per-op`, a remark at every op with its live bytes. With
-    `json-file`, writes the same report as JSON. Sizes are 64-bit; a value
-    whose size overflows 64 bits or is not statically shaped is an error.
+    `json-file`, the same report as JSON: the pass leaves it on the function
+    (the `remat_reports` attribute, see Reports.h) and `remat-opt` writes
+    the file after the pipeline, one JSON array with every function in
+    module order. Sizes are 64-bit; a value whose size overflows 64 bits or
+    is not statically shaped is an error. The pass runs on one `func.func`
+    at a time.
 
     Before/after: the IR is unchanged; the report is the output, e.g.
     `remark: peak activation bytes 1536 (total with arguments 2048) at remat.matmul`.
@@ -75,9 +89,13 @@ def RematMemoryReport : Pass<"remat-memory-report", "mlir::ModuleOp"> {
     Option<"jsonFile", "json-file", "std::string", /*default=*/"\"\"",
            "Write the report as JSON to this file ('-' for stdout)">,
   ];
+  let statistics = [
+    Statistic<"numReported", "functions-reported",
+              "Functions whose liveness was reported">,
+  ];
 }
 
-def RematRematerialize : Pass<"remat-rematerialize", "mlir::ModuleOp"> {
+def RematRematerialize : Pass<"remat-rematerialize", "mlir::func::FuncOp"> {
   let summary = "Chooses what to keep and what to recompute, and rewrites the IR";
   let description = [{
     Plans every training step (a `func.func` with `#remat.phase<backward>`
@@ -163,7 +181,15 @@ def RematRematerialize : Pass<"remat-rematerialize", "mlir::ModuleOp"> {
     Reports a remark per function (peak activation bytes against store-all,
     total with arguments, recompute cost absolute and as a percentage of the
     forward cost, recomputed op count, planning time) and, with
-    `report-json=`, the same as JSON.
+    `report-json=`, the same as JSON: the pass leaves each function's report
+    on the function (the `remat_reports` attribute, see Reports.h) and
+    `remat-opt` writes the file after the pipeline, one JSON array with
+    every planned function in module order.
+
+    The pass runs on one `func.func` at a time (planning and the rewrite
+    read and change only that function; no module-level symbol is used), so
+    functions are planned in parallel when it is nested under `func.func`.
+    The options are checked once, before any function is planned.
 
     With `annotate=true` every planned function also gets the plan as the
     `remat.plan` dictionary attribute, written after the rewrite (and after
@@ -231,9 +257,21 @@ def RematRematerialize : Pass<"remat-rematerialize", "mlir::ModuleOp"> {
            "Write the chosen plan into the IR as the remat.plan dictionary "
            "attribute of each planned function">,
   ];
+  let statistics = [
+    Statistic<"numPlanned", "functions-planned",
+              "Functions planned and rewritten">,
+    Statistic<"numRecomputedOps", "ops-recomputed",
+              "Ops cloned into remat.recompute regions">,
+    Statistic<"numBytesSaved", "bytes-saved",
+              "Simulated activation peak bytes saved against store-all, "
+              "summed over the functions">,
+    Statistic<"numValuesKept", "values-kept",
+              "Forward values kept as checkpoints (read in their forward "
+              "instance by the backward phase or a recomputation)">,
+  ];
 }
 
-def RematCompareStrategies : Pass<"remat-compare-strategies", "mlir::ModuleOp"> {
+def RematCompareStrategies : Pass<"remat-compare-strategies", "mlir::func::FuncOp"> {
   let summary = "Plans every training step with every strategy and prints a table";
   let description = [{
     Runs store-all, sqrt, greedy (with the threshold search), logn, revolve
@@ -252,6 +290,12 @@ def RematCompareStrategies : Pass<"remat-compare-strategies", "mlir::ModuleOp"> 
     parameter and Revolve and the chain optimum at budgets of 0.2 .. 0.9 of
     store-all, and the plan chosen under `max-recompute=` (default 30%),
     marked; `scripts/plot-pareto.py` draws it.
+
+    The pass runs on one `func.func` at a time and leaves the function's
+    table row, JSON object and frontier on the function (the
+    `remat_reports` attribute, see Reports.h); `remat-opt` writes each file
+    after the pipeline, with every function in module order (the table as
+    the concatenation of the functions' tables, the JSON files as arrays).
   }];
   let options = [
     Option<"lossResult", "loss-result", "int64_t", /*default=*/"-1",
@@ -268,9 +312,14 @@ def RematCompareStrategies : Pass<"remat-compare-strategies", "mlir::ModuleOp"> 
     Option<"dpSlots", "dp-slots", "unsigned", /*default=*/"500",
            "Memory discretisation of the chain dynamic program">,
   ];
+  let statistics = [
+    Statistic<"numCompared", "functions-compared",
+              "Functions planned with every strategy">,
+    Statistic<"numPlans", "plans", "Plans computed (declined ones not counted)">,
+  ];
 }
 
-def RematVerifySchedule : Pass<"remat-verify-schedule", "mlir::ModuleOp"> {
+def RematVerifySchedule : Pass<"remat-verify-schedule", "mlir::func::FuncOp"> {
   let summary = "Independently checks a rewritten schedule: the values it computes (against the original), its recomputed clones and its memory peak";
   let description = [{
     Checks every `func.func` that a rematerialization rewrite produced,
@@ -353,7 +402,19 @@ def RematVerifySchedule : Pass<"remat-verify-schedule", "mlir::ModuleOp"> {
     bytes, M recomputed ops; ...` followed by what was compared; otherwise
     the first problem is reported as an error at the offending op (never
     with the function body).
+
+    The pass runs on one `func.func` at a time; the `original=` file is
+    parsed once, when the pass is initialised, and shared by the functions.
   }];
+  let statistics = [
+    Statistic<"numVerified", "functions-verified",
+              "Functions whose schedule was verified">,
+    Statistic<"numConsumersChecked", "consumers-checked",
+              "Ops outside recompute regions (the return included) whose "
+              "operands were compared with the original">,
+    Statistic<"numRecomputedChecked", "recomputed-ops-checked",
+              "Recomputed ops matched with an original forward op">,
+  ];
   let options = [
     Option<"budget", "budget", "int64_t", /*default=*/"0",
            "Memory budget in bytes for the activation peak (0: none)">,

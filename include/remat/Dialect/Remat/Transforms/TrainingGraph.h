@@ -96,11 +96,6 @@ bool isTrainingStep(mlir::func::FuncOp func);
 /// (and store-all) plan it.
 bool isForwardOnlyGraph(mlir::func::FuncOp func);
 
-/// Writes `text` to `path` ('-' is stdout); emits an error on `anchor` and
-/// returns failure if the file cannot be written.
-mlir::LogicalResult writeReportFile(mlir::Operation *anchor,
-                                    llvm::StringRef path, llvm::StringRef text);
-
 /// Moves the units of `tg` into `order` (`order[i]` is the node placed at
 /// position `i`, a topological order such as `sched::forwardFirstOrder`);
 /// `remat.keep` hints follow the op they mark. `tg` is invalidated: rebuild
