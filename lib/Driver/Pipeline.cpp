@@ -1,4 +1,4 @@
-//===- Pipeline.cpp - the pass pipelines of remat-compile -----------------===//
+//===- Pipeline.cpp - the stages of remat-compile -------------------------===//
 //
 // Part of the remat project.
 //
@@ -6,14 +6,12 @@
 
 #include "DriverInternal.h"
 
-#include "remat/Conversion/Passes.h"
 #include "remat/Dialect/Remat/IR/RematDialect.h"
-#include "remat/Dialect/Remat/Transforms/Passes.h"
-#include "remat/Driver/Passes.h"
+#include "remat/Dialect/Remat/Transforms/Reports.h"
+#include "remat/Driver/Pipelines.h"
 
 #include "mlir/Dialect/Bufferization/IR/BufferizableOpInterface.h"
 #include "mlir/Pass/PassManager.h"
-#include "mlir/Pass/PassRegistry.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Process.h"
 
@@ -21,19 +19,9 @@ using namespace mlir;
 using namespace remat;
 using namespace remat::driver;
 
-/// Appends the textual `pipeline` (relative to the module) to `pm`.
-static LogicalResult addPipeline(OpPassManager &pm, StringRef pipeline,
-                                 Operation *anchor) {
-  std::string errors;
-  llvm::raw_string_ostream os(errors);
-  if (succeeded(parsePassPipeline(pipeline, pm, os)))
-    return success();
-  return anchor->emitError()
-         << "cannot build the pipeline '" << pipeline << "': " << errors;
-}
-
 /// Runs `pm` on `module` as the stage `name`: timed under the driver's
-/// timing scope, with the caller's pass manager options applied.
+/// timing scope, with the caller's pass manager options applied. Then
+/// writes the reports the passes left on functions (Reports.h).
 static LogicalResult run(PassManager &pm, ModuleOp module,
                          const CompileOptions &options, StringRef name) {
   if (options.configurePassManager &&
@@ -42,7 +30,9 @@ static LogicalResult run(PassManager &pm, ModuleOp module,
   Stage stage(options, name);
   if (options.timing)
     pm.enableTiming(stage.timing());
-  return pm.run(module);
+  if (failed(pm.run(module)))
+    return failure();
+  return writeFunctionReports(module);
 }
 
 LogicalResult driver::runRematStage(ModuleOp module,
@@ -61,30 +51,22 @@ LogicalResult driver::runRematStage(ModuleOp module,
       forward |= static_cast<bool>(
           func.getArgAttr(i, RematDialect::getParamAttrName()));
   }
+  TrainingPipelineOptions training;
+  training.autodiff = forward;
+  training.strategy = options.strategy;
+  training.budget = options.budget.value_or(0);
+  // Every rewrite is checked by the independent verifier against the
+  // function before the rewrite (values read, recomputed ops, peak).
+  training.verify = true;
   PassManager pm(module.getContext());
-  OpPassManager &funcPm = pm.nest<func::FuncOp>();
-  if (forward)
-    funcPm.addPass(createRematAutodiff());
-  if (options.budget || !options.strategy.empty()) {
-    RematRematerializeOptions remat;
-    if (!options.strategy.empty())
-      remat.strategy = options.strategy;
-    if (options.budget)
-      remat.budget = *options.budget;
-    // Every rewrite is checked by the independent verifier against the
-    // function before the rewrite (values read, recomputed ops, peak).
-    remat.verify = true;
-    funcPm.addPass(createRematRematerialize(remat));
-  }
+  buildTrainingPipeline(pm, training);
   return run(pm, module, options, "remat");
 }
 
 LogicalResult driver::runLinalgStage(ModuleOp module,
                                      const CompileOptions &options) {
   PassManager pm(module.getContext());
-  OpPassManager &funcPm = pm.nest<func::FuncOp>();
-  funcPm.addPass(createRematLowerToLinalg());
-  funcPm.addPass(createRematOpenRecompute());
+  buildLinalgPipeline(pm);
   return run(pm, module, options, "linalg");
 }
 
@@ -115,71 +97,24 @@ LogicalResult driver::runBufferStage(ModuleOp module,
                                      const CompileOptions &options) {
   if (failed(checkBufferizable(module)))
     return failure();
-  bool cuda = options.target == Target::CUDA;
-  PassManager pm(module.getContext());
-  // No CSE or canonicalization before bufferization: it could merge a
-  // recomputation back into the value it recomputes.
-  if (failed(addPipeline(pm,
-                         "one-shot-bufferize{bufferize-function-boundaries "
-                         "function-boundary-type-conversion=identity-layout-"
-                         "map},buffer-results-to-out-params{hoist-static-"
-                         "allocs modify-public-functions}",
-                         module)))
-    return failure();
-  pm.addPass(createRematCopiesToLinalg(
-      RematCopiesToLinalgOptions{/*allCopies=*/cuda}));
-  if (cuda)
-    pm.addPass(createRematMaterializeGlobals());
-  std::string arena = "remat-plan-arena";
-  if (!options.arenaReport.empty())
-    arena += "{json-file=" + options.arenaReport + "}";
-  if (failed(addPipeline(pm, arena, module)))
-    return failure();
-  if (cuda)
-    pm.addPass(createRematHostAllocsToGpu());
+  BufferPipelineOptions buffers;
+  buffers.cuda = options.target == Target::CUDA;
   // CPU: f32 matmuls call the runtime's GEMM (the testing aid keeps the
   // loops of the CUDA path).
-  else if (options.blas && !options.gpuLoopsOnCpu &&
-           failed(addPipeline(pm, "remat-linalg-to-blas", module)))
-    return failure();
+  buffers.blas = options.blas && !options.gpuLoopsOnCpu;
+  buffers.arenaReport = options.arenaReport;
+  PassManager pm(module.getContext());
+  buildBufferPipeline(pm, buffers);
   return run(pm, module, options, "buffers");
-}
-
-/// Math on the host: intrinsics where LLVM has them, libm for the rest.
-static constexpr StringLiteral kHostScalarPipeline =
-    "arith-expand,convert-math-to-llvm,convert-math-to-libm";
-
-/// The loop structure of the CUDA path, before mapping to the GPU: the
-/// parallel loops of every linalg op outermost, collapsed to one dimension
-/// and tiled by the block size.
-static LogicalResult addGpuLoopNest(OpPassManager &pm, ModuleOp module,
-                                    const CompileOptions &options) {
-  pm.addPass(createRematParallelFirst());
-  if (failed(addPipeline(pm, "func.func(convert-linalg-to-parallel-loops)",
-                         module)))
-    return failure();
-  pm.addPass(createRematCollapseParallelLoops());
-  return addPipeline(
-      pm,
-      "func.func(scf-parallel-loop-tiling{parallel-loop-tile-sizes=" +
-          std::to_string(options.gpuBlockSize) + " no-min-max-bounds})",
-      module);
 }
 
 LogicalResult driver::runCpuLLVMStage(ModuleOp module,
                                       const CompileOptions &options) {
+  CpuLLVMPipelineOptions cpu;
+  cpu.gpuLoops = options.gpuLoopsOnCpu;
+  cpu.blockSize = options.gpuBlockSize;
   PassManager pm(module.getContext());
-  if (options.gpuLoopsOnCpu && failed(addGpuLoopNest(pm, module, options)))
-    return failure();
-  std::string pipeline =
-      "func.func(convert-linalg-to-loops),expand-strided-metadata,"
-      "lower-affine,convert-scf-to-cf," +
-      kHostScalarPipeline.str() +
-      ",finalize-memref-to-llvm,convert-arith-to-llvm,"
-      "convert-func-to-llvm{use-bare-ptr-memref-call-conv=1},"
-      "convert-cf-to-llvm,reconcile-unrealized-casts";
-  if (failed(addPipeline(pm, pipeline, module)))
-    return failure();
+  buildCpuLLVMPipeline(pm, cpu);
   return run(pm, module, options, "mlir-llvm");
 }
 
@@ -199,31 +134,19 @@ LogicalResult driver::runCudaLLVMStage(ModuleOp module,
   // The toolkit provides ptxas (cubins) and libdevice (math functions in
   // kernels); PTX without math functions needs neither.
   std::string toolkit = cudaToolkitPath(options);
-  std::string toolkitOption;
+  std::string toolkitPath;
   if (llvm::sys::fs::is_directory(toolkit))
-    toolkitOption = " toolkit=" + toolkit;
+    toolkitPath = toolkit;
   else if (format != "isa")
     return module.emitError()
            << "CUDA toolkit '" << toolkit << "' not found (use --cuda-path)";
-  std::string opt = std::to_string(options.optLevel);
+  CudaLLVMPipelineOptions cuda;
+  cuda.chip = options.chip;
+  cuda.optLevel = options.optLevel;
+  cuda.blockSize = options.gpuBlockSize;
+  cuda.format = format.str();
+  cuda.toolkit = toolkitPath;
   PassManager pm(module.getContext());
-  // Parallel loops -> one-dimensional grids of `block`-thread blocks.
-  if (failed(addGpuLoopNest(pm, module, options)) ||
-      failed(addPipeline(pm,
-                         "func.func(gpu-map-parallel-loops,convert-parallel-"
-                         "loops-to-gpu),gpu-kernel-outlining",
-                         module)))
-    return failure();
-  pm.addPass(createRematMergeGpuModules());
-  std::string pipeline =
-      "nvvm-attach-target{chip=" + options.chip + " O=" + opt +
-      "},expand-strided-metadata,lower-affine,convert-scf-to-cf,"
-      "gpu.module(convert-gpu-to-nvvm,reconcile-unrealized-casts),"
-      "gpu-module-to-binary{format=" +
-      format.str() + toolkitOption + "}," + kHostScalarPipeline.str() +
-      ",gpu-to-llvm{use-bare-pointers-for-host=1},"
-      "reconcile-unrealized-casts";
-  if (failed(addPipeline(pm, pipeline, module)))
-    return failure();
+  buildCudaLLVMPipeline(pm, cuda);
   return run(pm, module, options, "mlir-llvm+kernels");
 }

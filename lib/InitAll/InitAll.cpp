@@ -11,6 +11,7 @@
 #include "remat/Dialect/Remat/IR/RematInterfaces.h"
 #include "remat/Dialect/Remat/Transforms/Passes.h"
 #include "remat/Driver/Passes.h"
+#include "remat/Driver/Pipelines.h"
 #include "remat/Transforms/Passes.h"
 
 #include "mlir/InitAllDialects.h"
@@ -28,6 +29,7 @@ void remat::registerRematOnlyPasses() {
   remat::registerRematConversionPasses();
   remat::registerRematBufferPasses();
   remat::registerRematDriverPasses();
+  remat::registerRematPipelines();
 }
 
 void remat::registerAllDialects(mlir::DialectRegistry &registry) {

@@ -14,6 +14,12 @@
 // RUN:   > %t.remat-opt.mlir
 // RUN: diff %t.plugin.mlir %t.remat-opt.mlir
 // RUN: FileCheck %s --check-prefix=SQRT < %t.plugin.mlir
+// The named pipelines come with the plugin too.
+// RUN: mlir-opt %s --load-dialect-plugin=%remat_plugin \
+// RUN:   --load-pass-plugin=%remat_plugin \
+// RUN:   --pass-pipeline='builtin.module(remat-training-pipeline{strategy=sqrt})' \
+// RUN:   > %t.plugin-pipeline.mlir 2>/dev/null
+// RUN: diff %t.plugin-pipeline.mlir %t.plugin.mlir
 
 // Without the plugin, mlir-opt does not know the dialect.
 // RUN: not mlir-opt %s 2>&1 | FileCheck %s --check-prefix=NOPLUGIN

@@ -21,6 +21,7 @@
 #include "mlir/Pass/Pass.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Support/FileUtilities.h"
+#include "mlir/Target/LLVMIR/Dialect/All.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/InitLLVM.h"
@@ -67,6 +68,9 @@ static int fail(const llvm::Twine &message) {
 int main(int argc, char **argv) {
   mlir::DialectRegistry registry;
   remat::registerAllDialects(registry);
+  // gpu-module-to-binary (remat-cuda-llvm-pipeline) translates kernels to
+  // LLVM IR, as upstream mlir-opt lets it.
+  mlir::registerAllGPUToLLVMIRTranslations(registry);
   remat::registerAllPasses();
   auto [inputFilename, outputFilename] = mlir::registerAndParseCLIOptions(
       argc, argv, "remat optimizer driver\n", registry);

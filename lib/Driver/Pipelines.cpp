@@ -1,0 +1,177 @@
+//===- Pipelines.cpp - remat's pass pipelines -----------------------------===//
+//
+// Part of the remat project.
+//
+//===----------------------------------------------------------------------===//
+
+#include "remat/Driver/Pipelines.h"
+
+#include "remat/Conversion/Passes.h"
+#include "remat/Dialect/Remat/Transforms/Passes.h"
+#include "remat/Driver/Passes.h"
+#include "remat/Transforms/Passes.h"
+
+#include "mlir/Conversion/Passes.h"
+#include "mlir/Dialect/Arith/Transforms/Passes.h"
+#include "mlir/Dialect/Bufferization/Transforms/Passes.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/GPU/Transforms/Passes.h"
+#include "mlir/Dialect/Linalg/Passes.h"
+#include "mlir/Dialect/MemRef/Transforms/Passes.h"
+#include "mlir/Dialect/SCF/Transforms/Passes.h"
+#include "mlir/Pass/PassRegistry.h"
+
+using namespace mlir;
+using namespace remat;
+
+void remat::buildTrainingPipeline(OpPassManager &pm,
+                                  const TrainingPipelineOptions &options) {
+  bool rematerialize = !options.strategy.empty() || options.budget > 0;
+  if (!options.autodiff && !rematerialize)
+    return;
+  OpPassManager &funcPm = pm.nest<func::FuncOp>();
+  if (options.autodiff)
+    funcPm.addPass(createRematAutodiff());
+  if (!rematerialize)
+    return;
+  RematRematerializeOptions remat;
+  if (!options.strategy.empty())
+    remat.strategy = options.strategy;
+  remat.budget = options.budget;
+  remat.verify = options.verify;
+  funcPm.addPass(createRematRematerialize(remat));
+}
+
+void remat::buildLinalgPipeline(OpPassManager &pm) {
+  OpPassManager &funcPm = pm.nest<func::FuncOp>();
+  funcPm.addPass(createRematLowerToLinalg());
+  funcPm.addPass(createRematOpenRecompute());
+}
+
+void remat::buildBufferPipeline(OpPassManager &pm,
+                                const BufferPipelineOptions &options) {
+  // No CSE or canonicalization before bufferization: it could merge a
+  // recomputation back into the value it recomputes.
+  bufferization::OneShotBufferizePassOptions bufferize;
+  bufferize.bufferizeFunctionBoundaries = true;
+  bufferize.functionBoundaryTypeConversion =
+      bufferization::LayoutMapOption::IdentityLayoutMap;
+  pm.addPass(bufferization::createOneShotBufferizePass(bufferize));
+  bufferization::BufferResultsToOutParamsPassOptions outParams;
+  outParams.hoistStaticAllocs = true;
+  outParams.modifyPublicFunctions = true;
+  pm.addPass(bufferization::createBufferResultsToOutParamsPass(outParams));
+  pm.addPass(createRematCopiesToLinalg(
+      RematCopiesToLinalgOptions{/*allCopies=*/options.cuda}));
+  if (options.cuda)
+    pm.addPass(createRematMaterializeGlobals());
+  RematPlanArenaOptions arena;
+  arena.jsonFile = options.arenaReport;
+  pm.addPass(createRematPlanArena(arena));
+  if (options.cuda)
+    pm.addPass(createRematHostAllocsToGpu());
+  else if (options.blas)
+    pm.addPass(createRematLinalgToBlas());
+}
+
+/// Math on the host: intrinsics where LLVM has them, libm for the rest.
+static void addHostScalarPasses(OpPassManager &pm) {
+  pm.addPass(arith::createArithExpandOpsPass());
+  pm.addPass(createConvertMathToLLVMPass());
+  pm.addPass(createConvertMathToLibmPass());
+}
+
+/// The loop structure of the CUDA path, before mapping to the GPU: the
+/// parallel loops of every linalg op outermost, collapsed to one dimension
+/// and tiled by the block size.
+static void addGpuLoopNest(OpPassManager &pm, int64_t blockSize) {
+  pm.addPass(createRematParallelFirst());
+  pm.addNestedPass<func::FuncOp>(createConvertLinalgToParallelLoopsPass());
+  pm.addPass(createRematCollapseParallelLoops());
+  pm.addNestedPass<func::FuncOp>(createParallelLoopTilingPass(
+      {blockSize}, /*noMinMaxBounds=*/true));
+}
+
+void remat::buildCpuLLVMPipeline(OpPassManager &pm,
+                                 const CpuLLVMPipelineOptions &options) {
+  if (options.gpuLoops)
+    addGpuLoopNest(pm, options.blockSize);
+  pm.addNestedPass<func::FuncOp>(createConvertLinalgToLoopsPass());
+  pm.addPass(memref::createExpandStridedMetadataPass());
+  pm.addPass(createLowerAffinePass());
+  pm.addPass(createSCFToControlFlowPass());
+  addHostScalarPasses(pm);
+  pm.addPass(createFinalizeMemRefToLLVMConversionPass());
+  pm.addPass(createArithToLLVMConversionPass());
+  ConvertFuncToLLVMPassOptions funcToLLVM;
+  funcToLLVM.useBarePtrCallConv = true;
+  pm.addPass(createConvertFuncToLLVMPass(funcToLLVM));
+  pm.addPass(createConvertControlFlowToLLVMPass());
+  pm.addPass(createReconcileUnrealizedCastsPass());
+}
+
+void remat::buildCudaLLVMPipeline(OpPassManager &pm,
+                                  const CudaLLVMPipelineOptions &options) {
+  // Parallel loops -> one-dimensional grids of `block`-thread blocks.
+  addGpuLoopNest(pm, options.blockSize);
+  OpPassManager &funcPm = pm.nest<func::FuncOp>();
+  funcPm.addPass(createGpuMapParallelLoopsPass());
+  funcPm.addPass(createConvertParallelLoopToGpuPass());
+  pm.addPass(createGpuKernelOutliningPass());
+  pm.addPass(createRematMergeGpuModules());
+  GpuNVVMAttachTargetOptions target;
+  target.chip = options.chip;
+  target.optLevel = options.optLevel;
+  pm.addPass(createGpuNVVMAttachTarget(target));
+  pm.addPass(memref::createExpandStridedMetadataPass());
+  pm.addPass(createLowerAffinePass());
+  pm.addPass(createSCFToControlFlowPass());
+  OpPassManager &gpuPm = pm.nest<gpu::GPUModuleOp>();
+  gpuPm.addPass(createConvertGpuOpsToNVVMOps());
+  gpuPm.addPass(createReconcileUnrealizedCastsPass());
+  GpuModuleToBinaryPassOptions binary;
+  binary.compilationTarget = options.format;
+  binary.toolkitPath = options.toolkit;
+  pm.addPass(createGpuModuleToBinaryPass(binary));
+  addHostScalarPasses(pm);
+  GpuToLLVMConversionPassOptions gpuToLLVM;
+  gpuToLLVM.hostBarePtrCallConv = true;
+  pm.addPass(createGpuToLLVMConversionPass(gpuToLLVM));
+  pm.addPass(createReconcileUnrealizedCastsPass());
+}
+
+namespace {
+/// `remat-linalg-pipeline` takes no option.
+struct NoPipelineOptions : public PassPipelineOptions<NoPipelineOptions> {};
+} // namespace
+
+void remat::registerRematPipelines() {
+  PassPipelineRegistration<TrainingPipelineOptions>(
+      "remat-training-pipeline",
+      "remat-autodiff, then (with strategy= or budget=) "
+      "remat-rematerialize checked by the schedule verifier, on every "
+      "function",
+      buildTrainingPipeline);
+  PassPipelineRegistration<NoPipelineOptions>(
+      "remat-linalg-pipeline",
+      "remat-lower-to-linalg and remat-open-recompute on every function",
+      [](OpPassManager &pm, const NoPipelineOptions &) {
+        buildLinalgPipeline(pm);
+      });
+  PassPipelineRegistration<BufferPipelineOptions>(
+      "remat-buffer-pipeline",
+      "One-shot bufferization with out-parameters, remat's memref rewrites, "
+      "the arena and (CPU) the GEMM calls, as remat-compile runs them",
+      buildBufferPipeline);
+  PassPipelineRegistration<CpuLLVMPipelineOptions>(
+      "remat-cpu-llvm-pipeline",
+      "Loops, then the LLVM dialect for the host, as remat-compile runs "
+      "them",
+      buildCpuLLVMPipeline);
+  PassPipelineRegistration<CudaLLVMPipelineOptions>(
+      "remat-cuda-llvm-pipeline",
+      "Parallel loops mapped to CUDA kernels, gpu-module-to-binary and the "
+      "LLVM dialect for the host, as remat-compile runs them",
+      buildCudaLLVMPipeline);
+}
