@@ -6,7 +6,53 @@
 
 #include "remat/Support/InputLimits.h"
 
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/SourceMgr.h"
+
 using namespace remat;
+namespace cl = llvm::cl;
+
+InputLimitOptions::InputLimitOptions(NestingSyntax syntax)
+    : maxNesting("max-nesting",
+                 cl::desc(syntax == NestingSyntax::MLIR
+                              ? "Refuse input whose brackets ((, [, {, <) nest "
+                                "deeper (checked before the MLIR parser, "
+                                "which would run out of stack)"
+                              : "Refuse files whose brackets nest deeper "
+                                "(checked before the JSON parser, which "
+                                "would run out of stack)"),
+                 cl::init(kDefaultMaxNesting)),
+      maxInputBytes("max-input-bytes",
+                    cl::desc("Refuse input files larger than this (bytes)"),
+                    cl::init(kDefaultMaxInputBytes)) {}
+
+llvm::LogicalResult remat::checkMLIRInputLimits(
+    const llvm::MemoryBuffer &input, const InputLimits &limits,
+    llvm::function_ref<void(const llvm::Twine &)> emitError) {
+  llvm::StringRef text = input.getBuffer();
+  if (text.size() > limits.maxInputBytes) {
+    emitError(input.getBufferIdentifier() + ": the input has " +
+              llvm::Twine(text.size()) + " bytes, more than the limit of " +
+              llvm::Twine(limits.maxInputBytes) + " (--max-input-bytes)");
+    return llvm::failure();
+  }
+  std::optional<size_t> at =
+      findExcessiveNesting(text, limits.maxNesting, NestingSyntax::MLIR);
+  if (!at)
+    return llvm::success();
+  // A source manager over a view of the buffer, only to locate the error.
+  llvm::SourceMgr sourceMgr;
+  sourceMgr.AddNewSourceBuffer(
+      llvm::MemoryBuffer::getMemBuffer(text, input.getBufferIdentifier(),
+                                       /*RequiresNullTerminator=*/false),
+      llvm::SMLoc());
+  sourceMgr.PrintMessage(
+      llvm::errs(), llvm::SMLoc::getFromPointer(text.data() + *at),
+      llvm::SourceMgr::DK_Error,
+      "brackets nest deeper than " + llvm::Twine(limits.maxNesting) +
+          " levels (--max-nesting)");
+  return llvm::failure();
+}
 
 std::optional<size_t> remat::findExcessiveNesting(llvm::StringRef text,
                                                   unsigned maxDepth,

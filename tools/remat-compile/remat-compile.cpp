@@ -72,15 +72,7 @@ static cl::opt<std::string>
     arenaReport("arena-report",
                 cl::desc("Write remat-plan-arena's JSON report to this file"));
 
-static cl::opt<unsigned> maxNesting(
-    "max-nesting",
-    cl::desc("Refuse input whose brackets ((, [, {, <) nest deeper (checked "
-             "before the MLIR parser, which would run out of stack)"),
-    cl::init(remat::kDefaultMaxNesting));
-static cl::opt<uint64_t>
-    maxInputBytes("max-input-bytes",
-                  cl::desc("Refuse input files larger than this (bytes)"),
-                  cl::init(remat::kDefaultMaxInputBytes));
+static remat::InputLimitOptions inputLimits(remat::NestingSyntax::MLIR);
 
 static cl::opt<bool> gpuLoopsOnCpu(
     "cpu-gpu-loops",
@@ -199,24 +191,13 @@ int main(int argc, char **argv) {
     errs() << "error: " << message << "\n";
     return 1;
   }
-  StringRef text = input->getBuffer();
-  if (text.size() > maxInputBytes) {
-    errs() << "error: " << input->getBufferIdentifier() << ": the input has "
-           << text.size() << " bytes, more than the limit of " << maxInputBytes
-           << " (--max-input-bytes)\n";
+  if (failed(remat::checkMLIRInputLimits(
+          *input, inputLimits.get(), [](const Twine &message) {
+            errs() << "error: " << message << "\n";
+          })))
     return 1;
-  }
-  std::optional<size_t> deep =
-      remat::findExcessiveNesting(text, maxNesting, remat::NestingSyntax::MLIR);
   SourceMgr sourceMgr;
   sourceMgr.AddNewSourceBuffer(std::move(input), SMLoc());
-  if (deep) {
-    sourceMgr.PrintMessage(SMLoc::getFromPointer(text.data() + *deep),
-                           SourceMgr::DK_Error,
-                           "brackets nest deeper than " + Twine(maxNesting) +
-                               " levels (--max-nesting)");
-    return 1;
-  }
   mlir::SourceMgrDiagnosticHandler handler(sourceMgr, &context);
 
   ArgumentNames names;

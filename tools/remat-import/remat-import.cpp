@@ -15,6 +15,7 @@
 
 #include "remat/Dialect/Remat/IR/RematDialect.h"
 #include "remat/Support/AtomicOutput.h"
+#include "remat/Support/InputLimits.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/MLIRContext.h"
@@ -93,15 +94,7 @@ static cl::opt<std::string>
              cl::desc("Name of the function (one input file only; default: "
                       "the file name without extension)"));
 
-static cl::opt<unsigned> maxNesting(
-    "max-nesting",
-    cl::desc("Refuse files whose brackets nest deeper (checked before the "
-             "JSON parser, which would run out of stack)"),
-    cl::init(remat::kDefaultMaxNesting));
-static cl::opt<uint64_t>
-    maxInputBytes("max-input-bytes",
-                  cl::desc("Refuse input files larger than this (bytes)"),
-                  cl::init(remat::kDefaultMaxInputBytes));
+static remat::InputLimitOptions inputLimits(remat::NestingSyntax::JSON);
 
 static int fail(const llvm::Twine &message) {
   llvm::WithColor::error(llvm::errs(), "remat-import") << message << "\n";
@@ -121,8 +114,8 @@ int main(int argc, char **argv) {
   options.format = format;
   options.allForward = allForward;
   options.phases = phases;
-  options.maxNesting = maxNesting;
-  options.maxInputBytes = maxInputBytes;
+  options.maxNesting = inputLimits.get().maxNesting;
+  options.maxInputBytes = inputLimits.get().maxInputBytes;
   if (inputBytes >= 0)
     options.inputBytes = inputBytes;
   else if (inputBytes.getNumOccurrences())

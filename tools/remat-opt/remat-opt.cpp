@@ -26,20 +26,11 @@
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/MemoryBuffer.h"
-#include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/WithColor.h"
 
 namespace cl = llvm::cl;
 
-static cl::opt<unsigned> maxNesting(
-    "max-nesting",
-    cl::desc("Refuse input whose brackets ((, [, {, <) nest deeper (checked "
-             "before the MLIR parser, which would run out of stack)"),
-    cl::init(remat::kDefaultMaxNesting));
-static cl::opt<uint64_t>
-    maxInputBytes("max-input-bytes",
-                  cl::desc("Refuse input files larger than this (bytes)"),
-                  cl::init(remat::kDefaultMaxInputBytes));
+static remat::InputLimitOptions inputLimits(remat::NestingSyntax::MLIR);
 
 namespace {
 /// The tool's last step, appended to the user's pipeline: writes the report
@@ -94,25 +85,10 @@ int main(int argc, char **argv) {
       mlir::openInputFile(inputFilename, &message);
   if (!input)
     return fail(message);
-  llvm::StringRef text = input->getBuffer();
-  if (text.size() > maxInputBytes)
-    return fail(input->getBufferIdentifier() + ": the input has " +
-                llvm::Twine(text.size()) + " bytes, more than the limit of " +
-                llvm::Twine(maxInputBytes) + " (--max-input-bytes)");
-  if (std::optional<size_t> at = remat::findExcessiveNesting(
-          text, maxNesting, remat::NestingSyntax::MLIR)) {
-    llvm::SourceMgr sourceMgr;
-    sourceMgr.AddNewSourceBuffer(
-        llvm::MemoryBuffer::getMemBuffer(text, input->getBufferIdentifier(),
-                                         /*RequiresNullTerminator=*/false),
-        llvm::SMLoc());
-    sourceMgr.PrintMessage(
-        llvm::errs(), llvm::SMLoc::getFromPointer(text.data() + *at),
-        llvm::SourceMgr::DK_Error,
-        "brackets nest deeper than " + llvm::Twine(maxNesting) +
-            " levels (--max-nesting)");
+  if (failed(remat::checkMLIRInputLimits(
+          *input, inputLimits.get(),
+          [](const llvm::Twine &message) { fail(message); })))
     return EXIT_FAILURE;
-  }
 
   llvm::Expected<std::unique_ptr<remat::AtomicOutput>> output =
       remat::AtomicOutput::create(outputFilename);

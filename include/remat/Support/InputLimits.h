@@ -17,10 +17,18 @@
 #ifndef REMAT_SUPPORT_INPUTLIMITS_H
 #define REMAT_SUPPORT_INPUTLIMITS_H
 
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/StringRef.h"
+#include "llvm/ADT/Twine.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/LogicalResult.h"
 
 #include <cstdint>
 #include <optional>
+
+namespace llvm {
+class MemoryBuffer;
+} // namespace llvm
 
 namespace remat {
 
@@ -47,6 +55,39 @@ enum class NestingSyntax {
 std::optional<size_t> findExcessiveNesting(llvm::StringRef text,
                                            unsigned maxDepth,
                                            NestingSyntax syntax);
+
+/// The limits a tool checks its input against.
+struct InputLimits {
+  unsigned maxNesting = kDefaultMaxNesting;
+  uint64_t maxInputBytes = kDefaultMaxInputBytes;
+};
+
+/// The `--max-nesting` and `--max-input-bytes` options of remat-opt,
+/// remat-compile and remat-import. The options are registered when an object
+/// of this class is constructed: make one static object per tool, before the
+/// command line is parsed.
+class InputLimitOptions {
+public:
+  /// `syntax` is the syntax of the tool's input; it only selects the wording
+  /// of the help text.
+  explicit InputLimitOptions(NestingSyntax syntax);
+
+  /// The limits given on the command line (or the defaults).
+  InputLimits get() const { return {maxNesting, maxInputBytes}; }
+
+private:
+  llvm::cl::opt<unsigned> maxNesting;
+  llvm::cl::opt<uint64_t> maxInputBytes;
+};
+
+/// Checks an MLIR input file before it is parsed. A file larger than
+/// `limits.maxInputBytes` is reported as "<file>: the input has N bytes, more
+/// than the limit of L (--max-input-bytes)" through `emitError`; brackets that
+/// nest deeper than `limits.maxNesting` as an error located at the first
+/// bracket too deep, printed to llvm::errs(). Returns failure after either.
+llvm::LogicalResult
+checkMLIRInputLimits(const llvm::MemoryBuffer &input, const InputLimits &limits,
+                     llvm::function_ref<void(const llvm::Twine &)> emitError);
 
 } // namespace remat
 
