@@ -14,6 +14,7 @@
 #include "remat/Scheduling/ForwardOnly.h"
 
 #include "remat/Scheduling/KeptSet.h"
+#include "remat/Scheduling/RecomputeClosure.h"
 
 #include <algorithm>
 #include <cassert>
@@ -74,7 +75,6 @@ lowerWithConsumers(const Graph &graph, const std::vector<DropMode> &modes,
                    const std::vector<std::vector<unsigned>> &consumers) {
   unsigned n = graph.size();
   assert(modes.size() == n && "one drop mode per node");
-  const std::vector<Node> &nodes = graph.nodes;
   std::vector<unsigned> servedUntil = getServedUntil(graph, modes, consumers);
 
   // A read of v at step k needs a new instance iff k > servedUntil[v]: before
@@ -82,32 +82,17 @@ lowerWithConsumers(const Graph &graph, const std::vector<DropMode> &modes,
   // inList[v] == k: v is on the DFS stack or already in the list before k.
   Schedule schedule(n);
   std::vector<unsigned> inList(n, kForever);
-  // Explicit DFS stack of (node, next operand) to survive long chains of
-  // dropped values.
   std::vector<std::pair<unsigned, unsigned>> stack;
-  for (unsigned k = 0; k != n; ++k) {
-    std::vector<unsigned> &list = schedule.recomputeBefore[k];
-    for (unsigned root : nodes[k].operands) {
-      if (k <= servedUntil[root] || inList[root] == k)
-        continue;
-      inList[root] = k;
-      stack.emplace_back(root, 0);
-      while (!stack.empty()) {
-        auto &[v, next] = stack.back();
-        const std::vector<unsigned> &ops = nodes[v].operands;
-        if (next < ops.size()) {
-          unsigned op = ops[next++];
-          if (k > servedUntil[op] && inList[op] != k) {
-            inList[op] = k;
-            stack.emplace_back(op, 0);
-          }
-          continue;
-        }
-        list.push_back(v);
-        stack.pop_back();
-      }
-    }
-  }
+  for (unsigned k = 0; k != n; ++k)
+    appendRecomputeClosure(
+        graph, k,
+        [&](unsigned v) {
+          if (k <= servedUntil[v] || inList[v] == k)
+            return false;
+          inList[v] = k;
+          return true;
+        },
+        [](unsigned) {}, schedule.recomputeBefore[k], stack);
   return schedule;
 }
 
