@@ -18,25 +18,6 @@
 using namespace mlir;
 using namespace remat;
 
-std::optional<int64_t> remat::getValueBytes(Type type) {
-  if (auto shaped = dyn_cast<ShapedType>(type)) {
-    if (!isa<RankedTensorType, MemRefType>(type) || !shaped.hasStaticShape())
-      return std::nullopt;
-    Type elt = shaped.getElementType();
-    if (!elt.isIntOrIndexOrFloat())
-      return std::nullopt;
-    int64_t width = elt.isIndex() ? 8 : (elt.getIntOrFloatBitWidth() + 7) / 8;
-    int64_t n = width;
-    for (int64_t d : shaped.getShape())
-      if (llvm::MulOverflow(n, d, n))
-        return std::nullopt;
-    return n;
-  }
-  if (type.isIntOrIndexOrFloat())
-    return type.isIndex() ? 8 : (type.getIntOrFloatBitWidth() + 7) / 8;
-  return std::nullopt;
-}
-
 OpResult remat::getInPlaceResult(Value value) {
   auto result = dyn_cast<OpResult>(value);
   if (!result || !value.hasOneUse() ||

@@ -147,7 +147,7 @@ static LogicalResult describeType(Type type, BufferInfo &buffer, Location loc) {
   element.print(os);
   buffer.elementType = spelling;
   buffer.shape.assign(shaped.getShape().begin(), shaped.getShape().end());
-  buffer.elementBytes = (element.getIntOrFloatBitWidth() + 7) / 8;
+  buffer.elementBytes = *getElementBytes(element);
   // The header states elements and bytes as int64_t: they must fit.
   std::optional<int64_t> bytes = buffer.elementBytes;
   for (int64_t d : shaped.getShape())

@@ -26,6 +26,8 @@
 #ifndef REMAT_ANALYSIS_MEMORYANALYSIS_H
 #define REMAT_ANALYSIS_MEMORYANALYSIS_H
 
+#include "remat/Dialect/Remat/IR/RematInterfaces.h"
+
 #include "mlir/IR/Operation.h"
 #include "mlir/IR/Value.h"
 #include "llvm/ADT/DenseMap.h"
@@ -35,11 +37,6 @@
 #include <vector>
 
 namespace remat {
-
-/// Returns the bytes a value of `type` occupies: statically shaped tensors
-/// and memrefs, and scalar integers and floats. std::nullopt for other types
-/// and on 64-bit overflow.
-std::optional<int64_t> getValueBytes(mlir::Type type);
 
 /// The destination-passing rule of the memory accounting
 /// (docs/Conventions.md): if `value` is the only result of an op that is not

@@ -28,18 +28,34 @@ std::optional<int64_t> remat::getTensorElements(Type type) {
   return n;
 }
 
+std::optional<int64_t> remat::getElementBytes(Type type) {
+  if (type.isIndex())
+    return 8;
+  if (type.isIntOrFloat())
+    return (static_cast<int64_t>(type.getIntOrFloatBitWidth()) + 7) / 8;
+  return std::nullopt;
+}
+
+std::optional<int64_t> remat::getValueBytes(Type type) {
+  auto shaped = dyn_cast<ShapedType>(type);
+  if (!shaped)
+    return getElementBytes(type);
+  if (!isa<RankedTensorType, MemRefType>(type) || !shaped.hasStaticShape())
+    return std::nullopt;
+  std::optional<int64_t> bytes = getElementBytes(shaped.getElementType());
+  if (!bytes)
+    return std::nullopt;
+  int64_t total = *bytes;
+  for (int64_t d : shaped.getShape())
+    if (llvm::MulOverflow(total, d, total))
+      return std::nullopt;
+  return total;
+}
+
 std::optional<int64_t> remat::getTensorBytes(Type type) {
-  std::optional<int64_t> n = getTensorElements(type);
-  if (!n)
+  if (!isa<RankedTensorType>(type))
     return std::nullopt;
-  Type elt = cast<RankedTensorType>(type).getElementType();
-  if (!elt.isIntOrIndexOrFloat())
-    return std::nullopt;
-  int64_t width = elt.isIndex() ? 8 : (elt.getIntOrFloatBitWidth() + 7) / 8;
-  int64_t bytes;
-  if (llvm::MulOverflow(*n, width, bytes))
-    return std::nullopt;
-  return bytes;
+  return getValueBytes(type);
 }
 
 FailureOr<int64_t> remat::getResultBytesOf(Operation *op) {

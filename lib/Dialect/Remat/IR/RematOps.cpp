@@ -21,13 +21,9 @@ using namespace remat;
 /// Product of the non-zero dimensions of `type` times its element width in
 /// bytes, or nullopt if it does not fit in int64_t.
 static std::optional<int64_t> boundedBytes(RankedTensorType type) {
-  Type elt = type.getElementType();
-  int64_t width = 1;
-  if (elt.isIndex())
-    width = 8;
-  else if (elt.isIntOrFloat())
-    width = std::max<int64_t>(1, (elt.getIntOrFloatBitWidth() + 7) / 8);
-  std::optional<int64_t> bytes = width;
+  // An element of unknown size (or of i0) counts one byte.
+  std::optional<int64_t> bytes =
+      std::max<int64_t>(1, getElementBytes(type.getElementType()).value_or(1));
   for (int64_t d : type.getShape())
     if (d > 0 && bytes)
       bytes = llvm::checkedMul(*bytes, d);

@@ -46,14 +46,20 @@ static std::string printOperand(Value value) {
   return text;
 }
 
+// The byte sizes below repeat on purpose what remat::getValueBytes
+// (RematInterfaces.h) computes for the planner and MemoryAnalysis: a second
+// implementation of the accounting is what lets this pass catch a wrong size
+// there (it agrees to the byte on every type both accept; it also sizes
+// complex elements, which the planner never sees).
+
 /// Returns the bytes of one element of `type`, or std::nullopt.
-static std::optional<int64_t> getElementBytes(Type type) {
+static std::optional<int64_t> countElementBytes(Type type) {
   if (isa<IndexType>(type))
     return 8;
   if (type.isIntOrFloat())
     return (static_cast<int64_t>(type.getIntOrFloatBitWidth()) + 7) / 8;
   if (auto complex = dyn_cast<ComplexType>(type)) {
-    std::optional<int64_t> part = getElementBytes(complex.getElementType());
+    std::optional<int64_t> part = countElementBytes(complex.getElementType());
     if (part)
       return 2 * *part;
   }
@@ -62,11 +68,11 @@ static std::optional<int64_t> getElementBytes(Type type) {
 
 /// Returns the bytes a value of `type` occupies, or std::nullopt when the
 /// type has no static size or the size overflows 64 bits.
-static std::optional<int64_t> getTypeBytes(Type type) {
+static std::optional<int64_t> countTypeBytes(Type type) {
   if (auto shaped = dyn_cast<ShapedType>(type)) {
     if (!shaped.hasStaticShape())
       return std::nullopt;
-    std::optional<int64_t> bytes = getElementBytes(shaped.getElementType());
+    std::optional<int64_t> bytes = countElementBytes(shaped.getElementType());
     if (!bytes)
       return std::nullopt;
     int64_t total = *bytes;
@@ -75,7 +81,7 @@ static std::optional<int64_t> getTypeBytes(Type type) {
         return std::nullopt;
     return total;
   }
-  return getElementBytes(type);
+  return countElementBytes(type);
 }
 
 //===----------------------------------------------------------------------===//
@@ -127,7 +133,7 @@ static std::optional<int64_t> getResultBytes(Value result) {
   if (!isa<ShapedType>(result.getType()) ||
       isa_and_nonnull<tensor::EmptyOp>(result.getDefiningOp()))
     return 0;
-  return getTypeBytes(result.getType());
+  return countTypeBytes(result.getType());
 }
 
 /// If bufferization writes `result` into the buffer of a destination-passing

@@ -18,6 +18,19 @@ class DialectRegistry;
 
 namespace remat {
 
+/// Returns the bytes of one element of `type`: the bit width of an integer or
+/// float type rounded up to whole bytes (i1 takes one byte), 8 for index;
+/// std::nullopt for any other type. The one definition of element sizes that
+/// the cost model, the memory analysis and the compile driver share (the
+/// schedule verifier keeps an independent one on purpose).
+std::optional<int64_t> getElementBytes(mlir::Type type);
+
+/// Returns the bytes a value of `type` occupies: a statically shaped ranked
+/// tensor or memref of elements `getElementBytes` sizes, or such an element
+/// alone (a scalar). std::nullopt for other types and when the size overflows
+/// int64_t.
+std::optional<int64_t> getValueBytes(mlir::Type type);
+
 /// Returns the number of bytes of a statically shaped tensor (sub-byte element
 /// types round up to whole bytes), or std::nullopt if `type` is not a
 /// statically shaped tensor or the size overflows int64_t.
