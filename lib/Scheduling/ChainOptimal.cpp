@@ -76,6 +76,49 @@ size_t pairIndex(unsigned L, unsigned s, unsigned t) {
   return len * L - len * (len - 1) / 2 + (s - 1);
 }
 
+/// The options of subproblem (v, s, t) that advance from position s-1 to a
+/// checkpoint j (s <= j < t): calls `visit(j, fwd, need)` for each j in
+/// increasing order, where `fwd` is the cost of the advance and `need` the
+/// memory it needs (the owned input, the final gradient and the advance's
+/// peak, which only grows with j). Stops when `visit` returns false.
+template <typename T, typename Visit>
+void forEachAdvance(const Sizes<T> &z, int v, unsigned s, unsigned t,
+                    Visit visit) {
+  T in = z.input(v, s), peak = 0;
+  double mul = z.mul(t), fwd = 0;
+  for (unsigned j = s; j < t; ++j) {
+    peak = std::max(peak, z.aw[j] + (j > s ? z.x[j - 1] : 0));
+    fwd += mul * z.fc[j];
+    if (!visit(j, fwd, in + z.g[t] + peak))
+      return;
+  }
+}
+
+/// Appends the actions of subproblem (v, s, t) with memory `m`, where
+/// `choose(v, s, t, m)` is the option the table took: 0 tapes stage s (its
+/// backward runs last, the rest of the chain in between with the tape
+/// held), j > 0 advances to position j and checkpoints it (the right part
+/// (j+1, t) runs first, owning j, then the left part (s, j)). Each of the
+/// three tables (slotted, exact, least memory) emits its schedule this way.
+template <typename T, typename Choose>
+void emitChoices(const Sizes<T> &z, int v, unsigned s, unsigned t, T m,
+                 const Choose &choose, ChainSchedule &out) {
+  unsigned j = choose(v, s, t, m);
+  if (j == 0) {
+    out.push_back(ChainAction::tape(s));
+    if (v == kOwn && s > 1)
+      out.push_back(ChainAction::free(s - 1));
+    if (s < t)
+      emitChoices(z, kCovered, s + 1, t, m - z.tapeHold(v, s), choose, out);
+    out.push_back(ChainAction::backward(s));
+    return;
+  }
+  out.push_back(ChainAction::advance(s - 1, j));
+  out.push_back(ChainAction::checkpoint(j));
+  emitChoices(z, kOwn, j + 1, t, m - z.input(v, s), choose, out);
+  emitChoices(z, v, s, j, m, choose, out);
+}
+
 /// bytes * S / M in slots, rounded up (`nearest` false: a schedule that fits
 /// in slots fits in bytes) or to the nearest integer (`nearest` true: no such
 /// guarantee, the caller checks the schedule in bytes), capped at S + 1
@@ -153,22 +196,12 @@ public:
 
   /// Appends the actions of Opt(v, s, t, m) (which must be finite).
   void emit(int v, unsigned s, unsigned t, int m, ChainSchedule &out) const {
-    Choice c = best(v, s, t, m);
-    if (c.j == 0) {
-      out.push_back(ChainAction::tape(s));
-      if (v == kOwn && s > 1)
-        out.push_back(ChainAction::free(s - 1));
-      if (s < t)
-        emit(kCovered, s + 1, t, m - z.tapeHold(v, s), out);
-      out.push_back(ChainAction::backward(s));
-      return;
-    }
-    unsigned j = c.j;
-    int in = z.input(v, s);
-    out.push_back(ChainAction::advance(s - 1, j));
-    out.push_back(ChainAction::checkpoint(j));
-    emit(kOwn, j + 1, t, m - in, out);
-    emit(v, s, j, m, out);
+    emitChoices(
+        z, v, s, t, m,
+        [&](int v, unsigned s, unsigned t, int m) {
+          return best(v, s, t, m).j;
+        },
+        out);
   }
 
 private:
@@ -190,18 +223,15 @@ private:
       if (val < c.value)
         c = {0, val};
     }
-    int peak = 0;
-    double fwd = 0;
-    for (unsigned j = s; j < t; ++j) {
-      peak = std::max(peak, z.aw[j] + (j > s ? z.x[j - 1] : 0));
-      fwd += mul * z.fc[j];
-      if (m < in + z.g[t] + peak)
-        break; // the advance only gets longer
+    forEachAdvance(z, v, s, t, [&](unsigned j, double fwd, int advNeed) {
+      if (m < advNeed)
+        return false; // the advance only gets longer
       float val = static_cast<float>(fwd) + at(row(kOwn, j + 1, t), m - in) +
                   at(row(v, s, j), m);
       if (val < c.value)
         c = {j, val};
-    }
+      return true;
+    });
     return c;
   }
 
@@ -234,19 +264,14 @@ private:
     }
 
     // Advance to j and checkpoint it.
-    int peak = 0;
-    double fwd = 0;
-    for (unsigned j = s; j < t; ++j) {
-      peak = std::max(peak, z.aw[j] + (j > s ? z.x[j - 1] : 0));
-      fwd += mul * z.fc[j];
-      int advNeed = in + z.g[t] + peak;
+    forEachAdvance(z, v, s, t, [&](unsigned j, double fwd, int advNeed) {
       if (advNeed > S)
-        break;
+        return false;
       const Row &right = row(kOwn, j + 1, t);
       const Row &left = row(v, s, j);
       int start = std::max({advNeed, right.lo + in, left.lo});
       if (start > S)
-        continue;
+        return true;
       // The right row is an array for m < endR and constant after, the left
       // one for m < endL; the part where both are constant is a tail.
       float f = static_cast<float>(fwd);
@@ -283,7 +308,8 @@ private:
       int from3 = std::max(start, end2);
       if (from3 <= S)
         tails.push_back({from3, f + lastR + lastL});
-    }
+      return true;
+    });
     // Constant tails: one sweep with the running minimum of the tails begun.
     if (!tails.empty()) {
       std::sort(tails.begin(), tails.end(),
@@ -415,22 +441,12 @@ public:
   /// Appends the actions of Opt(v, s, t, m) (which must be finite).
   void emit(int v, unsigned s, unsigned t, int64_t m,
             ChainSchedule &out) const {
-    double target = row(v, s, t).at(m);
-    unsigned j = choose(v, s, t, m, target);
-    if (j == 0) {
-      out.push_back(ChainAction::tape(s));
-      if (v == kOwn && s > 1)
-        out.push_back(ChainAction::free(s - 1));
-      if (s < t)
-        emit(kCovered, s + 1, t, m - z.tapeHold(v, s), out);
-      out.push_back(ChainAction::backward(s));
-      return;
-    }
-    int64_t in = z.input(v, s);
-    out.push_back(ChainAction::advance(s - 1, j));
-    out.push_back(ChainAction::checkpoint(j));
-    emit(kOwn, j + 1, t, m - in, out);
-    emit(v, s, j, m, out);
+    emitChoices(
+        z, v, s, t, m,
+        [&](int v, unsigned s, unsigned t, int64_t m) {
+          return choose(v, s, t, m, row(v, s, t).at(m));
+        },
+        out);
   }
 
 private:
@@ -451,17 +467,13 @@ private:
       consider(0, mul * z.tc[s] +
                       (s == t ? 0.0
                               : row(kCovered, s + 1, t).at(m - z.tapeHold(v, s))));
-    int64_t in = z.input(v, s), peak = 0;
-    double fwd = 0;
-    for (unsigned j = s; j < t; ++j) {
-      peak = std::max(peak, z.aw[j] + (j > s ? z.x[j - 1] : 0));
-      fwd += mul * z.fc[j];
-      if (m < in + z.g[t] + peak)
-        break;
+    int64_t in = z.input(v, s);
+    forEachAdvance(z, v, s, t, [&](unsigned j, double fwd, int64_t advNeed) {
+      if (m < advNeed)
+        return false;
       consider(j, fwd + row(kOwn, j + 1, t).at(m - in) + row(v, s, j).at(m));
-      if (bestVal <= target + 1e-9 * std::abs(target))
-        return bestJ;
-    }
+      return !(bestVal <= target + 1e-9 * std::abs(target));
+    });
     return bestJ;
   }
 
@@ -526,27 +538,22 @@ private:
     }
 
     // Advance to j and checkpoint it.
-    int64_t peak = 0;
-    double fwd = 0;
     StepFn &opt = optBuf;
-    for (unsigned j = s; j < t; ++j) {
-      peak = std::max(peak, z.aw[j] + (j > s ? z.x[j - 1] : 0));
-      fwd += mul * z.fc[j];
-      int64_t advNeed = in + z.g[t] + peak;
+    forEachAdvance(z, v, s, t, [&](unsigned j, double fwd, int64_t advNeed) {
       if (advNeed > budget)
-        break;
+        return false;
       const StepFn &right = row(kOwn, j + 1, t);
       const StepFn &left = row(v, s, j);
       if (!right.size() || !left.size())
-        continue;
+        return true;
       int64_t start = std::max({advNeed, right.xs[0] + in, left.xs[0]});
       if (start > budget)
-        continue;
+        return true;
       // Dominated everywhere: no value of the option is below what the row
       // already has at the option's first point.
       double floor = fwd + right.vals.back() + left.vals.back();
       if (acc.size() && !(acc.at(start) > floor))
-        continue;
+        return true;
       opt.xs.clear();
       opt.vals.clear();
       double vr = right.at(start - in), vl = left.at(start);
@@ -568,7 +575,8 @@ private:
         pushPoint(opt, x, fwd + vr + vl);
       }
       accumulate(acc, opt);
-    }
+      return true;
+    });
     return acc;
   }
 
@@ -597,20 +605,11 @@ public:
   }
 
   void emit(int v, unsigned s, unsigned t, ChainSchedule &out) const {
-    Choice c = best(v, s, t);
-    if (c.j == 0) {
-      out.push_back(ChainAction::tape(s));
-      if (v == kOwn && s > 1)
-        out.push_back(ChainAction::free(s - 1));
-      if (s < t)
-        emit(kCovered, s + 1, t, out);
-      out.push_back(ChainAction::backward(s));
-      return;
-    }
-    out.push_back(ChainAction::advance(s - 1, c.j));
-    out.push_back(ChainAction::checkpoint(c.j));
-    emit(kOwn, c.j + 1, t, out);
-    emit(v, s, c.j, out);
+    // The least memory of a subproblem does not depend on a memory bound.
+    emitChoices(
+        z, v, s, t, int64_t(0),
+        [&](int v, unsigned s, unsigned t, int64_t) { return best(v, s, t).j; },
+        out);
   }
 
 private:
@@ -626,14 +625,13 @@ private:
     if (s < t)
       tape = std::max(tape, z.tapeHold(v, s) + value(kCovered, s + 1, t));
     c = {0, tape};
-    int64_t peak = 0;
-    for (unsigned j = s; j < t; ++j) {
-      peak = std::max(peak, z.aw[j] + (j > s ? z.x[j - 1] : 0));
-      int64_t need = std::max(
-          {in + z.g[t] + peak, in + value(kOwn, j + 1, t), value(v, s, j)});
+    forEachAdvance(z, v, s, t, [&](unsigned j, double, int64_t advNeed) {
+      int64_t need =
+          std::max({advNeed, in + value(kOwn, j + 1, t), value(v, s, j)});
       if (need < c.value)
         c = {j, need};
-    }
+      return true;
+    });
     return c;
   }
 
