@@ -128,65 +128,74 @@ LogicalResult checkGradType(Operation *op, Type type) {
   return success();
 }
 
-/// Elementwise arith and math ops on tensors.
-template <typename OpTy>
-struct ElementwiseGradientModel
-    : public RematGradientOpInterface::ExternalModel<
-          ElementwiseGradientModel<OpTy>, OpTy> {
+/// A gradient rule: RematGradientOpInterface::buildGradient for one kind of
+/// op.
+using GradientRule = LogicalResult (*)(Operation *op, OpBuilder &b,
+                                       ValueRange resultGrads,
+                                       SmallVectorImpl<Value> &operandGrads);
+
+/// The external model of `OpTy` whose gradient is built by `Rule`.
+template <typename OpTy, GradientRule Rule>
+struct GradientModel
+    : public RematGradientOpInterface::ExternalModel<GradientModel<OpTy, Rule>,
+                                                     OpTy> {
   LogicalResult buildGradient(Operation *op, OpBuilder &b,
                               ValueRange resultGrads,
                               SmallVectorImpl<Value> &operandGrads) const {
-    if (failed(checkGradType(op, op->getResult(0).getType())))
-      return failure();
-    SmallVector<Value> xs(op->getOperands());
-    operandGrads.assign(elementwiseGrads(b, op->getLoc(), *classify(op), xs,
-                                         op->getResult(0), resultGrads[0]));
-    return success();
+    return Rule(op, b, resultGrads, operandGrads);
   }
 };
+
+/// Attaches the model with `Rule` to each of `Ops`.
+template <GradientRule Rule, typename... Ops> void attach(MLIRContext *ctx) {
+  (Ops::template attachInterface<GradientModel<Ops, Rule>>(*ctx), ...);
+}
+
+/// Elementwise arith and math ops on tensors.
+LogicalResult buildElementwiseGradient(Operation *op, OpBuilder &b,
+                                       ValueRange resultGrads,
+                                       SmallVectorImpl<Value> &operandGrads) {
+  if (failed(checkGradType(op, op->getResult(0).getType())))
+    return failure();
+  SmallVector<Value> xs(op->getOperands());
+  operandGrads.assign(elementwiseGrads(b, op->getLoc(), *classify(op), xs,
+                                       op->getResult(0), resultGrads[0]));
+  return success();
+}
 
 /// linalg.matmul with the default maps: C = C0 + A B, so dA = G B^T,
 /// dB = A^T G, dC0 = G.
-struct MatmulGradientModel
-    : public RematGradientOpInterface::ExternalModel<MatmulGradientModel,
-                                                     linalg::MatmulOp> {
-  LogicalResult buildGradient(Operation *op, OpBuilder &b,
-                              ValueRange resultGrads,
-                              SmallVectorImpl<Value> &operandGrads) const {
-    auto matmul = cast<linalg::MatmulOp>(op);
-    if (matmul.hasUserDefinedMaps())
-      return op->emitError("autodiff differentiates linalg.matmul with the "
-                           "default indexing maps only");
-    if (!matmul.hasPureTensorSemantics() ||
-        failed(checkGradType(op, op->getResult(0).getType())))
-      return failure();
-    Value a = matmul.getInputs()[0], bm = matmul.getInputs()[1];
-    Value g = resultGrads[0];
-    Location loc = op->getLoc();
-    Value da = MatmulOp::create(b, loc, a.getType(), g, bm, UnitAttr(),
-                                b.getUnitAttr());
-    Value db = MatmulOp::create(b, loc, bm.getType(), a, g, b.getUnitAttr(),
-                                UnitAttr());
-    operandGrads.assign({da, db, g});
-    return success();
-  }
-};
+LogicalResult buildMatmulGradient(Operation *op, OpBuilder &b,
+                                  ValueRange resultGrads,
+                                  SmallVectorImpl<Value> &operandGrads) {
+  auto matmul = cast<linalg::MatmulOp>(op);
+  if (matmul.hasUserDefinedMaps())
+    return op->emitError("autodiff differentiates linalg.matmul with the "
+                         "default indexing maps only");
+  if (!matmul.hasPureTensorSemantics() ||
+      failed(checkGradType(op, op->getResult(0).getType())))
+    return failure();
+  Value a = matmul.getInputs()[0], bm = matmul.getInputs()[1];
+  Value g = resultGrads[0];
+  Location loc = op->getLoc();
+  Value da =
+      MatmulOp::create(b, loc, a.getType(), g, bm, UnitAttr(), b.getUnitAttr());
+  Value db =
+      MatmulOp::create(b, loc, bm.getType(), a, g, b.getUnitAttr(), UnitAttr());
+  operandGrads.assign({da, db, g});
+  return success();
+}
 
 /// linalg.fill overwrites its init; its value must be a constant.
-struct FillGradientModel
-    : public RematGradientOpInterface::ExternalModel<FillGradientModel,
-                                                     linalg::FillOp> {
-  LogicalResult buildGradient(Operation *op, OpBuilder &b,
-                              ValueRange resultGrads,
-                              SmallVectorImpl<Value> &operandGrads) const {
-    Operation *def = op->getOperand(0).getDefiningOp();
-    if (!def || !def->hasTrait<OpTrait::ConstantLike>())
-      return op->emitError("autodiff differentiates linalg.fill of a "
-                           "constant only (the init is overwritten)");
-    operandGrads.assign({Value(), Value()});
-    return success();
-  }
-};
+LogicalResult buildFillGradient(Operation *op, OpBuilder &, ValueRange,
+                                SmallVectorImpl<Value> &operandGrads) {
+  Operation *def = op->getOperand(0).getDefiningOp();
+  if (!def || !def->hasTrait<OpTrait::ConstantLike>())
+    return op->emitError("autodiff differentiates linalg.fill of a "
+                         "constant only (the init is overwritten)");
+  operandGrads.assign({Value(), Value()});
+  return success();
+}
 
 /// True if `map` selects trailing loop dimensions in order (numpy
 /// broadcasting of a lower-rank operand) or is the identity.
@@ -210,97 +219,88 @@ bool isTrailingProjection(AffineMap map) {
 ///  * sum reduction: one input with the identity map, the result map a
 ///    trailing projection of the reduced leading loops, and a body yielding
 ///    `addf` of the input and the accumulator.
-struct GenericGradientModel
-    : public RematGradientOpInterface::ExternalModel<GenericGradientModel,
-                                                     linalg::GenericOp> {
-  LogicalResult buildGradient(Operation *op, OpBuilder &b,
-                              ValueRange resultGrads,
-                              SmallVectorImpl<Value> &operandGrads) const {
-    auto generic = cast<linalg::GenericOp>(op);
-    auto unsupported = [&]() {
-      return op->emitError(
-          "autodiff cannot differentiate this linalg.generic: it handles "
-          "elementwise generics whose body is one arith/math op with a known "
-          "derivative (addf, subf, mulf, divf, negf, maximumf, minimumf, exp, "
-          "log, tanh, sqrt) on input arguments, and sum reductions");
-    };
-    if (generic.getNumDpsInits() != 1 || !generic.hasPureTensorSemantics())
-      return unsupported();
-    if (failed(checkGradType(op, op->getResult(0).getType())))
-      return failure();
-    Block &body = generic.getRegion().front();
-    auto yield = cast<linalg::YieldOp>(body.getTerminator());
-    Operation *fnOp = yield.getValues()[0].getDefiningOp();
-    if (body.getOperations().size() != 2 || !fnOp)
-      return unsupported();
-    unsigned numInputs = generic.getNumDpsInputs();
-    BlockArgument acc = body.getArgument(numInputs);
-    SmallVector<AffineMap> maps = generic.getIndexingMapsArray();
-    Location loc = op->getLoc();
-    Value g = resultGrads[0];
-    bool allParallel = generic.getNumParallelLoops() == generic.getNumLoops();
+LogicalResult buildGenericGradient(Operation *op, OpBuilder &b,
+                                   ValueRange resultGrads,
+                                   SmallVectorImpl<Value> &operandGrads) {
+  auto generic = cast<linalg::GenericOp>(op);
+  auto unsupported = [&]() {
+    return op->emitError(
+        "autodiff cannot differentiate this linalg.generic: it handles "
+        "elementwise generics whose body is one arith/math op with a known "
+        "derivative (addf, subf, mulf, divf, negf, maximumf, minimumf, exp, "
+        "log, tanh, sqrt) on input arguments, and sum reductions");
+  };
+  if (generic.getNumDpsInits() != 1 || !generic.hasPureTensorSemantics())
+    return unsupported();
+  if (failed(checkGradType(op, op->getResult(0).getType())))
+    return failure();
+  Block &body = generic.getRegion().front();
+  auto yield = cast<linalg::YieldOp>(body.getTerminator());
+  Operation *fnOp = yield.getValues()[0].getDefiningOp();
+  if (body.getOperations().size() != 2 || !fnOp)
+    return unsupported();
+  unsigned numInputs = generic.getNumDpsInputs();
+  BlockArgument acc = body.getArgument(numInputs);
+  SmallVector<AffineMap> maps = generic.getIndexingMapsArray();
+  Location loc = op->getLoc();
+  Value g = resultGrads[0];
+  bool allParallel = generic.getNumParallelLoops() == generic.getNumLoops();
 
-    // Sum reduction.
-    if (isa<arith::AddFOp>(fnOp) && numInputs == 1 &&
-        llvm::is_contained(fnOp->getOperands(), acc) &&
-        llvm::is_contained(fnOp->getOperands(), body.getArgument(0)) &&
-        maps[0].isIdentity() && isTrailingProjection(maps[1])) {
-      Value in = generic.getInputs()[0];
-      Value d = BroadcastToOp::create(b, loc, in.getType(), g);
-      operandGrads.assign({d, g});
-      return success();
-    }
-
-    // Elementwise.
-    std::optional<Fn> fn = classify(fnOp);
-    if (!fn || !allParallel || !maps.back().isIdentity() || !acc.use_empty())
-      return unsupported();
-    SmallVector<Value, 2> xs;
-    SmallVector<unsigned, 2> inputOf;
-    for (Value v : fnOp->getOperands()) {
-      auto arg = dyn_cast<BlockArgument>(v);
-      if (!arg || arg.getOwner() != &body || arg.getArgNumber() >= numInputs)
-        return unsupported();
-      unsigned i = arg.getArgNumber();
-      // Unary rules need the operand in the result's shape.
-      if (!maps[i].isIdentity() &&
-          (fnOp->getNumOperands() == 1 || !isTrailingProjection(maps[i])))
-        return unsupported();
-      xs.push_back(generic.getInputs()[i]);
-      inputOf.push_back(i);
-    }
-    SmallVector<Value, 2> grads =
-        elementwiseGrads(b, loc, *fn, xs, op->getResult(0), g);
-    operandGrads.assign(op->getNumOperands(), Value());
-    for (auto [grad, i] : llvm::zip(grads, inputOf))
-      operandGrads[i] = operandGrads[i] ? AddOp::create(b, loc, grad.getType(),
-                                                        operandGrads[i], grad)
-                                              .getResult()
-                                        : grad;
+  // Sum reduction.
+  if (isa<arith::AddFOp>(fnOp) && numInputs == 1 &&
+      llvm::is_contained(fnOp->getOperands(), acc) &&
+      llvm::is_contained(fnOp->getOperands(), body.getArgument(0)) &&
+      maps[0].isIdentity() && isTrailingProjection(maps[1])) {
+    Value in = generic.getInputs()[0];
+    Value d = BroadcastToOp::create(b, loc, in.getType(), g);
+    operandGrads.assign({d, g});
     return success();
   }
-};
 
-template <template <typename> class Model, typename... Ops>
-void attach(MLIRContext *ctx) {
-  (Ops::template attachInterface<Model<Ops>>(*ctx), ...);
+  // Elementwise.
+  std::optional<Fn> fn = classify(fnOp);
+  if (!fn || !allParallel || !maps.back().isIdentity() || !acc.use_empty())
+    return unsupported();
+  SmallVector<Value, 2> xs;
+  SmallVector<unsigned, 2> inputOf;
+  for (Value v : fnOp->getOperands()) {
+    auto arg = dyn_cast<BlockArgument>(v);
+    if (!arg || arg.getOwner() != &body || arg.getArgNumber() >= numInputs)
+      return unsupported();
+    unsigned i = arg.getArgNumber();
+    // Unary rules need the operand in the result's shape.
+    if (!maps[i].isIdentity() &&
+        (fnOp->getNumOperands() == 1 || !isTrailingProjection(maps[i])))
+      return unsupported();
+    xs.push_back(generic.getInputs()[i]);
+    inputOf.push_back(i);
+  }
+  SmallVector<Value, 2> grads =
+      elementwiseGrads(b, loc, *fn, xs, op->getResult(0), g);
+  operandGrads.assign(op->getNumOperands(), Value());
+  for (auto [grad, i] : llvm::zip(grads, inputOf))
+    operandGrads[i] = operandGrads[i] ? AddOp::create(b, loc, grad.getType(),
+                                                      operandGrads[i], grad)
+                                            .getResult()
+                                      : grad;
+  return success();
 }
 
 } // namespace
 
 void remat::registerGradientExternalModels(DialectRegistry &registry) {
   registry.addExtension(+[](MLIRContext *ctx, arith::ArithDialect *) {
-    attach<ElementwiseGradientModel, arith::AddFOp, arith::SubFOp,
+    attach<buildElementwiseGradient, arith::AddFOp, arith::SubFOp,
            arith::MulFOp, arith::DivFOp, arith::NegFOp, arith::MaximumFOp,
            arith::MinimumFOp>(ctx);
   });
   registry.addExtension(+[](MLIRContext *ctx, math::MathDialect *) {
-    attach<ElementwiseGradientModel, math::ExpOp, math::LogOp, math::TanhOp,
+    attach<buildElementwiseGradient, math::ExpOp, math::LogOp, math::TanhOp,
            math::SqrtOp>(ctx);
   });
   registry.addExtension(+[](MLIRContext *ctx, linalg::LinalgDialect *) {
-    linalg::MatmulOp::attachInterface<MatmulGradientModel>(*ctx);
-    linalg::FillOp::attachInterface<FillGradientModel>(*ctx);
-    linalg::GenericOp::attachInterface<GenericGradientModel>(*ctx);
+    attach<buildMatmulGradient, linalg::MatmulOp>(ctx);
+    attach<buildFillGradient, linalg::FillOp>(ctx);
+    attach<buildGenericGradient, linalg::GenericOp>(ctx);
   });
 }
