@@ -16,24 +16,14 @@
 #include <map>
 
 using namespace remat::sched;
+using remat::sched::test::makeNode;
 
 namespace {
-
-Node makeNode(std::string name, int64_t bytes, std::vector<unsigned> operands,
-              double cost = 1, bool backward = false) {
-  Node node;
-  node.name = std::move(name);
-  node.bytes = bytes;
-  node.operands = std::move(operands);
-  node.cost = cost;
-  node.backward = backward;
-  return node;
-}
 
 /// 0 a(100) <- 1 b(10) <- 2 c(10) <- 3 d(10, output, also reads a).
 Graph smallForward() {
   Graph g;
-  g.addNode(makeNode("a", 100, {}, 7));
+  g.addNode(makeNode("a", 100, {}, false, 7));
   g.addNode(makeNode("b", 10, {0}));
   g.addNode(makeNode("c", 10, {1}));
   g.addNode(makeNode("d", 10, {0, 2}));
@@ -46,8 +36,8 @@ Graph smallForward() {
 ///   <- 5 w(10) <- 6 out(4, output, reads w and big).
 Graph diamond() {
   Graph g;
-  g.addNode(makeNode("s", 8, {}, 1));
-  g.addNode(makeNode("big", 100, {0}, 5));
+  g.addNode(makeNode("s", 8, {}));
+  g.addNode(makeNode("big", 100, {0}, false, 5));
   g.addNode(makeNode("x", 10, {1}));
   g.addNode(makeNode("y", 10, {1}));
   g.addNode(makeNode("z", 10, {2, 3}));
@@ -100,7 +90,7 @@ Graph makeLayeredGraph(std::mt19937 &rng, unsigned numNodes, unsigned width) {
   };
   Graph g;
   std::vector<std::vector<unsigned>> layers = {
-      {g.addNode(makeNode("src", 10 * pick(1, 100), {}, 0))}};
+      {g.addNode(makeNode("src", 10 * pick(1, 100), {}, false, 0))}};
   while (g.size() + 1 < numNodes) {
     std::vector<unsigned> layer;
     unsigned w = std::min<unsigned>(pick(1, width), numNodes - 1 - g.size());
@@ -115,11 +105,11 @@ Graph makeLayeredGraph(std::mt19937 &rng, unsigned numNodes, unsigned width) {
       ops.erase(std::unique(ops.begin(), ops.end()), ops.end());
       layer.push_back(
           g.addNode(makeNode("n" + std::to_string(g.size()), 10 * pick(1, 100),
-                             ops, pick(1, 1000))));
+                             ops, false, pick(1, 1000))));
     }
     layers.push_back(layer);
   }
-  unsigned sink = g.addNode(makeNode("sink", 40, layers.back(), 0));
+  unsigned sink = g.addNode(makeNode("sink", 40, layers.back(), false, 0));
   g.nodes[sink].output = true;
   // Values nobody reads are outputs too (like remat-import's sinks).
   std::vector<bool> used(g.size());
@@ -185,7 +175,7 @@ TEST(ForwardOnlyTest, SimulateRecomputeBeforeForwardNode) {
   // The same list before forward node d of a training graph is rejected,
   // while it is accepted before a backward node.
   Graph t = g;
-  t.addNode(makeNode("grad", 10, {3}, 1, /*backward=*/true));
+  t.addNode(makeNode("grad", 10, {3}, true));
   Schedule ts(5);
   ts.recomputeBefore[3] = {0};
   std::optional<std::string> error = simulate(t, ts, r);
@@ -271,7 +261,7 @@ TEST(ForwardOnlyTest, DropModes) {
   // directly. Make the first consumer distant to tell them apart.
   Graph g;
   g.addNode(makeNode("s", 8, {}));
-  g.addNode(makeNode("v", 50, {0}, 3));
+  g.addNode(makeNode("v", 50, {0}, false, 3));
   g.addNode(makeNode("p", 10, {0}));
   g.addNode(makeNode("c1", 10, {1, 2}));
   g.addNode(makeNode("c2", 10, {3, 1}));
@@ -306,8 +296,8 @@ TEST(ForwardOnlyTest, MinPeakBigValueUsedEarlyAndLate) {
   // No schedule goes lower: out needs a3 and an instance of B made after
   // a1, and making it needs `in` live with them: 20 + 1 + 100.
   Graph g;
-  g.addNode(makeNode("in", 1, {}, 2));
-  g.addNode(makeNode("B", 100, {0}, 3));
+  g.addNode(makeNode("in", 1, {}, false, 2));
+  g.addNode(makeNode("B", 100, {0}, false, 3));
   g.addNode(makeNode("a1", 20, {1}));
   g.addNode(makeNode("a2", 20, {2}));
   g.addNode(makeNode("a3", 20, {3}));

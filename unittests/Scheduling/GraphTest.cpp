@@ -16,19 +16,9 @@
 #include <map>
 
 using namespace remat::sched;
+using remat::sched::test::makeNode;
 
 namespace {
-
-Node makeNode(std::string name, int64_t bytes, std::vector<unsigned> operands,
-              bool backward = false, double cost = 1) {
-  Node node;
-  node.name = std::move(name);
-  node.bytes = bytes;
-  node.operands = std::move(operands);
-  node.backward = backward;
-  node.cost = cost;
-  return node;
-}
 
 /// 0 a(100) <- 1 b(50) <- 2 c(10, loss); 3 gb(10) uses c, b; 4 ga(10) uses
 /// gb, a and is the output.

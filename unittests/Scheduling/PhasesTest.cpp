@@ -13,19 +13,9 @@
 #include <gtest/gtest.h>
 
 using namespace remat::sched;
+using remat::sched::test::makeNode;
 
 namespace {
-
-Node makeNode(std::string name, int64_t bytes, std::vector<unsigned> operands,
-              bool backward = false, double cost = 1) {
-  Node node;
-  node.name = std::move(name);
-  node.bytes = bytes;
-  node.operands = std::move(operands);
-  node.backward = backward;
-  node.cost = cost;
-  return node;
-}
 
 /// AOTAutograd-like order: x, (seed), stat (forward, read by the backward
 /// only), gx (backward), mask (forward, placed in the backward), gy.

@@ -12,11 +12,25 @@
 #include <cstdint>
 #include <random>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace remat {
 namespace sched {
 namespace test {
+
+/// A node with the given name, size, operands, phase and cost.
+inline Node makeNode(std::string name, int64_t bytes,
+                     std::vector<unsigned> operands, bool backward = false,
+                     double cost = 1) {
+  Node node;
+  node.name = std::move(name);
+  node.bytes = bytes;
+  node.operands = std::move(operands);
+  node.backward = backward;
+  node.cost = cost;
+  return node;
+}
 
 /// A training chain: forward f_0..f_{n-1} (f_i uses f_{i-1}), a forward loss
 /// using f_{n-1}, then backward b_{n-1}..b_0 where b_i uses the incoming

@@ -29,9 +29,16 @@ protected:
     ctx.loadAllAvailableDialects();
   }
 
-  /// The function `name` of `module`.
-  static func::FuncOp getFunc(ModuleOp module, StringRef name) {
-    return module.lookupSymbol<func::FuncOp>(name);
+  /// Parses `source` into `module`; false (and a test failure) if it does
+  /// not parse.
+  bool load(StringRef source) {
+    module = parse(ctx, source);
+    return static_cast<bool>(module);
+  }
+
+  /// The function `name` of the loaded module.
+  func::FuncOp getFunc(StringRef name) {
+    return module->lookupSymbol<func::FuncOp>(name);
   }
 
   /// The value returned as operand `index` of the return of `func`.
@@ -39,27 +46,35 @@ protected:
     return func.getBody().front().getTerminator()->getOperand(index);
   }
 
+  /// Expects `func` to return four values of which the first two have one
+  /// term and the last two each have another.
+  static void expectOnlyFirstTwoEqual(func::FuncOp func,
+                                      const FunctionNumbering &terms) {
+    TermId first = terms.lookup(returned(func, 0));
+    EXPECT_EQ(first, terms.lookup(returned(func, 1)));
+    EXPECT_NE(first, terms.lookup(returned(func, 2)));
+    EXPECT_NE(first, terms.lookup(returned(func, 3)));
+  }
+
   MLIRContext ctx;
+  OwningOpRef<ModuleOp> module;
   TermTable table;
 };
 
 TEST_F(ValueNumberingTest, StructureDecidesEquality) {
-  auto module = parse(ctx, R"mlir(
+  ASSERT_TRUE(load(R"mlir(
     func.func @f(%x: tensor<4xf32>, %y: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>) {
       %a = remat.sub %x, %y : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
       %b = remat.sub %x, %y : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
       %c = remat.sub %y, %x : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
       %d = remat.add %x, %y : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
       return %a, %b, %c, %d : tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>
-    })mlir");
-  ASSERT_TRUE(module);
-  func::FuncOp f = getFunc(*module, "f");
+    })mlir"));
+  func::FuncOp f = getFunc("f");
   FunctionNumbering terms(f, table);
   // The same op on the same operands: one term (a pure op is a function of
   // its operands). Swapped operands or another op: another term.
-  EXPECT_EQ(terms.lookup(returned(f, 0)), terms.lookup(returned(f, 1)));
-  EXPECT_NE(terms.lookup(returned(f, 0)), terms.lookup(returned(f, 2)));
-  EXPECT_NE(terms.lookup(returned(f, 0)), terms.lookup(returned(f, 3)));
+  expectOnlyFirstTwoEqual(f, terms);
   // The representative of a term is its first value.
   EXPECT_EQ(terms.getRepresentative(terms.lookup(returned(f, 1))),
             returned(f, 0));
@@ -69,7 +84,7 @@ TEST_F(ValueNumberingTest, StructureDecidesEquality) {
 TEST_F(ValueNumberingTest, RecomputeRegionsAreTransparent) {
   // @orig computes t = tanh(tanh(x)); @rewritten recomputes the inner tanh
   // in a region and yields both its block argument and the recomputation.
-  auto module = parse(ctx, R"mlir(
+  ASSERT_TRUE(load(R"mlir(
     func.func @orig(%x: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>) {
       %a = remat.tanh %x : (tensor<4xf32>) -> tensor<4xf32>
       %b = remat.tanh %a : (tensor<4xf32>) -> tensor<4xf32>
@@ -84,10 +99,9 @@ TEST_F(ValueNumberingTest, RecomputeRegionsAreTransparent) {
         remat.yield %t, %in : tensor<4xf32>, tensor<4xf32>
       }
       return %b, %r#0 : tensor<4xf32>, tensor<4xf32>
-    })mlir");
-  ASSERT_TRUE(module);
-  func::FuncOp orig = getFunc(*module, "orig");
-  func::FuncOp rewritten = getFunc(*module, "rewritten");
+    })mlir"));
+  func::FuncOp orig = getFunc("orig");
+  func::FuncOp rewritten = getFunc("rewritten");
   FunctionNumbering origTerms(orig, table);
   FunctionNumbering terms(rewritten, table);
   auto recompute = cast<RecomputeOp>(*rewritten.getOps<RecomputeOp>().begin());
@@ -109,40 +123,35 @@ TEST_F(ValueNumberingTest, RecomputeRegionsAreTransparent) {
 TEST_F(ValueNumberingTest, BookkeepingAttributesOnly) {
   // remat.phase and remat.no_recompute do not count; any other attribute,
   // discardable or not, does (the dialect rejects unknown remat.* ones).
-  auto module = parse(ctx, R"mlir(
+  ASSERT_TRUE(load(R"mlir(
     func.func @f(%x: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>) {
       %a = remat.tanh %x : (tensor<4xf32>) -> tensor<4xf32>
       %b = remat.tanh %x {remat.phase = #remat.phase<backward>, remat.no_recompute} : (tensor<4xf32>) -> tensor<4xf32>
       %c = remat.tanh %x {test.mark} : (tensor<4xf32>) -> tensor<4xf32>
       %d = remat.tanh %x {tag = 1 : i64} : (tensor<4xf32>) -> tensor<4xf32>
       return %a, %b, %c, %d : tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>
-    })mlir");
-  ASSERT_TRUE(module);
-  func::FuncOp f = getFunc(*module, "f");
+    })mlir"));
+  func::FuncOp f = getFunc("f");
   FunctionNumbering terms(f, table);
-  EXPECT_EQ(terms.lookup(returned(f, 0)), terms.lookup(returned(f, 1)));
-  EXPECT_NE(terms.lookup(returned(f, 0)), terms.lookup(returned(f, 2)));
-  EXPECT_NE(terms.lookup(returned(f, 0)), terms.lookup(returned(f, 3)));
+  expectOnlyFirstTwoEqual(f, terms);
   EXPECT_TRUE(isBookkeepingAttr("remat.phase"));
   EXPECT_FALSE(isBookkeepingAttr("remat.other"));
 }
 
 TEST_F(ValueNumberingTest, DropoutDependsOnSeedAndRate) {
-  auto module = parse(ctx, R"mlir(
+  ASSERT_TRUE(load(R"mlir(
     func.func @f(%x: tensor<4xf32>, %s0: tensor<i64>, %s1: tensor<i64>) -> (tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>) {
       %a = remat.dropout %x, %s0 {rate = 0.5 : f64} : (tensor<4xf32>, tensor<i64>) -> tensor<4xf32>
       %b = remat.dropout %x, %s0 {rate = 0.5 : f64} : (tensor<4xf32>, tensor<i64>) -> tensor<4xf32>
       %c = remat.dropout %x, %s1 {rate = 0.5 : f64} : (tensor<4xf32>, tensor<i64>) -> tensor<4xf32>
       %d = remat.dropout %x, %s0 {rate = 0.25 : f64} : (tensor<4xf32>, tensor<i64>) -> tensor<4xf32>
       return %a, %b, %c, %d : tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>
-    })mlir");
-  ASSERT_TRUE(module);
-  func::FuncOp f = getFunc(*module, "f");
+    })mlir"));
+  func::FuncOp f = getFunc("f");
   FunctionNumbering terms(f, table);
-  // Same input, seed and rate: the same mask, so one term.
-  EXPECT_EQ(terms.lookup(returned(f, 0)), terms.lookup(returned(f, 1)));
-  EXPECT_NE(terms.lookup(returned(f, 0)), terms.lookup(returned(f, 2)));
-  EXPECT_NE(terms.lookup(returned(f, 0)), terms.lookup(returned(f, 3)));
+  // Same input, seed and rate: the same mask, so one term; another seed or
+  // rate: another mask.
+  expectOnlyFirstTwoEqual(f, terms);
 }
 
 TEST_F(ValueNumberingTest, SideEffectsAreNeverMerged) {
@@ -150,7 +159,7 @@ TEST_F(ValueNumberingTest, SideEffectsAreNeverMerged) {
   // are two executions; the same op at the same position of another
   // function is the same execution.
   ctx.allowUnregisteredDialects();
-  auto module = parse(ctx, R"mlir(
+  ASSERT_TRUE(load(R"mlir(
     func.func @f(%x: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>) {
       %a = "test.effect"(%x) : (tensor<4xf32>) -> tensor<4xf32>
       %b = "test.effect"(%x) : (tensor<4xf32>) -> tensor<4xf32>
@@ -160,10 +169,9 @@ TEST_F(ValueNumberingTest, SideEffectsAreNeverMerged) {
       %a = "test.effect"(%x) : (tensor<4xf32>) -> tensor<4xf32>
       %b = "test.effect"(%x) : (tensor<4xf32>) -> tensor<4xf32>
       return %b, %a : tensor<4xf32>, tensor<4xf32>
-    })mlir");
-  ASSERT_TRUE(module);
-  func::FuncOp f = getFunc(*module, "f");
-  func::FuncOp g = getFunc(*module, "g");
+    })mlir"));
+  func::FuncOp f = getFunc("f");
+  func::FuncOp g = getFunc("g");
   FunctionNumbering fTerms(f, table);
   FunctionNumbering gTerms(g, table);
   EXPECT_NE(fTerms.lookup(returned(f, 0)), fTerms.lookup(returned(f, 1)));
