@@ -5,10 +5,12 @@
 //===----------------------------------------------------------------------===//
 ///
 /// \file
-/// `buildStageChain` and `coarsen`, see Chain.h for the model.
+/// `buildStageChain` in the phases of ChainBuild.h, and `coarsen`; see
+/// Chain.h for the model.
 ///
 //===----------------------------------------------------------------------===//
 
+#include "remat/Scheduling/ChainBuild.h"
 #include "remat/Scheduling/Chain.h"
 #include "remat/Scheduling/KeptSet.h"
 #include "remat/Scheduling/Separators.h"
@@ -18,8 +20,64 @@
 
 using namespace remat::sched;
 
-static std::string describe(const Graph &graph, unsigned index) {
-  return "'" + graph.nodes[index].name + "' (#" + std::to_string(index) + ")";
+//===----------------------------------------------------------------------===//
+// Phases
+//===----------------------------------------------------------------------===//
+
+using namespace remat::sched::chainbuild;
+
+FineStages chainbuild::findFineStages(const Graph &graph, unsigned numForward,
+                                      const std::vector<char> &pinned) {
+  const std::vector<Node> &nodes = graph.nodes;
+  unsigned n = graph.size();
+  // Separators of the forward pass with the edges out of pinned nodes
+  // removed: a pinned value is resident, it does not tie segments together.
+  Graph filtered;
+  filtered.nodes.resize(n);
+  for (unsigned v = 0; v < n; ++v) {
+    filtered.nodes[v].backward = nodes[v].backward;
+    if (nodes[v].backward)
+      continue;
+    for (unsigned u : nodes[v].operands)
+      if (!pinned[u])
+        filtered.nodes[v].operands.push_back(u);
+  }
+  std::vector<char> isSeparator(numForward, 0);
+  for (unsigned s : findSeparators(filtered))
+    if (s < numForward)
+      isSeparator[s] = 1;
+  isSeparator[numForward - 1] = 1;
+
+  FineStages fine;
+  fine.stageOf.resize(numForward);
+  for (unsigned v = 0; v < numForward; ++v) {
+    fine.stageOf[v] = fine.boundary.size();
+    if (isSeparator[v])
+      fine.boundary.push_back(v);
+  }
+  return fine;
+}
+
+std::vector<BackwardReads>
+chainbuild::getBackwardReads(const Graph &graph, unsigned numForward,
+                             const std::vector<char> &pinned,
+                             const FineStages &fine) {
+  const std::vector<Node> &nodes = graph.nodes;
+  std::vector<BackwardReads> reads(graph.size() - numForward);
+  for (unsigned b = numForward; b < graph.size(); ++b) {
+    BackwardReads &r = reads[b - numForward];
+    for (unsigned u : nodes[b].operands) {
+      if (nodes[u].backward || pinned[u])
+        continue;
+      unsigned st = fine.stageOf[u];
+      unsigned lo = fine.isBoundary(u) ? st + 1 : st;
+      if (r.hi == kNone || st > r.hi)
+        r.hi = st;
+      if (r.lo == kNone || lo < r.lo)
+        r.lo = lo;
+    }
+  }
+  return reads;
 }
 
 namespace {
@@ -59,7 +117,391 @@ public:
 private:
   std::vector<unsigned> parent;
 };
+
+/// Rule 1: the fine stages one backward node reads form one group.
+void mergeAcrossReads(IntervalGroups &groups,
+                      const std::vector<BackwardReads> &reads,
+                      StageGroups &result) {
+  for (unsigned i = 0; i < reads.size(); ++i) {
+    const BackwardReads &r = reads[i];
+    if (r.hi == kNone || r.lo > r.hi)
+      continue;
+    if (groups.find(r.lo) == groups.find(r.hi))
+      continue;
+    unsigned m = groups.merge(r.lo, r.hi);
+    if (m && result.firstReadMerge == kNone)
+      result.firstReadMerge = i;
+    result.mergedReads += m;
+  }
+}
+
+/// Rule 2: the groups of the backward nodes never increase.
+void mergeInterleaved(IntervalGroups &groups,
+                      const std::vector<BackwardReads> &reads,
+                      StageGroups &result) {
+  unsigned runningMin = kNone;
+  for (unsigned i = 0; i < reads.size(); ++i) {
+    unsigned hi = reads[i].hi;
+    if (hi == kNone)
+      continue;
+    unsigned g = groups.find(hi);
+    if (runningMin != kNone && g > runningMin) {
+      unsigned m = groups.merge(runningMin, hi);
+      if (m && result.firstOrderMerge == kNone)
+        result.firstOrderMerge = i;
+      result.mergedOrder += m;
+      g = groups.find(hi);
+    }
+    runningMin = runningMin == kNone ? g : std::min(runningMin, g);
+  }
+}
+
+/// Rule 3: a group no backward node reads joins the next group; those after
+/// the last read group join it. Returns false if no group is read.
+bool mergeUnread(IntervalGroups &groups, unsigned numFine,
+                 const std::vector<BackwardReads> &reads, StageGroups &result) {
+  std::vector<char> hasReader(numFine, 0);
+  for (const BackwardReads &r : reads)
+    if (r.hi != kNone)
+      hasReader[groups.find(r.hi)] = 1;
+  int lastRead = -1;
+  for (unsigned k = 0; k < numFine; ++k)
+    if (groups.find(k) == k && hasReader[k])
+      lastRead = k;
+  if (lastRead < 0)
+    return false;
+  // Walk the groups from the end: an unread group merges with its
+  // successor; unread groups after the last read one merge backwards.
+  for (unsigned k = numFine; k-- > 0;) {
+    unsigned g = groups.find(k);
+    if (g != k)
+      continue;
+    if (hasReader[g])
+      continue;
+    if (static_cast<int>(g) > lastRead) {
+      result.mergedUnread += groups.merge(lastRead, g);
+      continue;
+    }
+    // Merge with the following group (exists since g < lastRead).
+    unsigned end = k;
+    while (end + 1 < numFine && groups.find(end + 1) == g)
+      ++end;
+    unsigned nextStart = end + 1;
+    bool nextRead = hasReader[groups.find(nextStart)];
+    result.mergedUnread += groups.merge(g, nextStart);
+    hasReader[groups.find(g)] = nextRead;
+  }
+  return true;
+}
 } // namespace
+
+StageGroups
+chainbuild::groupFineStages(unsigned numFine,
+                            const std::vector<BackwardReads> &reads) {
+  StageGroups result;
+  IntervalGroups groups(numFine);
+  mergeAcrossReads(groups, reads, result);
+  mergeInterleaved(groups, reads, result);
+  result.anyRead = mergeUnread(groups, numFine, reads, result);
+  result.groupOf.resize(numFine);
+  for (unsigned k = 0; k < numFine; ++k)
+    result.groupOf[k] = groups.find(k);
+  return result;
+}
+
+StageLayout chainbuild::layoutStages(const FineStages &fine,
+                                     const StageGroups &groups) {
+  StageLayout layout;
+  for (unsigned k = 0; k < fine.size(); ++k) {
+    if (groups.groupOf[k] == k) {
+      layout.first.push_back(k == 0 ? 0 : fine.boundary[k - 1] + 1);
+      layout.boundary.push_back(fine.boundary[k]);
+    } else {
+      layout.boundary.back() = fine.boundary[k];
+    }
+  }
+  layout.stageOf.resize(fine.stageOf.size());
+  for (unsigned s = 0; s < layout.size(); ++s)
+    for (unsigned v = layout.first[s]; v <= layout.boundary[s]; ++v)
+      layout.stageOf[v] = s;
+  return layout;
+}
+
+static std::string describe(const Graph &graph, unsigned index) {
+  return "'" + graph.nodes[index].name + "' (#" + std::to_string(index) + ")";
+}
+
+std::optional<std::string> chainbuild::attributeBackward(
+    const Graph &graph, unsigned numForward, const std::vector<char> &pinned,
+    const StageLayout &layout, BackwardAttribution &result) {
+  const std::vector<Node> &nodes = graph.nodes;
+  const std::vector<unsigned> &stageOf = layout.stageOf;
+  unsigned n = graph.size();
+  // Forward reads stay in the stage or read its input boundary.
+  for (unsigned v = 0; v < numForward; ++v)
+    for (unsigned u : nodes[v].operands)
+      if (!pinned[u] && stageOf[u] != stageOf[v] &&
+          u != layout.inputOf(stageOf[v]))
+        return "forward node " + describe(graph, v) + " reads " +
+               describe(graph, u) + " across a separator";
+  // Backward attribution and order.
+  result.firstBackward.assign(layout.size(), kNone);
+  result.readsInput.assign(layout.size(), 0);
+  result.readByBackward.assign(numForward, 0);
+  unsigned prevStage = kNone;
+  for (unsigned b = numForward; b < n; ++b) {
+    unsigned s = kNone;
+    for (unsigned u : nodes[b].operands)
+      if (!nodes[u].backward && !pinned[u])
+        s = s == kNone ? stageOf[u] : std::max(s, stageOf[u]);
+    if (s == kNone)
+      continue;
+    for (unsigned u : nodes[b].operands) {
+      if (nodes[u].backward || pinned[u])
+        continue;
+      result.readByBackward[u] = 1;
+      if (stageOf[u] == s)
+        continue;
+      if (u != layout.inputOf(s))
+        return "backward node " + describe(graph, b) + " reads " +
+               describe(graph, u) + " of stage " +
+               std::to_string(stageOf[u] + 1) + " besides values of stage " +
+               std::to_string(s + 1);
+      result.readsInput[s] = 1;
+    }
+    if (prevStage != kNone && s > prevStage)
+      return "backward node " + describe(graph, b) + " reads stage " +
+             std::to_string(s + 1) + " after the backward of stage " +
+             std::to_string(prevStage + 1) + " began";
+    prevStage = s;
+    if (result.firstBackward[s] == kNone)
+      result.firstBackward[s] = b;
+  }
+  for (unsigned s = 0; s < layout.size(); ++s)
+    if (result.firstBackward[s] == kNone)
+      return "stage " + std::to_string(s + 1) +
+             " has no backward node (internal error)";
+  return std::nullopt;
+}
+
+//===----------------------------------------------------------------------===//
+// Measuring the stages
+//===----------------------------------------------------------------------===//
+
+/// Bytes a node holds as an activation: the returned part of an output is
+/// counted apart (Graph.h), exactly as simulate does.
+static int64_t getActivationBytes(const Node &node) {
+  if (!node.output)
+    return node.bytes;
+  int64_t returned = node.outputBytes >= 0
+                         ? std::min(node.outputBytes, node.bytes)
+                         : node.bytes;
+  return node.bytes - returned;
+}
+
+namespace {
+/// Measures the stages of a laid-out, attributed chain (phase 6).
+class StageMeasurer {
+public:
+  StageMeasurer(const Graph &graph, unsigned numForward,
+                const std::vector<char> &pinned, const StageLayout &layout,
+                const BackwardAttribution &attribution)
+      : nodes(graph.nodes), n(graph.size()), numForward(numForward),
+        pinned(pinned), layout(layout), attribution(attribution),
+        need(numForward, 0), retained(numForward, 0),
+        freedAt(numForward, kNone) {
+    computeLastForwardUses();
+    computeBackwardLiveness();
+  }
+
+  /// The sizes, costs and nodes of stage `s`.
+  ChainStage measure(unsigned s);
+
+private:
+  int64_t activationBytes(unsigned v) const {
+    return getActivationBytes(nodes[v]);
+  }
+  int64_t bytesOf(unsigned v) const { return pinned[v] ? 0 : nodes[v].bytes; }
+
+  void computeLastForwardUses();
+  void computeBackwardLiveness();
+  int64_t stagePeak(unsigned first, unsigned last);
+  void closure(unsigned first, unsigned last, std::vector<unsigned> &out,
+               double &cost);
+
+  const std::vector<Node> &nodes;
+  unsigned n;
+  unsigned numForward;
+  const std::vector<char> &pinned;
+  const StageLayout &layout;
+  const BackwardAttribution &attribution;
+  /// Last in-stage forward use of every forward value.
+  std::vector<unsigned> lastUse;
+  /// Live backward bytes before and during every backward node.
+  std::vector<int64_t> liveBefore, liveDuring;
+  /// Scratch of `closure` and `stagePeak`.
+  std::vector<char> need, retained;
+  std::vector<unsigned> freedAt;
+};
+} // namespace
+
+void StageMeasurer::computeLastForwardUses() {
+  // Consumers that are pinned count: they run in the original forward pass.
+  const std::vector<unsigned> &stageOf = layout.stageOf;
+  lastUse.assign(numForward, kNone);
+  for (unsigned v = 0; v < numForward; ++v)
+    for (unsigned u : nodes[v].operands)
+      if (!pinned[u] && stageOf[u] == stageOf[v])
+        lastUse[u] = lastUse[u] == kNone ? v : std::max(lastUse[u], v);
+}
+
+void StageMeasurer::computeBackwardLiveness() {
+  // Schedule independent: the backward nodes run once, in order.
+  std::vector<unsigned> lastUseB(n, kNone);
+  for (unsigned b = numForward; b < n; ++b)
+    for (unsigned u : nodes[b].operands)
+      if (nodes[u].backward)
+        lastUseB[u] = b;
+  liveBefore.assign(n + 1, 0);
+  liveDuring.assign(n, 0);
+  int64_t live = 0;
+  std::vector<unsigned> freed(n, kNone);
+  for (unsigned b = numForward; b < n; ++b) {
+    liveBefore[b] = live;
+    live += activationBytes(b);
+    liveDuring[b] = live;
+    for (unsigned u : nodes[b].operands)
+      if (nodes[u].backward && lastUseB[u] == b && freed[u] != b) {
+        freed[u] = b;
+        live -= activationBytes(u);
+      }
+    if (lastUseB[b] == kNone)
+      live -= activationBytes(b);
+  }
+}
+
+/// Peak of the stage's own values over its original execution, keeping
+/// `retained` values to the end.
+int64_t StageMeasurer::stagePeak(unsigned first, unsigned last) {
+  int64_t live = 0, peak = 0;
+  for (unsigned v = first; v <= last; ++v) {
+    if (!pinned[v]) {
+      live += nodes[v].bytes;
+      peak = std::max(peak, live);
+    }
+    for (unsigned u : nodes[v].operands)
+      if (!pinned[u] && u >= first && lastUse[u] == v && !retained[u] &&
+          freedAt[u] != v) {
+        freedAt[u] = v;
+        live -= nodes[u].bytes;
+      }
+    if (!pinned[v] && lastUse[v] == kNone && !retained[v])
+      live -= nodes[v].bytes;
+  }
+  return peak;
+}
+
+/// Nodes of [first, last] that the seeds (`need`) need, pinned ones
+/// excluded, and their cost.
+void StageMeasurer::closure(unsigned first, unsigned last,
+                            std::vector<unsigned> &out, double &cost) {
+  out.clear();
+  cost = 0;
+  for (unsigned v = last + 1; v-- > first;) {
+    if (!need[v] || pinned[v])
+      continue;
+    for (unsigned u : nodes[v].operands)
+      if (u >= first && !pinned[u])
+        need[u] = 1;
+  }
+  for (unsigned v = first; v <= last; ++v)
+    if (need[v] && !pinned[v]) {
+      out.push_back(v);
+      cost += nodes[v].cost;
+    }
+}
+
+ChainStage StageMeasurer::measure(unsigned s) {
+  const std::vector<char> &readByBackward = attribution.readByBackward;
+  const std::vector<unsigned> &firstBackward = attribution.firstBackward;
+  unsigned numStages = layout.size();
+  ChainStage st;
+  unsigned first = layout.first[s], last = layout.boundary[s];
+  st.firstNode = first;
+  st.boundaryNode = last;
+  st.firstBackward = firstBackward[s];
+  st.boundaryBytes = bytesOf(last);
+
+  // Tape: values read by backward nodes and the boundary. The input
+  // boundary, if this stage's backward reads it, is accounted as a live
+  // position by the model.
+  int64_t tape = 0;
+  for (unsigned v = first; v <= last; ++v)
+    if (!pinned[v] && (readByBackward[v] || v == last))
+      tape += nodes[v].bytes;
+  st.tapeBytes = tape;
+  st.backwardReadsInput =
+      attribution.readsInput[s] && bytesOf(layout.inputOf(s)) > 0;
+
+  // Advance: the boundary's in-stage ancestors.
+  std::fill(need.begin() + first, need.begin() + last + 1, 0);
+  need[last] = 1;
+  closure(first, last, st.advanceNodes, st.forwardCost);
+  // Taped forward: ancestors of the tape values and the boundary.
+  std::fill(need.begin() + first, need.begin() + last + 1, 0);
+  for (unsigned v = first; v <= last; ++v)
+    need[v] = readByBackward[v] || v == last;
+  closure(first, last, st.tapeNodes, st.tapeCost);
+
+  std::fill(retained.begin() + first, retained.begin() + last + 1, 0);
+  retained[last] = 1;
+  st.advancePeakBytes = std::max(stagePeak(first, last), st.boundaryBytes);
+  for (unsigned v = first; v <= last; ++v)
+    retained[v] = readByBackward[v] || v == last;
+  st.tapePeakBytes = std::max(stagePeak(first, last), st.tapeBytes);
+
+  // Backward segment: from this stage's first backward node (the very first
+  // backward node for the last stage) to the next stage's first one.
+  unsigned segBegin = s + 1 == numStages ? numForward : firstBackward[s];
+  unsigned segEnd = s == 0 ? n : firstBackward[s - 1];
+  int64_t bwPeak = 0;
+  double bwCost = 0;
+  for (unsigned b = segBegin; b < segEnd; ++b) {
+    bwPeak = std::max(bwPeak, liveDuring[b]);
+    bwCost += nodes[b].cost;
+  }
+  st.backwardCost = bwCost;
+  st.gradientBytes = liveBefore[firstBackward[s]];
+  st.backwardPeakBytes =
+      std::max(st.tapeBytes + bwPeak, st.tapeBytes + st.gradientBytes);
+  return st;
+}
+
+//===----------------------------------------------------------------------===//
+// buildStageChain
+//===----------------------------------------------------------------------===//
+
+/// What the merges of `groups` did, for StageChain::notes.
+static std::string describeMerges(const Graph &graph, unsigned numForward,
+                                  const StageGroups &groups) {
+  std::string notes;
+  auto add = [&](const std::string &text) {
+    notes += notes.empty() ? text : "; " + text;
+  };
+  if (groups.mergedReads)
+    add("merged " + std::to_string(groups.mergedReads) +
+        " stages into the stages of backward nodes reading across "
+        "separators (first: " +
+        describe(graph, numForward + groups.firstReadMerge) + ")");
+  if (groups.mergedOrder)
+    add("merged " + std::to_string(groups.mergedOrder) +
+        " stages whose backward nodes interleave (first: " +
+        describe(graph, numForward + groups.firstOrderMerge) + ")");
+  if (groups.mergedUnread)
+    add("merged " + std::to_string(groups.mergedUnread) +
+        " stages no backward node reads");
+  return notes;
+}
 
 StageChain remat::sched::buildStageChain(const Graph &graph) {
   StageChain chain;
@@ -86,358 +528,39 @@ StageChain remat::sched::buildStageChain(const Graph &graph) {
       return fail("forward node " + describe(graph, v) +
                   " comes after backward node " + describe(graph, numForward));
 
-  // Bytes a node holds as an activation: the returned part of an output is
-  // counted apart (Graph.h), exactly as simulate does.
-  auto activationBytes = [&](unsigned v) -> int64_t {
-    const Node &node = nodes[v];
-    if (!node.output)
-      return node.bytes;
-    int64_t returned = node.outputBytes >= 0
-                           ? std::min(node.outputBytes, node.bytes)
-                           : node.bytes;
-    return node.bytes - returned;
-  };
+  // Pinned nodes are resident.
   std::vector<char> pinned(n, 0);
   for (unsigned v = 0; v < numForward; ++v) {
     pinned[v] = isAlwaysKept(nodes[v]);
     if (pinned[v])
-      chain.pinnedBytes += activationBytes(v);
+      chain.pinnedBytes += getActivationBytes(nodes[v]);
   }
   chain.reversible = true;
   if (numForward == 0 || numForward == n)
     return chain;
 
-  // Separators of the forward pass with the edges out of pinned nodes
-  // removed: a pinned value is resident, it does not tie segments together.
-  std::vector<unsigned> separators;
-  {
-    Graph filtered;
-    filtered.nodes.resize(n);
-    for (unsigned v = 0; v < n; ++v) {
-      filtered.nodes[v].backward = nodes[v].backward;
-      if (nodes[v].backward)
-        continue;
-      for (unsigned u : nodes[v].operands)
-        if (!pinned[u])
-          filtered.nodes[v].operands.push_back(u);
-    }
-    separators = findSeparators(filtered);
+  FineStages fine = findFineStages(graph, numForward, pinned);
+  chain.numSegments = fine.size();
+  std::vector<BackwardReads> reads =
+      getBackwardReads(graph, numForward, pinned, fine);
+  StageGroups groups = groupFineStages(fine.size(), reads);
+  if (!groups.anyRead) {
+    // No backward node reads a forward value: nothing to recompute.
+    chain.notes = "no backward node reads a forward value";
+    return chain;
   }
-  std::vector<char> isSeparator(numForward, 0);
-  for (unsigned s : separators)
-    if (s < numForward)
-      isSeparator[s] = 1;
-  isSeparator[numForward - 1] = 1;
+  chain.notes = describeMerges(graph, numForward, groups);
 
-  // Fine stages: segments between consecutive separators.
-  std::vector<unsigned> fineStage(numForward);
-  std::vector<unsigned> fineBoundary;
-  for (unsigned v = 0; v < numForward; ++v) {
-    fineStage[v] = fineBoundary.size();
-    if (isSeparator[v])
-      fineBoundary.push_back(v);
-  }
-  unsigned numFine = fineBoundary.size();
-  chain.numSegments = numFine;
-  auto isFineBoundary = [&](unsigned u) {
-    return fineBoundary[fineStage[u]] == u;
-  };
+  StageLayout layout = layoutStages(fine, groups);
+  chain.numFineStages = layout.size();
+  BackwardAttribution attribution;
+  if (std::optional<std::string> error =
+          attributeBackward(graph, numForward, pinned, layout, attribution))
+    return fail(std::move(*error));
 
-  // Per backward node: the highest fine stage it reads (hi) and the lowest
-  // fine stage its group must start at (lo): a read of a stage's boundary
-  // only needs the group to start right after that stage.
-  const unsigned kNone = ~0u;
-  std::vector<unsigned> hiStage(n, kNone), loStage(n, kNone);
-  for (unsigned b = numForward; b < n; ++b) {
-    for (unsigned u : nodes[b].operands) {
-      if (nodes[u].backward || pinned[u])
-        continue;
-      unsigned st = fineStage[u];
-      unsigned lo = isFineBoundary(u) ? st + 1 : st;
-      if (hiStage[b] == kNone || st > hiStage[b])
-        hiStage[b] = st;
-      if (loStage[b] == kNone || lo < loStage[b])
-        loStage[b] = lo;
-    }
-  }
-
-  IntervalGroups groups(numFine);
-  unsigned mergedReads = 0, mergedOrder = 0, mergedUnread = 0;
-  std::string firstReadNote, firstOrderNote;
-  // 1. A backward node's reads must lie in one stage (plus its input).
-  for (unsigned b = numForward; b < n; ++b) {
-    if (hiStage[b] == kNone || loStage[b] > hiStage[b])
-      continue;
-    if (groups.find(loStage[b]) == groups.find(hiStage[b]))
-      continue;
-    unsigned m = groups.merge(loStage[b], hiStage[b]);
-    if (m && firstReadNote.empty())
-      firstReadNote = describe(graph, b);
-    mergedReads += m;
-  }
-  // 2. The stages of the backward nodes must not increase.
-  unsigned runningMin = kNone;
-  for (unsigned b = numForward; b < n; ++b) {
-    if (hiStage[b] == kNone)
-      continue;
-    unsigned g = groups.find(hiStage[b]);
-    if (runningMin != kNone && g > runningMin) {
-      unsigned m = groups.merge(runningMin, hiStage[b]);
-      if (m && firstOrderNote.empty())
-        firstOrderNote = describe(graph, b);
-      mergedOrder += m;
-      g = groups.find(hiStage[b]);
-    }
-    runningMin = runningMin == kNone ? g : std::min(runningMin, g);
-  }
-  // 3. Groups no backward node is attributed to join the next group.
-  {
-    std::vector<char> hasReader(numFine, 0);
-    for (unsigned b = numForward; b < n; ++b)
-      if (hiStage[b] != kNone)
-        hasReader[groups.find(hiStage[b])] = 1;
-    int lastRead = -1;
-    for (unsigned k = 0; k < numFine; ++k)
-      if (groups.find(k) == k && hasReader[k])
-        lastRead = k;
-    if (lastRead < 0) {
-      // No backward node reads a forward value: nothing to recompute.
-      chain.notes = "no backward node reads a forward value";
-      return chain;
-    }
-    // Walk the groups from the end: an unread group merges with its
-    // successor; unread groups after the last read one merge backwards.
-    for (unsigned k = numFine; k-- > 0;) {
-      unsigned g = groups.find(k);
-      if (g != k)
-        continue;
-      if (hasReader[g])
-        continue;
-      if (static_cast<int>(g) > lastRead) {
-        mergedUnread += groups.merge(lastRead, g);
-        continue;
-      }
-      // Merge with the following group (exists since g < lastRead).
-      unsigned end = k;
-      while (end + 1 < numFine && groups.find(end + 1) == g)
-        ++end;
-      unsigned nextStart = end + 1;
-      bool nextRead = hasReader[groups.find(nextStart)];
-      mergedUnread += groups.merge(g, nextStart);
-      hasReader[groups.find(g)] = nextRead;
-    }
-  }
-  if (mergedReads || mergedOrder || mergedUnread) {
-    std::string &notes = chain.notes;
-    auto add = [&](const std::string &text) {
-      notes += notes.empty() ? text : "; " + text;
-    };
-    if (mergedReads)
-      add("merged " + std::to_string(mergedReads) +
-          " stages into the stages of backward nodes reading across "
-          "separators (first: " +
-          firstReadNote + ")");
-    if (mergedOrder)
-      add("merged " + std::to_string(mergedOrder) +
-          " stages whose backward nodes interleave (first: " + firstOrderNote +
-          ")");
-    if (mergedUnread)
-      add("merged " + std::to_string(mergedUnread) +
-          " stages no backward node reads");
-  }
-
-  // Final stages.
-  std::vector<unsigned> stageOf(numForward);
-  std::vector<unsigned> boundaryOf; // per stage
-  std::vector<unsigned> firstOf;
-  for (unsigned k = 0; k < numFine; ++k) {
-    if (groups.find(k) == k) {
-      firstOf.push_back(k == 0 ? 0 : fineBoundary[k - 1] + 1);
-      boundaryOf.push_back(fineBoundary[k]);
-    } else {
-      boundaryOf.back() = fineBoundary[k];
-    }
-  }
-  unsigned numStages = boundaryOf.size();
-  for (unsigned s = 0; s < numStages; ++s)
-    for (unsigned v = firstOf[s]; v <= boundaryOf[s]; ++v)
-      stageOf[v] = s;
-  chain.numFineStages = numStages;
-  auto inputOf = [&](unsigned s) { return s == 0 ? kNone : boundaryOf[s - 1]; };
-
-  // Check: forward reads stay in the stage or read its input boundary.
-  for (unsigned v = 0; v < numForward; ++v)
-    for (unsigned u : nodes[v].operands)
-      if (!pinned[u] && stageOf[u] != stageOf[v] && u != inputOf(stageOf[v]))
-        return fail("forward node " + describe(graph, v) + " reads " +
-                    describe(graph, u) + " across a separator");
-  // Check: backward attribution and order.
-  std::vector<unsigned> sigma(n, kNone);
-  std::vector<unsigned> firstBackward(numStages, kNone);
-  std::vector<char> readsInput(numStages, 0), readByBackward(numForward, 0);
-  unsigned prevSigma = kNone;
-  for (unsigned b = numForward; b < n; ++b) {
-    unsigned s = kNone;
-    for (unsigned u : nodes[b].operands)
-      if (!nodes[u].backward && !pinned[u])
-        s = s == kNone ? stageOf[u] : std::max(s, stageOf[u]);
-    if (s == kNone)
-      continue;
-    for (unsigned u : nodes[b].operands) {
-      if (nodes[u].backward || pinned[u])
-        continue;
-      readByBackward[u] = 1;
-      if (stageOf[u] == s)
-        continue;
-      if (u != inputOf(s))
-        return fail("backward node " + describe(graph, b) + " reads " +
-                    describe(graph, u) + " of stage " +
-                    std::to_string(stageOf[u] + 1) +
-                    " besides values of stage " + std::to_string(s + 1));
-      readsInput[s] = 1;
-    }
-    if (prevSigma != kNone && s > prevSigma)
-      return fail("backward node " + describe(graph, b) + " reads stage " +
-                  std::to_string(s + 1) + " after the backward of stage " +
-                  std::to_string(prevSigma + 1) + " began");
-    prevSigma = s;
-    sigma[b] = s;
-    if (firstBackward[s] == kNone)
-      firstBackward[s] = b;
-  }
-  for (unsigned s = 0; s < numStages; ++s)
-    if (firstBackward[s] == kNone)
-      return fail("stage " + std::to_string(s + 1) +
-                  " has no backward node (internal error)");
-
-  // Last in-stage forward use of every forward value (consumers that are
-  // pinned count: they run in the original forward pass).
-  std::vector<unsigned> lastUse(numForward, kNone);
-  for (unsigned v = 0; v < numForward; ++v)
-    for (unsigned u : nodes[v].operands)
-      if (!pinned[u] && stageOf[u] == stageOf[v])
-        lastUse[u] = lastUse[u] == kNone ? v : std::max(lastUse[u], v);
-
-  // Backward liveness (schedule independent): live bytes before and during
-  // every backward node.
-  std::vector<unsigned> lastUseB(n, kNone);
-  for (unsigned b = numForward; b < n; ++b)
-    for (unsigned u : nodes[b].operands)
-      if (nodes[u].backward)
-        lastUseB[u] = b;
-  std::vector<int64_t> liveBefore(n + 1, 0), liveDuring(n, 0);
-  {
-    int64_t live = 0;
-    std::vector<unsigned> freedAt(n, kNone);
-    for (unsigned b = numForward; b < n; ++b) {
-      liveBefore[b] = live;
-      live += activationBytes(b);
-      liveDuring[b] = live;
-      for (unsigned u : nodes[b].operands)
-        if (nodes[u].backward && lastUseB[u] == b && freedAt[u] != b) {
-          freedAt[u] = b;
-          live -= activationBytes(u);
-        }
-      if (lastUseB[b] == kNone)
-        live -= activationBytes(b);
-    }
-  }
-
-  chain.stages.resize(numStages);
-  std::vector<char> need(numForward, 0), retained(numForward, 0);
-  std::vector<unsigned> freedAt(numForward, kNone);
-  auto bytesOf = [&](unsigned v) -> int64_t {
-    return pinned[v] ? 0 : nodes[v].bytes;
-  };
-  // Peak of the stage's own values over its original execution, keeping
-  // `retained` values to the end.
-  auto stagePeak = [&](unsigned first, unsigned last) {
-    int64_t live = 0, peak = 0;
-    for (unsigned v = first; v <= last; ++v) {
-      if (!pinned[v]) {
-        live += nodes[v].bytes;
-        peak = std::max(peak, live);
-      }
-      for (unsigned u : nodes[v].operands)
-        if (!pinned[u] && u >= first && lastUse[u] == v && !retained[u] &&
-            freedAt[u] != v) {
-          freedAt[u] = v;
-          live -= nodes[u].bytes;
-        }
-      if (!pinned[v] && lastUse[v] == kNone && !retained[v])
-        live -= nodes[v].bytes;
-    }
-    return peak;
-  };
-  // Nodes of [first, last] that the seeds need, pinned ones excluded.
-  auto closure = [&](unsigned first, unsigned last, std::vector<unsigned> &out,
-                     double &cost) {
-    out.clear();
-    cost = 0;
-    for (unsigned v = last + 1; v-- > first;) {
-      if (!need[v] || pinned[v])
-        continue;
-      for (unsigned u : nodes[v].operands)
-        if (u >= first && !pinned[u])
-          need[u] = 1;
-    }
-    for (unsigned v = first; v <= last; ++v)
-      if (need[v] && !pinned[v]) {
-        out.push_back(v);
-        cost += nodes[v].cost;
-      }
-  };
-
-  for (unsigned s = 0; s < numStages; ++s) {
-    ChainStage &st = chain.stages[s];
-    unsigned first = firstOf[s], last = boundaryOf[s];
-    st.firstNode = first;
-    st.boundaryNode = last;
-    st.firstBackward = firstBackward[s];
-    st.boundaryBytes = bytesOf(last);
-
-    // Tape: values read by backward nodes and the boundary. The input
-    // boundary, if this stage's backward reads it, is accounted as a live
-    // position by the model.
-    int64_t tape = 0;
-    for (unsigned v = first; v <= last; ++v)
-      if (!pinned[v] && (readByBackward[v] || v == last))
-        tape += nodes[v].bytes;
-    st.tapeBytes = tape;
-    st.backwardReadsInput = readsInput[s] && bytesOf(inputOf(s)) > 0;
-
-    // Advance: the boundary's in-stage ancestors.
-    std::fill(need.begin() + first, need.begin() + last + 1, 0);
-    need[last] = 1;
-    closure(first, last, st.advanceNodes, st.forwardCost);
-    // Taped forward: ancestors of the tape values and the boundary.
-    std::fill(need.begin() + first, need.begin() + last + 1, 0);
-    for (unsigned v = first; v <= last; ++v)
-      need[v] = readByBackward[v] || v == last;
-    closure(first, last, st.tapeNodes, st.tapeCost);
-
-    std::fill(retained.begin() + first, retained.begin() + last + 1, 0);
-    retained[last] = 1;
-    st.advancePeakBytes = std::max(stagePeak(first, last), st.boundaryBytes);
-    for (unsigned v = first; v <= last; ++v)
-      retained[v] = readByBackward[v] || v == last;
-    st.tapePeakBytes = std::max(stagePeak(first, last), st.tapeBytes);
-
-    // Backward segment: from this stage's first backward node (the very first
-    // backward node for the last stage) to the next stage's first one.
-    unsigned segBegin = s + 1 == numStages ? numForward : firstBackward[s];
-    unsigned segEnd = s == 0 ? n : firstBackward[s - 1];
-    int64_t bwPeak = 0;
-    double bwCost = 0;
-    for (unsigned b = segBegin; b < segEnd; ++b) {
-      bwPeak = std::max(bwPeak, liveDuring[b]);
-      bwCost += nodes[b].cost;
-    }
-    st.backwardCost = bwCost;
-    st.gradientBytes = liveBefore[firstBackward[s]];
-    st.backwardPeakBytes =
-        std::max(st.tapeBytes + bwPeak, st.tapeBytes + st.gradientBytes);
-  }
+  StageMeasurer measurer(graph, numForward, pinned, layout, attribution);
+  for (unsigned s = 0; s < layout.size(); ++s)
+    chain.stages.push_back(measurer.measure(s));
   return chain;
 }
 
