@@ -105,91 +105,140 @@ struct Buffer {
 };
 } // namespace
 
-MemoryAnalysis::MemoryAnalysis(Operation *op) {
-  auto func = dyn_cast<FunctionOpInterface>(op);
-  if (!func || func.isExternal()) {
-    fail(op, "memory analysis needs a function with a body");
-    return;
-  }
-  Region &body = func.getFunctionBody();
-  if (!body.hasOneBlock()) {
-    fail(op, "memory analysis needs a single-block function body");
-    return;
-  }
+namespace {
+/// The buffers of a function body and the steps that define and use them:
+/// the first two phases of the analysis (arguments, then the ops in
+/// execution order). A method returning false has set `error` and
+/// `errorOp`.
+class LiveRanges {
+public:
+  /// Phase 1: the function's arguments, resident and counted apart.
+  bool addArguments(FunctionOpInterface func);
+  /// Phase 2: the ops of `block` in execution order (the ops of a
+  /// remat.recompute in place of it); marks the returned buffers.
+  bool addOps(Block &block);
 
   std::vector<Buffer> buffers;
-  DenseMap<Value, unsigned> bufferOf;
+  /// The executed ops: step i runs leafOps[i].
   std::vector<Operation *> leafOps;
+  int64_t argumentBytes = 0;
+  int64_t parameterBytes = 0;
+  int64_t totalActivationBytes = 0;
+  std::string error;
+  Operation *errorOp = nullptr;
 
-  // Arguments: resident for the whole function, counted apart.
-  for (BlockArgument arg : body.getArguments()) {
+private:
+  bool fail(Operation *where, const Twine &message) {
+    error = message.str();
+    errorOp = where;
+    return false;
+  }
+  /// Records the uses and results of `op` as the next step.
+  bool addStep(Operation *op);
+  bool addRecompute(RecomputeOp recompute);
+  bool defineResults(Operation *def, int64_t step);
+  void use(Value v, int64_t step);
+  int64_t numSteps() const { return leafOps.size(); }
+
+  DenseMap<Value, unsigned> bufferOf;
+};
+} // namespace
+
+bool LiveRanges::addArguments(FunctionOpInterface func) {
+  for (BlockArgument arg : func.getFunctionBody().getArguments()) {
     std::optional<int64_t> bytes = getValueBytes(arg.getType());
-    if (!bytes) {
-      fail(op, "argument #" + Twine(arg.getArgNumber()) +
-                   " is not statically shaped or its size overflows 64 bits");
-      return;
-    }
-    if (llvm::AddOverflow(argumentBytes, *bytes, argumentBytes)) {
-      fail(op, "argument bytes overflow 64 bits");
-      return;
-    }
+    if (!bytes)
+      return fail(func, "argument #" + Twine(arg.getArgNumber()) +
+                            " is not statically shaped or its size overflows "
+                            "64 bits");
+    if (llvm::AddOverflow(argumentBytes, *bytes, argumentBytes))
+      return fail(func, "argument bytes overflow 64 bits");
     if (func.getArgAttr(arg.getArgNumber(), RematDialect::getParamAttrName()))
       parameterBytes += *bytes;
     bufferOf[arg] = buffers.size();
     buffers.push_back({*bytes, -1, -1});
   }
+  return true;
+}
 
-  auto defineResults = [&](Operation *def, int64_t step) -> bool {
-    auto dps = dyn_cast<DestinationStyleOpInterface>(def);
-    for (OpResult result : def->getResults()) {
-      std::optional<int64_t> bytes = getActivationBytes(result);
-      if (!bytes) {
-        fail(def,
-             "result type " + llvm::formatv("{0}", result.getType()).str() +
-                 " is not statically shaped or its size overflows 64 bits");
-        return false;
+bool LiveRanges::defineResults(Operation *def, int64_t step) {
+  auto dps = dyn_cast<DestinationStyleOpInterface>(def);
+  for (OpResult result : def->getResults()) {
+    std::optional<int64_t> bytes = getActivationBytes(result);
+    if (!bytes)
+      return fail(def, "result type " +
+                           llvm::formatv("{0}", result.getType()).str() +
+                           " is not statically shaped or its size overflows "
+                           "64 bits");
+    // Destination passing: a result written into the buffer of an init
+    // that has no other use shares that buffer (docs/Conventions.md).
+    std::optional<unsigned> shared;
+    if (dps && dps.hasPureTensorSemantics()) {
+      OpOperand *init = dps.getTiedOpOperand(result);
+      if (init && getInPlaceResult(init->get()) == result) {
+        auto it = bufferOf.find(init->get());
+        if (it != bufferOf.end() && buffers[it->second].def >= 0)
+          shared = it->second;
       }
-      // Destination passing: a result written into the buffer of an init
-      // that has no other use shares that buffer (docs/Conventions.md).
-      std::optional<unsigned> shared;
-      if (dps && dps.hasPureTensorSemantics()) {
-        OpOperand *init = dps.getTiedOpOperand(result);
-        if (init && getInPlaceResult(init->get()) == result) {
-          auto it = bufferOf.find(init->get());
-          if (it != bufferOf.end() && buffers[it->second].def >= 0)
-            shared = it->second;
-        }
-      }
-      int64_t added = *bytes;
-      if (shared)
-        added = std::max<int64_t>(0, *bytes - buffers[*shared].bytes);
-      if (llvm::AddOverflow(totalActivationBytes, added,
-                            totalActivationBytes)) {
-        fail(def, "total activation bytes overflow 64 bits");
-        return false;
-      }
-      if (shared) {
-        Buffer &b = buffers[*shared];
-        b.bytes += added;
-        b.lastUse = std::max(b.lastUse, step);
-        bufferOf[result] = *shared;
-        continue;
-      }
-      bufferOf[result] = buffers.size();
-      buffers.push_back({*bytes, step, step});
     }
-    return true;
-  };
-  auto use = [&](Value v, int64_t step) {
-    auto it = bufferOf.find(v);
-    if (it == bufferOf.end())
-      return; // Defined outside the function (cannot happen in valid IR).
-    Buffer &b = buffers[it->second];
-    b.lastUse = std::max(b.lastUse, step);
-  };
+    int64_t added = *bytes;
+    if (shared)
+      added = std::max<int64_t>(0, *bytes - buffers[*shared].bytes);
+    if (llvm::AddOverflow(totalActivationBytes, added, totalActivationBytes))
+      return fail(def, "total activation bytes overflow 64 bits");
+    if (shared) {
+      Buffer &b = buffers[*shared];
+      b.bytes += added;
+      b.lastUse = std::max(b.lastUse, step);
+      bufferOf[result] = *shared;
+      continue;
+    }
+    bufferOf[result] = buffers.size();
+    buffers.push_back({*bytes, step, step});
+  }
+  return true;
+}
 
-  Block &block = body.front();
-  int64_t numSteps = 0;
+void LiveRanges::use(Value v, int64_t step) {
+  auto it = bufferOf.find(v);
+  if (it == bufferOf.end())
+    return; // Defined outside the function (cannot happen in valid IR).
+  Buffer &b = buffers[it->second];
+  b.lastUse = std::max(b.lastUse, step);
+}
+
+bool LiveRanges::addStep(Operation *op) {
+  int64_t step = numSteps();
+  forEachUsedValue(op, [&](Value v) { use(v, step); });
+  if (!defineResults(op, step))
+    return false;
+  leafOps.push_back(op);
+  return true;
+}
+
+bool LiveRanges::addRecompute(RecomputeOp recompute) {
+  // The region's block arguments alias its inputs, its results the yielded
+  // values.
+  Block &inner = recompute.getBody().front();
+  for (auto [arg, input] :
+       llvm::zip(inner.getArguments(), recompute.getInputs()))
+    bufferOf[arg] = bufferOf.lookup(input);
+  for (Operation &innerOp : inner) {
+    if (auto yield = dyn_cast<YieldOp>(innerOp)) {
+      for (auto [res, v] : llvm::zip(recompute.getResults(), yield.getValues()))
+        bufferOf[res] = bufferOf.lookup(v);
+      continue;
+    }
+    if (innerOp.getNumRegions() != 0 && !hasScalarPayloadRegions(&innerOp))
+      return fail(&innerOp, "ops whose regions hold tensors are not supported "
+                            "inside remat.recompute by the memory analysis");
+    if (!addStep(&innerOp))
+      return false;
+  }
+  return true;
+}
+
+bool LiveRanges::addOps(Block &block) {
   for (Operation &top : block) {
     if (top.hasTrait<OpTrait::IsTerminator>()) {
       for (Value v : top.getOperands()) {
@@ -202,54 +251,46 @@ MemoryAnalysis::MemoryAnalysis(Operation *op) {
     if (isa<KeepOp>(top))
       continue;
     if (auto recompute = dyn_cast<RecomputeOp>(top)) {
-      Block &inner = recompute.getBody().front();
-      for (auto [arg, input] :
-           llvm::zip(inner.getArguments(), recompute.getInputs()))
-        bufferOf[arg] = bufferOf.lookup(input);
-      for (Operation &innerOp : inner) {
-        if (auto yield = dyn_cast<YieldOp>(innerOp)) {
-          for (auto [res, v] :
-               llvm::zip(recompute.getResults(), yield.getValues()))
-            bufferOf[res] = bufferOf.lookup(v);
-          continue;
-        }
-        if (innerOp.getNumRegions() != 0 &&
-            !hasScalarPayloadRegions(&innerOp)) {
-          fail(&innerOp, "ops whose regions hold tensors are not supported "
-                         "inside remat.recompute by the memory analysis");
-          return;
-        }
-        forEachUsedValue(&innerOp, [&](Value v) { use(v, numSteps); });
-        if (!defineResults(&innerOp, numSteps))
-          return;
-        leafOps.push_back(&innerOp);
-        ++numSteps;
-      }
+      if (!addRecompute(recompute))
+        return false;
       continue;
     }
-    if (top.getNumRegions() != 0 && !hasScalarPayloadRegions(&top)) {
-      fail(&top, "ops whose regions hold tensors (other than remat.recompute) "
-                 "are not supported by the memory analysis; structured ops "
-                 "with scalar payloads (linalg.generic, ...) are");
-      return;
-    }
-    forEachUsedValue(&top, [&](Value v) { use(v, numSteps); });
-    if (!defineResults(&top, numSteps))
-      return;
-    leafOps.push_back(&top);
-    ++numSteps;
+    if (top.getNumRegions() != 0 && !hasScalarPayloadRegions(&top))
+      return fail(&top, "ops whose regions hold tensors (other than "
+                        "remat.recompute) are not supported by the memory "
+                        "analysis; structured ops with scalar payloads "
+                        "(linalg.generic, ...) are");
+    if (!addStep(&top))
+      return false;
   }
+  return true;
+}
 
-  // Sweep: +bytes at the defining step, -bytes after the last use.
+namespace {
+/// Phase 3: the activation bytes live at every step.
+struct LiveSweep {
+  std::vector<MemoryAnalysis::Step> steps;
+  int64_t peakBytes = 0;
+  /// The first step at the peak.
+  Operation *peakOp = nullptr;
+  /// The bytes of the returned buffers, counted apart.
+  int64_t outputBytes = 0;
+};
+} // namespace
+
+/// A buffer counts from its defining step to its last use, both included;
+/// returned buffers count apart. std::nullopt if their bytes overflow.
+static std::optional<LiveSweep> sweepLiveRanges(const LiveRanges &ranges) {
+  LiveSweep sweep;
+  int64_t numSteps = ranges.leafOps.size();
+  // +bytes at the defining step, -bytes after the last use.
   std::vector<int64_t> delta(numSteps + 1, 0);
-  for (const Buffer &b : buffers) {
+  for (const Buffer &b : ranges.buffers) {
     if (b.def < 0)
       continue;
     if (b.output) {
-      if (llvm::AddOverflow(outputBytes, b.bytes, outputBytes)) {
-        fail(op, "returned bytes overflow 64 bits");
-        return;
-      }
+      if (llvm::AddOverflow(sweep.outputBytes, b.bytes, sweep.outputBytes))
+        return std::nullopt;
       continue;
     }
     delta[b.def] += b.bytes;
@@ -257,15 +298,48 @@ MemoryAnalysis::MemoryAnalysis(Operation *op) {
     delta[end] -= b.bytes;
   }
   int64_t live = 0;
-  steps.reserve(numSteps);
+  sweep.steps.reserve(numSteps);
   for (int64_t i = 0; i < numSteps; ++i) {
     live += delta[i];
-    steps.push_back({leafOps[i], live});
-    if (live > peakBytes || !peakOp) {
-      peakBytes = live;
-      peakOp = leafOps[i];
+    sweep.steps.push_back({ranges.leafOps[i], live});
+    if (live > sweep.peakBytes || !sweep.peakOp) {
+      sweep.peakBytes = live;
+      sweep.peakOp = ranges.leafOps[i];
     }
   }
+  return sweep;
+}
+
+MemoryAnalysis::MemoryAnalysis(Operation *op) {
+  auto func = dyn_cast<FunctionOpInterface>(op);
+  if (!func || func.isExternal()) {
+    fail(op, "memory analysis needs a function with a body");
+    return;
+  }
+  Region &body = func.getFunctionBody();
+  if (!body.hasOneBlock()) {
+    fail(op, "memory analysis needs a single-block function body");
+    return;
+  }
+
+  LiveRanges ranges;
+  bool collected = ranges.addArguments(func) && ranges.addOps(body.front());
+  argumentBytes = ranges.argumentBytes;
+  parameterBytes = ranges.parameterBytes;
+  totalActivationBytes = ranges.totalActivationBytes;
+  if (!collected) {
+    fail(ranges.errorOp, ranges.error);
+    return;
+  }
+  std::optional<LiveSweep> sweep = sweepLiveRanges(ranges);
+  if (!sweep) {
+    fail(op, "returned bytes overflow 64 bits");
+    return;
+  }
+  steps = std::move(sweep->steps);
+  peakBytes = sweep->peakBytes;
+  peakOp = sweep->peakOp;
+  outputBytes = sweep->outputBytes;
   if (llvm::AddOverflow(peakBytes, argumentBytes, peakTotalBytes) ||
       llvm::AddOverflow(peakTotalBytes, outputBytes, peakTotalBytes))
     fail(op, "total bytes (activations, arguments and outputs) overflow 64 "
