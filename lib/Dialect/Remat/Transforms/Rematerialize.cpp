@@ -126,9 +126,6 @@ struct RematerializePass
       return emitCompactError(func) << llvm::toString(planned.takeError());
     const PlannerResult &result = *planned;
     const sched::PlanResult &plan = result.plan;
-    // Describe before rewriting: the rewrite invalidates the graph's ops.
-    std::string summary =
-        describePlan(plan, tg->graph, result.storeAllPeak);
     if (!plan.order.empty()) {
       // The plan is for the forward-first re-sequencing of the ops (the
       // input placed forward ops among the backward ones): move them.
@@ -136,9 +133,7 @@ struct RematerializePass
       tg = TrainingGraph::build(func, split ? &split->backward : nullptr);
       if (failed(tg))
         return failure();
-      summary += "; ops re-sequenced forward-first";
     }
-    sched::Graph graph = tg->graph;
     if (split)
       annotatePhases(*split);
     // With verify=true, a detached copy of the function before the rewrite
@@ -149,6 +144,12 @@ struct RematerializePass
     FailureOr<unsigned> recomputed = applySchedule(*tg, plan.schedule);
     if (failed(recomputed))
       return failure();
+    // The rewrite invalidated the ops of `tg`, not its scheduling graph: the
+    // reports below describe the plan with `graph`.
+    const sched::Graph &graph = tg->graph;
+    std::string summary = describePlan(plan, graph, result.storeAllPeak);
+    if (!plan.order.empty())
+      summary += "; ops re-sequenced forward-first";
     // The peak of the rewritten IR, by the independent liveness analysis.
     MemoryAnalysis analysis(func);
     if (!analysis.isValid())

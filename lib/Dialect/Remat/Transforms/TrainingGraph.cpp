@@ -216,157 +216,192 @@ void remat::reorderOps(TrainingGraph &tg, ArrayRef<unsigned> order) {
       keep->moveAfter(def);
 }
 
+namespace {
+/// The rewrite of `applySchedule`, in three phases: region building (one
+/// `remat.recompute` per non-empty list), use rewiring (every use reads the
+/// latest instance of a value) and dead-result pruning (`pruneDeadResults`).
+class ScheduleRewriter {
+public:
+  explicit ScheduleRewriter(TrainingGraph &tg);
+
+  /// Phase 1: clones the units of `batch` into a `remat.recompute` inserted
+  /// before the unit of node `k`; its results become the latest instances.
+  /// Returns the number of units cloned.
+  unsigned buildRegion(unsigned k, ArrayRef<unsigned> batch);
+  /// Phase 2: points the operands of node `k`'s unit, and the values its
+  /// regions read, at the latest instances (values without instances
+  /// resolve to themselves).
+  void rewireUses(unsigned k);
+  /// Phase 2, at the end: the terminator reads the latest instances too.
+  void rewireUses(Operation *terminator);
+
+private:
+  /// The latest instance of `v` (`v` itself for a function argument).
+  Value latestOf(Value v) const {
+    auto it = instanceOf.find(v);
+    if (it == instanceOf.end())
+      return v;
+    return current[it->second.first][it->second.second];
+  }
+  /// True for values defined inside node `node`'s unit other than its
+  /// results: they are read only inside the unit and resolve to themselves.
+  bool isInternal(Value v, unsigned node) const {
+    Operation *def = v.getDefiningOp();
+    return def && def != tg.ops[node] &&
+           llvm::is_contained(tg.units[node], def);
+  }
+
+  TrainingGraph &tg;
+  /// The most recent instance of every node's results. Instances created by
+  /// earlier recompute ops replace the original results for later users.
+  std::vector<SmallVector<Value>> current;
+  /// The (node, result number) of every instance: original results and the
+  /// results of the recompute ops created. In a forward-only graph an op may
+  /// be recomputed after its own operands were redirected to recomputed
+  /// instances (a region placed before its original execution), so operands
+  /// are resolved through this map, not through their defining op.
+  DenseMap<Value, std::pair<unsigned, unsigned>> instanceOf;
+};
+} // namespace
+
+ScheduleRewriter::ScheduleRewriter(TrainingGraph &tg)
+    : tg(tg), current(tg.graph.size()) {
+  for (unsigned i = 0, n = tg.graph.size(); i < n; ++i) {
+    current[i].assign(tg.ops[i]->result_begin(), tg.ops[i]->result_end());
+    for (OpResult res : tg.ops[i]->getResults())
+      instanceOf[res] = {i, res.getResultNumber()};
+  }
+}
+
+unsigned ScheduleRewriter::buildRegion(unsigned k, ArrayRef<unsigned> batch) {
+  Operation *anchor = tg.units[k].front();
+  // Inputs of the region: instances from outside the batch, in order of
+  // first use (operands and values the units' regions read); results: every
+  // recomputed value (unused ones are pruned later, so that nothing is kept
+  // alive by a dangling result).
+  llvm::SetVector<Value> inputs;
+  DenseMap<unsigned, unsigned> posInBatch;
+  for (auto [pos, node] : llvm::enumerate(batch)) {
+    for (Operation *member : tg.units[node])
+      forEachUsedValue(member, [&](Value v) {
+        if (isInternal(v, node))
+          return;
+        auto it = instanceOf.find(v);
+        if (it == instanceOf.end() || !posInBatch.count(it->second.first))
+          inputs.insert(latestOf(v));
+      });
+    posInBatch[node] = pos;
+  }
+  OpBuilder b(anchor);
+  SmallVector<Type> resultTypes;
+  for (unsigned node : batch)
+    llvm::append_range(resultTypes, tg.ops[node]->getResultTypes());
+  auto region = RecomputeOp::create(b, anchor->getLoc(), resultTypes,
+                                    inputs.getArrayRef());
+  Block *body = b.createBlock(&region.getBody());
+  IRMapping map;
+  for (Value in : inputs)
+    map.map(in, body->addArgument(in.getType(), in.getLoc()));
+  SmallVector<Value> yielded;
+  for (unsigned node : batch) {
+    // Clone the unit whole; each value read from outside maps to the
+    // instance the recomputation reads, internal values to their clones.
+    IRMapping local;
+    Operation *clone = nullptr;
+    for (Operation *orig : tg.units[node]) {
+      forEachUsedValue(orig, [&](Value v) {
+        if (!isInternal(v, node))
+          local.map(v, map.lookup(latestOf(v)));
+      });
+      clone = b.clone(*orig, local);
+      clone->removeAttr(RematDialect::getPhaseAttrName());
+    }
+    for (Value cloneRes : clone->getResults()) {
+      map.map(cloneRes, cloneRes);
+      yielded.push_back(cloneRes);
+    }
+    // Later ops of this batch read this clone.
+    for (auto [i, res] : llvm::enumerate(clone->getResults()))
+      current[node][i] = res;
+  }
+  YieldOp::create(b, anchor->getLoc(), yielded);
+  // Outside the region, the latest instances are the region's results.
+  unsigned r = 0;
+  for (unsigned node : batch)
+    for (unsigned i = 0, e = tg.ops[node]->getNumResults(); i < e; ++i) {
+      current[node][i] = region.getResult(r);
+      instanceOf[region.getResult(r++)] = {node, i};
+    }
+  return batch.size();
+}
+
+void ScheduleRewriter::rewireUses(unsigned k) {
+  for (Operation *member : tg.units[k])
+    member->walk([&](Operation *nested) {
+      for (OpOperand &use : nested->getOpOperands())
+        use.set(latestOf(use.get()));
+    });
+}
+
+void ScheduleRewriter::rewireUses(Operation *terminator) {
+  for (OpOperand &use : terminator->getOpOperands())
+    use.set(latestOf(use.get()));
+}
+
+/// Phase 3: replaces every `remat.recompute` of `block` that has results
+/// nobody reads by one without them, so that yields keep nothing alive.
+static void pruneDeadResults(Block &block) {
+  // Collected first: each pruned region is replaced by a new op.
+  for (RecomputeOp region : llvm::to_vector(block.getOps<RecomputeOp>())) {
+    bool anyDead = llvm::any_of(region.getResults(),
+                                [](OpResult r) { return r.use_empty(); });
+    if (!anyDead)
+      continue;
+    auto yield = cast<YieldOp>(region.getBody().front().getTerminator());
+    SmallVector<Value> keptVals;
+    SmallVector<Type> keptTypes;
+    SmallVector<Value> oldResults;
+    for (OpResult res : region.getResults())
+      if (!res.use_empty()) {
+        keptVals.push_back(yield.getValues()[res.getResultNumber()]);
+        keptTypes.push_back(res.getType());
+        oldResults.push_back(res);
+      }
+    OpBuilder b(region);
+    auto fresh =
+        RecomputeOp::create(b, region.getLoc(), keptTypes, region.getInputs());
+    fresh.getBody().takeBody(region.getBody());
+    Block &body = fresh.getBody().front();
+    b.setInsertionPoint(body.getTerminator());
+    YieldOp::create(b, yield.getLoc(), keptVals);
+    yield.erase();
+    for (auto [oldRes, newRes] : llvm::zip(oldResults, fresh.getResults()))
+      oldRes.replaceAllUsesWith(newRes);
+    region.erase();
+  }
+}
+
 FailureOr<unsigned> remat::applySchedule(TrainingGraph &tg,
                                          const sched::Schedule &schedule) {
-  const sched::Graph &g = tg.graph;
-  unsigned n = g.size();
+  unsigned n = tg.graph.size();
   if (schedule.recomputeBefore.size() != n)
     return tg.ops.empty() ? failure()
                           : (tg.ops.front()->emitError(
                                  "schedule does not match the graph"),
                              failure());
+  if (tg.ops.empty())
+    return 0u;
 
-  // The most recent instance of every node's results. Instances created by
-  // earlier recompute ops replace the original results for later users.
-  std::vector<SmallVector<Value>> current(n);
-  for (unsigned i = 0; i < n; ++i)
-    current[i].assign(tg.ops[i]->result_begin(), tg.ops[i]->result_end());
-  // The (node, result number) of every instance: original results and the
-  // results of the recompute ops created below. In a forward-only graph an
-  // op may be recomputed after its own operands were redirected to
-  // recomputed instances (a region placed before its original execution),
-  // so operands are resolved through this map, not through their defining
-  // op.
-  DenseMap<Value, std::pair<unsigned, unsigned>> instanceOf;
-  for (unsigned i = 0; i < n; ++i)
-    for (OpResult res : tg.ops[i]->getResults())
-      instanceOf[res] = {i, res.getResultNumber()};
-  auto latestOf = [&](Value v) -> Value {
-    auto it = instanceOf.find(v);
-    if (it == instanceOf.end())
-      return v; // A function argument.
-    return current[it->second.first][it->second.second];
-  };
-
-  // Values defined inside node k's unit other than its results: they are
-  // read only inside the unit and resolve to themselves.
-  auto isInternal = [&](Value v, unsigned node) {
-    Operation *def = v.getDefiningOp();
-    return def && def != tg.ops[node] &&
-           llvm::is_contained(tg.units[node], def);
-  };
-
+  ScheduleRewriter rewriter(tg);
   unsigned recomputed = 0;
   for (unsigned k = 0; k < n; ++k) {
-    Operation *anchor = tg.units[k].front();
-    ArrayRef<unsigned> batch = schedule.recomputeBefore[k];
-    if (!batch.empty()) {
-      // Inputs of the region: instances from outside the batch, in order of
-      // first use (operands and values the units' regions read); results:
-      // every recomputed value (unused ones are erased below, so that nothing
-      // is kept alive by a dangling result).
-      llvm::SetVector<Value> inputs;
-      DenseMap<unsigned, unsigned> posInBatch;
-      for (auto [pos, node] : llvm::enumerate(batch)) {
-        for (Operation *member : tg.units[node])
-          forEachUsedValue(member, [&](Value v) {
-            if (isInternal(v, node))
-              return;
-            auto it = instanceOf.find(v);
-            if (it == instanceOf.end() || !posInBatch.count(it->second.first))
-              inputs.insert(latestOf(v));
-          });
-        posInBatch[node] = pos;
-      }
-      OpBuilder b(anchor);
-      SmallVector<Type> resultTypes;
-      for (unsigned node : batch)
-        llvm::append_range(resultTypes, tg.ops[node]->getResultTypes());
-      auto region = RecomputeOp::create(b, anchor->getLoc(), resultTypes,
-                                        inputs.getArrayRef());
-      Block *body = b.createBlock(&region.getBody());
-      IRMapping map;
-      for (Value in : inputs)
-        map.map(in, body->addArgument(in.getType(), in.getLoc()));
-      SmallVector<Value> yielded;
-      for (unsigned node : batch) {
-        // Clone the unit whole; each value read from outside maps to the
-        // instance the recomputation reads, internal values to their clones.
-        IRMapping local;
-        Operation *clone = nullptr;
-        for (Operation *orig : tg.units[node]) {
-          forEachUsedValue(orig, [&](Value v) {
-            if (!isInternal(v, node))
-              local.map(v, map.lookup(latestOf(v)));
-          });
-          clone = b.clone(*orig, local);
-          clone->removeAttr(RematDialect::getPhaseAttrName());
-        }
-        for (Value cloneRes : clone->getResults()) {
-          map.map(cloneRes, cloneRes);
-          yielded.push_back(cloneRes);
-        }
-        // Later ops of this batch read this clone.
-        for (auto [i, res] : llvm::enumerate(clone->getResults()))
-          current[node][i] = res;
-        ++recomputed;
-      }
-      YieldOp::create(b, anchor->getLoc(), yielded);
-      // Outside the region, the latest instances are the region's results.
-      unsigned r = 0;
-      for (unsigned node : batch)
-        for (unsigned i = 0, e = tg.ops[node]->getNumResults(); i < e; ++i) {
-          current[node][i] = region.getResult(r);
-          instanceOf[region.getResult(r++)] = {node, i};
-        }
-    }
-    // Point the unit's operands, and the values its regions read, at the
-    // latest instances (values without instances resolve to themselves).
-    for (Operation *member : tg.units[k])
-      member->walk([&](Operation *nested) {
-        for (OpOperand &use : nested->getOpOperands())
-          use.set(latestOf(use.get()));
-      });
+    if (!schedule.recomputeBefore[k].empty())
+      recomputed += rewriter.buildRegion(k, schedule.recomputeBefore[k]);
+    rewriter.rewireUses(k);
   }
-  // The terminator reads the latest instances too.
-  Operation *term = tg.ops.empty() ? nullptr
-                                   : tg.ops.back()->getBlock()->getTerminator();
-  if (term)
-    for (OpOperand &use : term->getOpOperands())
-      use.set(latestOf(use.get()));
-
-  // Drop region results nobody reads, so yields keep nothing alive.
-  SmallVector<RecomputeOp> regions;
-  if (term)
-    for (auto region : term->getBlock()->getOps<RecomputeOp>())
-      regions.push_back(region);
-  for (RecomputeOp region : regions) {
-      bool anyDead = llvm::any_of(region.getResults(),
-                                  [](OpResult r) { return r.use_empty(); });
-      if (!anyDead)
-        continue;
-      auto yield = cast<YieldOp>(region.getBody().front().getTerminator());
-      SmallVector<Value> keptVals;
-      SmallVector<Type> keptTypes;
-      SmallVector<Value> oldResults;
-      for (OpResult res : region.getResults())
-        if (!res.use_empty()) {
-          keptVals.push_back(yield.getValues()[res.getResultNumber()]);
-          keptTypes.push_back(res.getType());
-          oldResults.push_back(res);
-        }
-      OpBuilder b(region);
-      auto fresh = RecomputeOp::create(b, region.getLoc(), keptTypes,
-                                       region.getInputs());
-      fresh.getBody().takeBody(region.getBody());
-      Block &body = fresh.getBody().front();
-      b.setInsertionPoint(body.getTerminator());
-      YieldOp::create(b, yield.getLoc(), keptVals);
-      yield.erase();
-      for (auto [oldRes, newRes] : llvm::zip(oldResults, fresh.getResults()))
-        oldRes.replaceAllUsesWith(newRes);
-      region.erase();
-  }
+  Block &block = *tg.ops.back()->getBlock();
+  rewriter.rewireUses(block.getTerminator());
+  pruneDeadResults(block);
   return recomputed;
 }
 

@@ -107,8 +107,9 @@ void reorderOps(TrainingGraph &tg, llvm::ArrayRef<unsigned> order);
 /// cloned whole (regions included), in order, into one `remat.recompute` op
 /// inserted right before the first op of that node's unit; every later use
 /// resolves to the most recent instance of a value, exactly as
-/// `sched::simulate` assumes. Returns the number of recomputed ops. `tg` is
-/// invalidated.
+/// `sched::simulate` assumes. Returns the number of recomputed ops. The ops
+/// of `tg` (`ops`, `units`) are invalidated; its scheduling graph `tg.graph`
+/// is plain data, left unchanged, and still describes the plan.
 mlir::FailureOr<unsigned> applySchedule(TrainingGraph &tg,
                                         const sched::Schedule &schedule);
 
