@@ -28,11 +28,10 @@ static Value splat(OpBuilder &b, Location loc, RankedTensorType type,
   return arith::ConstantOp::create(b, loc, attr);
 }
 
-/// Builds the backward of `func` in place. Returns failure after emitting a
-/// diagnostic.
-static LogicalResult differentiate(func::FuncOp func) {
-  Block &block = func.getBody().front();
-  auto ret = dyn_cast<func::ReturnOp>(block.getTerminator());
+/// The loss `func` returns: its only returned value, a rank-0 float tensor.
+/// Emits a diagnostic and fails otherwise.
+static FailureOr<TypedValue<RankedTensorType>> getLoss(func::FuncOp func) {
+  auto ret = dyn_cast<func::ReturnOp>(func.getBody().front().getTerminator());
   if (!ret || ret.getNumOperands() != 1)
     return emitCompactError(func,
                             "autodiff needs a function returning exactly one "
@@ -44,13 +43,23 @@ static LogicalResult differentiate(func::FuncOp func) {
     return ret.emitError(
                "the returned loss must be a rank-0 float tensor, got ")
            << loss.getType();
+  return cast<TypedValue<RankedTensorType>>(loss);
+}
 
+/// The arguments of `func` marked `remat.param`, in order.
+static SmallVector<BlockArgument> getParams(func::FuncOp func) {
   SmallVector<BlockArgument> params;
   for (BlockArgument arg : func.getArguments())
     if (func.getArgAttr(arg.getArgNumber(), RematDialect::getParamAttrName()))
       params.push_back(arg);
+  return params;
+}
 
-  // Values that depend on a parameter (forward reachability).
+/// The values of `block` that depend on a parameter (forward reachability).
+/// Fails, after a diagnostic, on an op whose regions carry tensors or read an
+/// active value from outside.
+static FailureOr<llvm::DenseSet<Value>>
+findActiveValues(Block &block, ArrayRef<BlockArgument> params) {
   llvm::DenseSet<Value> active(params.begin(), params.end());
   for (Operation &op : block.without_terminator()) {
     // Structured ops (linalg) are differentiated whole; their payload region
@@ -73,12 +82,17 @@ static LogicalResult differentiate(func::FuncOp func) {
     if (readsActive)
       return failure();
   }
+  return active;
+}
 
-  if (Operation *lossOp = loss.getDefiningOp())
-    setPhase(lossOp, Phase::loss);
-
-  OpBuilder b(ret);
-  Operation *lastForward = ret->getPrevNode();
+/// The reverse sweep: builds, at `b`'s insertion point, the gradients of the
+/// active values of `block` from the gradient 1 of `loss` (a constant at
+/// `seedLoc`; the ops of the block, last first, apply their
+/// RematGradientOpInterface rules). Returns the gradient of every active
+/// value that receives one.
+static FailureOr<DenseMap<Value, Value>>
+buildGradients(OpBuilder &b, Block &block, TypedValue<RankedTensorType> loss,
+               Location seedLoc, const llvm::DenseSet<Value> &active) {
   DenseMap<Value, Value> grads;
   auto accumulate = [&](Value v, Value g) {
     auto [it, inserted] = grads.try_emplace(v, g);
@@ -86,15 +100,13 @@ static LogicalResult differentiate(func::FuncOp func) {
       it->second = AddOp::create(b, g.getLoc(), v.getType(), it->second, g);
   };
   if (active.contains(loss))
-    grads[loss] = splat(b, ret.getLoc(), lossType, 1.0);
+    grads[loss] = splat(b, seedLoc, loss.getType(), 1.0);
 
-  // Reverse sweep over the forward ops.
+  // The forward ops, collected before the sweep adds backward ops.
   SmallVector<Operation *> forward;
   for (Operation &op : block.without_terminator())
     forward.push_back(&op);
   for (Operation *op : llvm::reverse(forward)) {
-    if (op == ret || op->getBlock() != &block)
-      continue;
     SmallVector<Value> resultGrads;
     bool any = false;
     for (Value r : op->getResults()) {
@@ -125,10 +137,47 @@ static LogicalResult differentiate(func::FuncOp func) {
       if (g && active.contains(operand))
         accumulate(operand, g);
   }
+  return grads;
+}
 
-  SmallVector<Value> results{loss};
+/// Drops the backward ops of `block` whose results nobody uses (gradient
+/// rules build the gradients of every operand, also of inputs that are not
+/// parameters), last first so that chains of dead ops disappear.
+static void eraseDeadBackwardOps(Block &block) {
+  SmallVector<Operation *> backward;
+  for (Operation &op : block.without_terminator())
+    if (getPhase(&op) == Phase::backward)
+      backward.push_back(&op);
+  for (Operation *op : llvm::reverse(backward))
+    if (op->use_empty())
+      op->erase();
+}
+
+/// Builds the backward of `func` in place: the function then returns the
+/// loss and the gradients of its parameters, in order. Returns failure after
+/// emitting a diagnostic.
+static LogicalResult differentiate(func::FuncOp func) {
+  Block &block = func.getBody().front();
+  FailureOr<TypedValue<RankedTensorType>> loss = getLoss(func);
+  if (failed(loss))
+    return failure();
+  SmallVector<BlockArgument> params = getParams(func);
+  FailureOr<llvm::DenseSet<Value>> active = findActiveValues(block, params);
+  if (failed(active))
+    return failure();
+  if (Operation *lossOp = loss->getDefiningOp())
+    setPhase(lossOp, Phase::loss);
+
+  Operation *ret = block.getTerminator();
+  OpBuilder b(ret);
+  Operation *lastForward = ret->getPrevNode();
+  FailureOr<DenseMap<Value, Value>> grads =
+      buildGradients(b, block, *loss, ret->getLoc(), *active);
+  if (failed(grads))
+    return failure();
+  SmallVector<Value> results{*loss};
   for (BlockArgument p : params) {
-    Value g = grads.lookup(p);
+    Value g = grads->lookup(p);
     if (!g)
       g = splat(b, func.getLoc(), cast<RankedTensorType>(p.getType()), 0.0);
     results.push_back(g);
@@ -137,22 +186,12 @@ static LogicalResult differentiate(func::FuncOp func) {
   // Everything created after the last forward op belongs to the backward.
   for (Operation *op = lastForward ? lastForward->getNextNode()
                                    : &block.front();
-       op != ret.getOperation(); op = op->getNextNode())
+       op != ret; op = op->getNextNode())
     setPhase(op, Phase::backward);
+  func::ReturnOp::create(b, ret->getLoc(), results);
+  ret->erase();
+  eraseDeadBackwardOps(block);
 
-  func::ReturnOp::create(b, ret.getLoc(), results);
-  ret.erase();
-
-  // Gradient rules build the gradients of every operand; drop the backward
-  // ops whose results nobody uses (gradients of inputs that are not
-  // parameters), last first so that chains of dead ops disappear.
-  SmallVector<Operation *> backward;
-  for (Operation &op : block.without_terminator())
-    if (getPhase(&op) == Phase::backward)
-      backward.push_back(&op);
-  for (Operation *op : llvm::reverse(backward))
-    if (op->use_empty())
-      op->erase();
   func.setFunctionType(FunctionType::get(func.getContext(),
                                          func.getArgumentTypes(),
                                          ValueRange(results).getTypes()));
