@@ -16,6 +16,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <limits>
 #include <vector>
 #include <cblas.h>
 #include <openblas_config.h> // OpenBLAS's cblas.h, with its extensions
@@ -41,6 +42,27 @@ extern "C" void remat_cpu_sgemm(int64_t batch, int64_t m, int64_t n, int64_t k,
   lda = transA ? leadingDimension(lda, k, m) : leadingDimension(lda, m, k);
   ldb = transB ? leadingDimension(ldb, n, k) : leadingDimension(ldb, k, n);
   ldc = leadingDimension(ldc, m, n);
+  constexpr int64_t maxInt = std::numeric_limits<int>::max();
+  if (m > maxInt || n > maxInt || k > maxInt || lda > maxInt ||
+      ldb > maxInt || ldc > maxInt) {
+    // Too large for cblas_sgemm's int arguments (only a dynamic shape gets
+    // here: remat-linalg-to-blas leaves larger static ones as loops). Plain
+    // loops, k ascending per element, instead of truncated sizes.
+    for (int64_t i = 0; i < batch; ++i) {
+      const float *ai = a + offsetA + i * batchStrideA;
+      const float *bi = b + offsetB + i * batchStrideB;
+      float *ci = c + offsetC + i * batchStrideC;
+      for (int64_t r = 0; r < m; ++r)
+        for (int64_t col = 0; col < n; ++col) {
+          float acc = ci[r * ldc + col];
+          for (int64_t p = 0; p < k; ++p)
+            acc += (transA ? ai[p * lda + r] : ai[r * lda + p]) *
+                   (transB ? bi[col * ldb + p] : bi[p * ldb + col]);
+          ci[r * ldc + col] = acc;
+        }
+    }
+    return;
+  }
   for (int64_t i = 0; i < batch; ++i)
     cblas_sgemm(CblasRowMajor, transA ? CblasTrans : CblasNoTrans,
                 transB ? CblasTrans : CblasNoTrans, static_cast<int>(m),

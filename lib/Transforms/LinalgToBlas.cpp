@@ -20,6 +20,8 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinTypes.h"
 
+#include <limits>
+
 namespace remat {
 #define GEN_PASS_DEF_REMATLINALGTOBLAS
 #include "remat/Transforms/Passes.h.inc"
@@ -82,6 +84,18 @@ matchOperand(Value memref, AffineMap map, std::optional<unsigned> batch,
   return std::nullopt;
 }
 
+/// Whether every static size and stride of `type` fits a C int (what
+/// cblas_sgemm takes).
+static bool fitsBlasInt(MemRefType type) {
+  constexpr int64_t maxInt = std::numeric_limits<int>::max();
+  SmallVector<int64_t> strides;
+  int64_t offset;
+  if (failed(type.getStridesAndOffset(strides, offset)))
+    return false;
+  auto fits = [&](int64_t v) { return ShapedType::isDynamic(v) || v <= maxInt; };
+  return llvm::all_of(type.getShape(), fits) && llvm::all_of(strides, fits);
+}
+
 /// The metadata of one operand as the runtime takes it.
 struct OperandValues {
   Value base, offset, ld, batchStride;
@@ -137,6 +151,12 @@ static bool rewriteMatmul(linalg::LinalgOp op, func::FuncOp sgemm) {
       matchOperand(op.getDpsInits()[0], maps[2], batch, m, n, false);
   if (!a || !b || !c)
     return false;
+  // cblas_sgemm takes int sizes and leading dimensions: a matmul whose static
+  // sizes or strides exceed them stays loops (the runtime guards the dynamic
+  // ones).
+  for (const OperandLayout *layout : {&*a, &*b, &*c})
+    if (!fitsBlasInt(cast<MemRefType>(layout->memref.getType())))
+      return false;
 
   OpBuilder builder(op);
   Location loc = op.getLoc();

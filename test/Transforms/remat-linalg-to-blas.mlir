@@ -87,6 +87,24 @@ func.func @kept(%a: memref<4x8xf64>, %b: memref<8x16xf64>, %c: memref<4x16xf64>,
 
 // -----
 
+// Left as loops: a size (k = 2^31) or a leading dimension (a row stride of
+// 2^31) beyond cblas_sgemm's int; a dynamic size is rewritten (the runtime
+// falls back to loops when it is too large).
+// CHECK-LABEL: func.func @int_overflow
+// CHECK: linalg.matmul ins(%{{.*}}, %{{.*}} : memref<2x2147483648xf32>
+// CHECK: linalg.matmul ins(%{{.*}}, %{{.*}} : memref<2x2xf32, strided<[2147483648, 1]>>
+// CHECK: call @remat_cpu_sgemm
+// CHECK-NOT: linalg.matmul
+func.func @int_overflow(%a: memref<2x2147483648xf32>, %b: memref<2147483648x2xf32>, %c: memref<2x2xf32>,
+                        %s: memref<2x2xf32, strided<[2147483648, 1]>>, %d: memref<?x2xf32>, %e: memref<?x2xf32>) {
+  linalg.matmul ins(%a, %b : memref<2x2147483648xf32>, memref<2147483648x2xf32>) outs(%c : memref<2x2xf32>)
+  linalg.matmul ins(%s, %c : memref<2x2xf32, strided<[2147483648, 1]>>, memref<2x2xf32>) outs(%c : memref<2x2xf32>)
+  linalg.matmul ins(%d, %c : memref<?x2xf32>, memref<2x2xf32>) outs(%e : memref<?x2xf32>)
+  return
+}
+
+// -----
+
 // The runtime's name taken by something else is an error.
 func.func @remat_cpu_sgemm(%x: f32) {
   return
