@@ -36,6 +36,24 @@ def blas_library():
     return ",".join(sorted(os.path.realpath(p) for p in paths)) or "none"
 
 
+def time_and_report(step, steps):
+    """Runs `step` (one forward, loss and backward) steps + 1 times, the
+    first as a warm-up, and prints the result line of the module docstring.
+    torch_zoo_step.py uses it too."""
+    import torch
+
+    times = []
+    for _ in range(steps + 1):
+        start = time.perf_counter()
+        step()
+        times.append((time.perf_counter() - start) * 1e3)
+    times = times[1:]  # the first step warms up
+    rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    print(f"torch median_ms {statistics.median(times):.3f} "
+          f"min_ms {min(times):.3f} max_rss_kib {rss} "
+          f"threads {torch.get_num_threads()} blas {blas_library()}")
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("model")
@@ -58,17 +76,9 @@ def main():
             op.attrs["rate"] = 0.0
     params = [inputs[name] for name in names]
 
-    times = []
-    for _ in range(args.steps + 1):
-        start = time.perf_counter()
-        loss = torch_interp.evaluate(fn, inputs)
-        torch.autograd.grad(loss, params)
-        times.append((time.perf_counter() - start) * 1e3)
-    times = times[1:]  # the first step warms up
-    rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-    print(f"torch median_ms {statistics.median(times):.3f} "
-          f"min_ms {min(times):.3f} max_rss_kib {rss} "
-          f"threads {torch.get_num_threads()} blas {blas_library()}")
+    time_and_report(
+        lambda: torch.autograd.grad(torch_interp.evaluate(fn, inputs), params),
+        args.steps)
 
 
 if __name__ == "__main__":

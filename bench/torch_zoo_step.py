@@ -19,10 +19,7 @@ compiled step computes it). Prints one line:
 
 import argparse
 import os
-import resource
-import statistics
 import sys
-import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "python"))
@@ -49,25 +46,16 @@ def main():
     os.environ["OMP_NUM_THREADS"] = str(args.threads)
     import torch
     from remat import zoo
-    from torch_step import blas_library
+    from torch_step import time_and_report
 
     torch.set_num_threads(args.threads)
     model, inputs, target, loss_fn = zoo.build(args.name)
     model.train()
     params = [p for p in model.parameters() if p.requires_grad]
     inputs = inputs if isinstance(inputs, (list, tuple)) else [inputs]
-    times = []
-    for _ in range(args.steps + 1):
-        start = time.perf_counter()
-        loss = loss_fn(model(*inputs), target)
-        torch.autograd.grad(loss, params)
-        times.append((time.perf_counter() - start) * 1e3)
-    times = times[1:]  # the first step warms up
-    rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-    print(f"torch median_ms {statistics.median(times):.3f} "
-          f"min_ms {min(times):.3f} max_rss_kib {rss} "
-          f"threads {torch.get_num_threads()} blas {blas_library()}")
-
+    time_and_report(
+        lambda: torch.autograd.grad(loss_fn(model(*inputs), target), params),
+        args.steps)
 
 if __name__ == "__main__":
     main()

@@ -24,23 +24,10 @@ sys.path.insert(0, os.path.join(ROOT, "python", "tests"))
 
 from remat_models.mlirtext import parse_function  # noqa: E402
 import torch_interp  # noqa: E402
+from dumps import load_dump  # noqa: E402
 
-NUMPY = {"f32": np.float32, "f64": np.float64, "i64": np.int64,
-         "i32": np.int32}
 # Relative error allowed on a result, measured against its max magnitude.
 TOLERANCE = 2e-4
-
-
-def load_dump(directory):
-    buffers = {}
-    with open(os.path.join(directory, "manifest.txt")) as manifest:
-        for line in manifest:
-            name, kind, dtype, rank, *dims = line.split()
-            assert int(rank) == len(dims)
-            data = np.fromfile(os.path.join(directory, name + ".bin"),
-                               dtype=NUMPY[dtype])
-            buffers[name] = (kind, data.reshape([int(d) for d in dims]))
-    return buffers
 
 
 def load_step(model, directory, dtype):

@@ -15,22 +15,15 @@ import sys
 
 import numpy as np
 
-NUMPY = {"f32": np.float32, "f64": np.float64, "i64": np.int64,
-         "i32": np.int32}
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from dumps import load_dump  # noqa: E402
+
 TOLERANCE = 1e-4
 
 
 def load_results(directory):
-    results = {}
-    with open(os.path.join(directory, "manifest.txt")) as manifest:
-        for line in manifest:
-            name, kind, dtype, rank, *dims = line.split()
-            if kind != "result":
-                continue
-            data = np.fromfile(os.path.join(directory, name + ".bin"),
-                               dtype=NUMPY[dtype])
-            results[name] = data.reshape([int(d) for d in dims])
-    return results
+    return {name: array for name, (kind, array) in load_dump(directory).items()
+            if kind == "result"}
 
 
 def main():
