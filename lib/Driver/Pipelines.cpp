@@ -68,7 +68,7 @@ void remat::buildBufferPipeline(OpPassManager &pm,
     pm.addPass(createRematMaterializeGlobals());
   RematPlanArenaOptions arena;
   arena.jsonFile = options.arenaReport;
-  pm.addPass(createRematPlanArena(arena));
+  pm.addNestedPass<func::FuncOp>(createRematPlanArena(arena));
   if (options.cuda)
     pm.addPass(createRematHostAllocsToGpu());
   else if (options.blas)

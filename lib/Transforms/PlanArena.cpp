@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "remat/Dialect/Remat/IR/Diagnostics.h"
+#include "remat/Dialect/Remat/Transforms/Reports.h"
 #include "remat/Transforms/ArenaPacking.h"
 #include "remat/Transforms/Passes.h"
 
@@ -386,41 +387,52 @@ namespace {
 struct PlanArenaPass : public remat::impl::RematPlanArenaBase<PlanArenaPass> {
   using Base::Base;
 
-  void runOnOperation() override {
+  /// Checks the options once per pipeline run; errors have no location.
+  LogicalResult initialize(MLIRContext *context) override {
     if (alignment <= 0 || (alignment & (alignment - 1)) != 0 ||
-        alignment > (1 << 30)) {
-      emitCompactError(getOperation())
-          << "alignment must be a power of two, at most 2^30";
-      return signalPassFailure();
-    }
-    std::vector<FunctionReport> reports;
-    for (auto func : getOperation().getOps<func::FuncOp>()) {
-      if (func.isExternal())
-        continue;
-      if (!func.getBody().hasOneBlock()) {
-        emitCompactRemark(func)
-            << "remat-plan-arena: skipped (more than one block)";
-        continue;
-      }
-      FunctionReport report;
-      ArenaPlanner planner(func, alignment, inPlace);
-      if (failed(planner.run(report)))
-        return signalPassFailure();
-      Builder builder(func.getContext());
-      func->setAttr("remat_arena_bytes",
-                    builder.getI64IntegerAttr(report.arenaBytes));
-      func->setAttr("remat_arena_lower_bound",
-                    builder.getI64IntegerAttr(report.lowerBound));
+        alignment > (1 << 30))
+      return emitError(UnknownLoc::get(context))
+             << "alignment must be a power of two, at most 2^30";
+    return success();
+  }
+
+  void runOnOperation() override {
+    func::FuncOp func = getOperation();
+    // With json-file=, every function asks for the file, so that it is
+    // written (as an empty array) even when nothing is planned.
+    std::string json;
+    auto finish = [&] {
+      if (!jsonFile.empty())
+        addFunctionReport(func, "remat-plan-arena json-file", jsonFile,
+                          ReportFormat::Json, json);
+    };
+    if (func.isExternal())
+      return finish();
+    if (!func.getBody().hasOneBlock()) {
       emitCompactRemark(func)
-          << "remat-plan-arena: arena " << report.arenaBytes
-          << " bytes, liveness lower bound " << report.lowerBound
-          << " bytes, ratio " << formatRatio(report) << ", " << report.buffers
-          << " buffers, " << report.inPlace << " in place, " << report.unplanned
-          << " not planned";
-      reports.push_back(std::move(report));
+          << "remat-plan-arena: skipped (more than one block)";
+      return finish();
     }
-    if (!jsonFile.empty() && failed(writeJSON(reports)))
+    FunctionReport report;
+    ArenaPlanner planner(func, alignment, inPlace);
+    if (failed(planner.run(report)))
       return signalPassFailure();
+    Builder builder(func.getContext());
+    func->setAttr("remat_arena_bytes",
+                  builder.getI64IntegerAttr(report.arenaBytes));
+    func->setAttr("remat_arena_lower_bound",
+                  builder.getI64IntegerAttr(report.lowerBound));
+    emitCompactRemark(func)
+        << "remat-plan-arena: arena " << report.arenaBytes
+        << " bytes, liveness lower bound " << report.lowerBound
+        << " bytes, ratio " << formatRatio(report) << ", " << report.buffers
+        << " buffers, " << report.inPlace << " in place, " << report.unplanned
+        << " not planned";
+    if (!jsonFile.empty()) {
+      llvm::raw_string_ostream os(json);
+      writeJSON(os, report);
+    }
+    finish();
   }
 
   static std::string formatRatio(const FunctionReport &report) {
@@ -434,34 +446,22 @@ struct PlanArenaPass : public remat::impl::RematPlanArenaBase<PlanArenaPass> {
     return text;
   }
 
-  LogicalResult writeJSON(const std::vector<FunctionReport> &reports) {
-    std::string message;
-    auto file = openOutputFile(jsonFile, &message);
-    if (!file) {
-      getOperation().emitError()
-          << "cannot write '" << jsonFile << "': " << message;
-      return failure();
-    }
-    // llvm::json escapes the function names (a symbol may hold quotes and
-    // backslashes); the ratio keeps the remark's three decimals.
-    llvm::json::OStream j(file->os(), 2);
-    j.array([&] {
-      for (const FunctionReport &report : reports)
-        j.object([&] {
-          j.attribute("function", report.name);
-          j.attribute("arena_bytes", report.arenaBytes);
-          j.attribute("lower_bound_bytes", report.lowerBound);
-          j.attributeBegin("ratio");
-          j.rawValue(formatRatio(report));
-          j.attributeEnd();
-          j.attribute("buffers", report.buffers);
-          j.attribute("in_place", report.inPlace);
-          j.attribute("not_planned", report.unplanned);
-        });
+  /// Writes the JSON object of one function. llvm::json escapes the
+  /// function name (a symbol may hold quotes and backslashes); the ratio
+  /// keeps the remark's three decimals.
+  static void writeJSON(raw_ostream &os, const FunctionReport &report) {
+    llvm::json::OStream j(os, 2);
+    j.object([&] {
+      j.attribute("function", report.name);
+      j.attribute("arena_bytes", report.arenaBytes);
+      j.attribute("lower_bound_bytes", report.lowerBound);
+      j.attributeBegin("ratio");
+      j.rawValue(formatRatio(report));
+      j.attributeEnd();
+      j.attribute("buffers", report.buffers);
+      j.attribute("in_place", report.inPlace);
+      j.attribute("not_planned", report.unplanned);
     });
-    file->os() << "\n";
-    file->keep();
-    return success();
   }
 };
 } // namespace

@@ -24,7 +24,7 @@
 // and the GEMM calls.
 // RUN: remat-opt %t.linalg.mlir --remat-buffer-pipeline -o %t.buffers.mlir 2>/dev/null
 // RUN: remat-opt %t.linalg.mlir -o %t.buffers-text.mlir 2>/dev/null \
-// RUN:   --pass-pipeline='builtin.module(one-shot-bufferize{bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map},buffer-results-to-out-params{hoist-static-allocs modify-public-functions},remat-copies-to-linalg,remat-plan-arena,remat-linalg-to-blas)'
+// RUN:   --pass-pipeline='builtin.module(one-shot-bufferize{bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map},buffer-results-to-out-params{hoist-static-allocs modify-public-functions},remat-copies-to-linalg,func.func(remat-plan-arena),remat-linalg-to-blas)'
 // RUN: diff %t.buffers.mlir %t.buffers-text.mlir
 // RUN: FileCheck %s --check-prefix=BUFFERS < %t.buffers.mlir
 //
@@ -40,7 +40,7 @@
 // relu, matmul and mse need no math function).
 // RUN: remat-opt %t.linalg.mlir --remat-buffer-pipeline='cuda=true' -o %t.gpu-buffers.mlir 2>/dev/null
 // RUN: remat-opt %t.linalg.mlir -o %t.gpu-buffers-text.mlir 2>/dev/null \
-// RUN:   --pass-pipeline='builtin.module(one-shot-bufferize{bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map},buffer-results-to-out-params{hoist-static-allocs modify-public-functions},remat-copies-to-linalg{all-copies},remat-materialize-globals,remat-plan-arena,remat-host-allocs-to-gpu)'
+// RUN:   --pass-pipeline='builtin.module(one-shot-bufferize{bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map},buffer-results-to-out-params{hoist-static-allocs modify-public-functions},remat-copies-to-linalg{all-copies},remat-materialize-globals,func.func(remat-plan-arena),remat-host-allocs-to-gpu)'
 // RUN: diff %t.gpu-buffers.mlir %t.gpu-buffers-text.mlir
 // RUN: remat-opt %t.gpu-buffers.mlir --remat-cuda-llvm-pipeline='format=isa chip=sm_80 block-size=128' -o %t.cuda.mlir
 // RUN: remat-opt %t.gpu-buffers.mlir -o %t.cuda-text.mlir \

@@ -3,6 +3,10 @@
 // RUN: remat-opt --remat-plan-arena="in-place=false" %s -split-input-file 2>/dev/null | FileCheck %s --check-prefix=NOINPLACE
 // RUN: remat-opt --remat-plan-arena="json-file=%t.json" %s -o /dev/null 2>/dev/null
 // RUN: FileCheck %s --check-prefix=JSON < %t.json
+// The pass runs on one function at a time, nested under func.func; the tool
+// still writes one JSON array for the module.
+// RUN: remat-opt --pass-pipeline='builtin.module(func.func(remat-plan-arena{json-file=%t.nested.json}))' %s -o /dev/null 2>/dev/null
+// RUN: diff %t.json %t.nested.json
 
 // Positions are the top-level ops in order. %a lives [0, 2], %b [3, 5]:
 // disjoint lifetimes share offset 0; the arena is one buffer.

@@ -125,7 +125,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         "func.func(remat-memory-report{per-op})",
         "func.func(remat-compare-strategies)", "func.func(remat-autodiff)",
         "func.func(remat-lower-to-linalg)", "func.func(remat-open-recompute)",
-        "remat-plan-arena"})
+        "func.func(remat-plan-arena)"})
     runOnCopy(*module, pass);
 
   // The user's pipeline.

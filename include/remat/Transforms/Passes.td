@@ -9,7 +9,7 @@
 
 include "mlir/Pass/PassBase.td"
 
-def RematPlanArena : Pass<"remat-plan-arena", "mlir::ModuleOp"> {
+def RematPlanArena : Pass<"remat-plan-arena", "mlir::func::FuncOp"> {
   let summary = "Places every static memref.alloc of a function in one arena";
   let description = [{
     Runs on memref IR (after one-shot-bufferize, and after
@@ -38,7 +38,10 @@ def RematPlanArena : Pass<"remat-plan-arena", "mlir::ModuleOp"> {
     that op and writes a freshly allocated buffer B of the same type not
     used before, B shares A's slot.
 
-    The report (a remark on each function; with `json-file`, JSON) gives the
+    The pass runs on one `func.func` at a time. The report (a remark on each
+    function; with `json-file`, JSON: the pass leaves it on the function as
+    the `remat_reports` attribute and the tool writes one array for the
+    module after the pipeline, see Reports.h) gives the
     arena bytes, the liveness lower bound (the maximum over op positions of
     the bytes of the buffers live there, a buffer written in place over its
     input counted once), their ratio and the number of in-place reuses. The
@@ -74,6 +77,9 @@ def RematPlanArena : Pass<"remat-plan-arena", "mlir::ModuleOp"> {
 def RematLinalgToBlas : Pass<"remat-linalg-to-blas", "mlir::ModuleOp"> {
   let summary = "Rewrites f32 matmuls and convolutions on memrefs into calls of the CPU runtime's BLAS routines";
   let description = [{
+    Runs on the module, not per function: it declares the runtime
+    functions it calls (`func.func private @remat_cpu_sgemm`, ...) there.
+
     Runs on memref IR (after bufferization). Every `linalg.matmul` and
     `linalg.batch_matmul` whose operands are f32 memrefs with a unit
     innermost stride becomes one call of the runtime function
