@@ -105,13 +105,17 @@ def build(name: str, dropout: float = 0.0):
         x, y, loss = torch.randn(2, 3, 64, 64), torch.randint(0, 10, (2,)), F.cross_entropy
     elif name == "mobilenet_v2":
         import torchvision
-        m = torchvision.models.mobilenet_v2(num_classes=10, dropout=dropout, width_mult=0.25)
         # Every layer kind of MobileNetV2 (width 0.25: 8 to 80 channels in the
         # blocks, 1280 in the last conv), 64x64 so that the last stage is
-        # 2x2, batch 8. Its 52 ReLU6 put many pre-activations near a kink,
+        # 2x2, batch 8. Its 35 ReLU6 put many pre-activations near a kink,
         # where float32 rounding decides the mask: at full width and batch 2
         # PyTorch's own float32 gradients are 2x the tests' tolerance away
-        # from float64. With these shapes and seed they are 0.13x.
+        # from float64. Seed 12: no pre-activation closer to a kink than a
+        # quarter of its layer's largest float32 rounding error (seed 0 had
+        # one at 1%, which the BLAS convolutions' rounding flipped); PyTorch
+        # float32 0.28x the tolerance, remat 0.22x.
+        torch.manual_seed(12)
+        m = torchvision.models.mobilenet_v2(num_classes=10, dropout=dropout, width_mult=0.25)
         x, y, loss = torch.randn(8, 3, 64, 64), torch.randint(0, 10, (8,)), F.cross_entropy
     elif name == "transformer":
         m = EncoderClassifier(dropout=dropout)
