@@ -13,19 +13,9 @@
 #include <gtest/gtest.h>
 
 using namespace remat::sched;
+using remat::sched::test::makeCostNode;
 
 namespace {
-
-Node makeNode(std::string name, int64_t bytes, double cost,
-              std::vector<unsigned> operands, bool backward = false) {
-  Node node;
-  node.name = std::move(name);
-  node.bytes = bytes;
-  node.cost = cost;
-  node.operands = std::move(operands);
-  node.backward = backward;
-  return node;
-}
 
 /// conv -> relu -> pool -> conv2 -> loss, where the backward reads the pool
 /// output (conv2 and pool gradients) and the conv output (relu gradient),
@@ -41,16 +31,16 @@ Node makeNode(std::string name, int64_t bytes, double cost,
 /// removes that recomputation: peak 210, nothing recomputed.
 Graph makePoolGraph() {
   Graph g;
-  g.addNode(makeNode("a", 100, 200, {}));
-  g.addNode(makeNode("r", 100, 1, {0}));
-  g.addNode(makeNode("p", 10, 1, {1}));
-  g.addNode(makeNode("q", 10, 200, {2}));
-  g.addNode(makeNode("loss", 1, 1, {3}));
+  g.addNode(makeCostNode("a", 100, 200, {}));
+  g.addNode(makeCostNode("r", 100, 1, {0}));
+  g.addNode(makeCostNode("p", 10, 1, {1}));
+  g.addNode(makeCostNode("q", 10, 200, {2}));
+  g.addNode(makeCostNode("loss", 1, 1, {3}));
   g.nodes[4].output = true;
-  g.addNode(makeNode("gl", 50, 1, {4}, true));
-  g.addNode(makeNode("gq", 10, 1, {5, 2}, true));
-  g.addNode(makeNode("gr", 10, 1, {6, 2, 5}, true));
-  g.addNode(makeNode("ga", 10, 1, {7, 0}, true));
+  g.addNode(makeCostNode("gl", 50, 1, {4}, true));
+  g.addNode(makeCostNode("gq", 10, 1, {5, 2}, true));
+  g.addNode(makeCostNode("gr", 10, 1, {6, 2, 5}, true));
+  g.addNode(makeCostNode("ga", 10, 1, {7, 0}, true));
   g.nodes[8].output = true;
   return g;
 }
@@ -98,13 +88,13 @@ TEST(KeptSetSearchTest, RecomputeLimitIsHonoured) {
   // (recomputed before g3 at cost 1) leaves b + g1 + g2 = 120 B there and
   // g2 + a + g3 = 120 B at the end: peak 120.
   Graph g;
-  g.addNode(makeNode("a", 100, 1, {}));
-  g.addNode(makeNode("b", 10, 1, {0}));
-  g.addNode(makeNode("loss", 1, 1, {1}));
+  g.addNode(makeCostNode("a", 100, 1, {}));
+  g.addNode(makeCostNode("b", 10, 1, {0}));
+  g.addNode(makeCostNode("loss", 1, 1, {1}));
   g.nodes[2].output = true;
-  g.addNode(makeNode("g1", 100, 1, {2}, true));
-  g.addNode(makeNode("g2", 10, 1, {3, 1}, true));
-  g.addNode(makeNode("g3", 10, 1, {4, 0}, true));
+  g.addNode(makeCostNode("g1", 100, 1, {2}, true));
+  g.addNode(makeCostNode("g2", 10, 1, {3, 1}, true));
+  g.addNode(makeCostNode("g3", 10, 1, {4, 0}, true));
   g.nodes[5].output = true;
   std::vector<bool> all = setOf(g.size(), {0, 1});
   KeptSetSearchOptions options;
@@ -172,13 +162,13 @@ TEST(KeptSetSearchTest, BestRateTakesTheCheapStepFirst) {
   // a first; the best-rate search b (40 B per unit against 1); both end
   // with both dropped within a limit of 101.
   Graph g;
-  g.addNode(makeNode("a", 100, 100, {}));
-  g.addNode(makeNode("b", 60, 1, {}));
-  g.addNode(makeNode("loss", 1, 1, {0, 1}));
+  g.addNode(makeCostNode("a", 100, 100, {}));
+  g.addNode(makeCostNode("b", 60, 1, {}));
+  g.addNode(makeCostNode("loss", 1, 1, {0, 1}));
   g.nodes[2].output = true;
-  g.addNode(makeNode("g1", 200, 1, {2}, true));
-  g.addNode(makeNode("g2", 10, 1, {3}, true));
-  g.addNode(makeNode("g3", 10, 1, {4, 0, 1}, true));
+  g.addNode(makeCostNode("g1", 200, 1, {2}, true));
+  g.addNode(makeCostNode("g2", 10, 1, {3}, true));
+  g.addNode(makeCostNode("g3", 10, 1, {4, 0, 1}, true));
   g.nodes[5].output = true;
   std::vector<bool> all = setOf(g.size(), {0, 1});
   for (bool bestRate : {false, true}) {
@@ -223,13 +213,13 @@ TEST(KeptSetSearchTest, HoistingMovesARecomputationBeforeTheLargeGradient) {
   // the same recomputation holds at most g1 + x + y = 120 B (x dies once y
   // is made), and y then lives through big: y + g1 + big = 120 B.
   Graph g;
-  g.addNode(makeNode("x", 100, 1, {}));
-  g.addNode(makeNode("y", 10, 1, {0}));
-  g.addNode(makeNode("loss", 1, 1, {1}));
+  g.addNode(makeCostNode("x", 100, 1, {}));
+  g.addNode(makeCostNode("y", 10, 1, {0}));
+  g.addNode(makeCostNode("loss", 1, 1, {1}));
   g.nodes[2].output = true;
-  g.addNode(makeNode("g1", 10, 1, {2}, true));
-  g.addNode(makeNode("big", 100, 1, {3}, true));
-  g.addNode(makeNode("g5", 10, 1, {4, 1}, true));
+  g.addNode(makeCostNode("g1", 10, 1, {2}, true));
+  g.addNode(makeCostNode("big", 100, 1, {3}, true));
+  g.addNode(makeCostNode("g5", 10, 1, {4, 1}, true));
   g.nodes[5].output = true;
   Schedule lowered = lowerKeptSet(g, setOf(g.size(), {}));
   ASSERT_EQ(lowered.recomputeBefore[5], (std::vector<unsigned>{0, 1}));

@@ -13,19 +13,9 @@
 #include <limits>
 
 using namespace remat::sched;
+using remat::sched::test::makeCostNode;
 
 namespace {
-
-Node makeNode(std::string name, int64_t bytes, double cost,
-              std::vector<unsigned> operands, bool backward = false) {
-  Node node;
-  node.name = std::move(name);
-  node.bytes = bytes;
-  node.cost = cost;
-  node.operands = std::move(operands);
-  node.backward = backward;
-  return node;
-}
 
 /// conv -> bn -> relu -> loss; the backward reads relu's output (ReLU
 /// gradient) and conv's output (batch-norm gradient).
@@ -34,13 +24,13 @@ Node makeNode(std::string name, int64_t bytes, double cost,
 ///   4 gc(loss, c)  5 gb(gc, a)  6 ga(gb), the output
 Graph makeConvBnRelu() {
   Graph g;
-  g.addNode(makeNode("a", 100, 200, {}));
-  g.addNode(makeNode("b", 100, 1, {0}));
-  g.addNode(makeNode("c", 100, 1, {1}));
-  g.addNode(makeNode("loss", 4, 1, {2}));
-  g.addNode(makeNode("gc", 100, 2, {3, 2}, true));
-  g.addNode(makeNode("gb", 100, 2, {4, 0}, true));
-  g.addNode(makeNode("ga", 100, 2, {5}, true));
+  g.addNode(makeCostNode("a", 100, 200, {}));
+  g.addNode(makeCostNode("b", 100, 1, {0}));
+  g.addNode(makeCostNode("c", 100, 1, {1}));
+  g.addNode(makeCostNode("loss", 4, 1, {2}));
+  g.addNode(makeCostNode("gc", 100, 2, {3, 2}, true));
+  g.addNode(makeCostNode("gb", 100, 2, {4, 0}, true));
+  g.addNode(makeCostNode("ga", 100, 2, {5}, true));
   g.nodes[6].output = true;
   return g;
 }
@@ -129,10 +119,10 @@ TEST(MinCutTest, SmallSeparatorAndHints) {
   // a (10 B, must not be recomputed) feeds b and c (100 B each), both read
   // by the backward: memory only, the cut saves a and recomputes b and c.
   Graph g;
-  g.addNode(makeNode("a", 10, 1, {}));
-  g.addNode(makeNode("b", 100, 1, {0}));
-  g.addNode(makeNode("c", 100, 1, {0}));
-  g.addNode(makeNode("gb", 10, 1, {1, 2}, true));
+  g.addNode(makeCostNode("a", 10, 1, {}));
+  g.addNode(makeCostNode("b", 100, 1, {0}));
+  g.addNode(makeCostNode("c", 100, 1, {0}));
+  g.addNode(makeCostNode("gb", 10, 1, {1, 2}, true));
   g.nodes[3].output = true;
   g.nodes[0].noRecompute = true;
   EXPECT_EQ(minCutKeptSet(g, MinCutOptions()), setOf(4, {0}));

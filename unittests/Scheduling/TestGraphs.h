@@ -32,6 +32,14 @@ inline Node makeNode(std::string name, int64_t bytes,
   return node;
 }
 
+/// A node with its cost before its operands (the min-cut and kept-set tests,
+/// where every node's cost matters).
+inline Node makeCostNode(std::string name, int64_t bytes, double cost,
+                         std::vector<unsigned> operands,
+                         bool backward = false) {
+  return makeNode(std::move(name), bytes, std::move(operands), backward, cost);
+}
+
 /// A training chain: forward f_0..f_{n-1} (f_i uses f_{i-1}), a forward loss
 /// using f_{n-1}, then backward b_{n-1}..b_0 where b_i uses the incoming
 /// gradient (b_{i+1}, or the loss for i = n-1), f_i and f_{i-1} (if i > 0).
