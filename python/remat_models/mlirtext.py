@@ -1,24 +1,27 @@
 """Reading remat MLIR text: the one parser module of every Python reader.
 
 Lexical rules (tensor types, splitting at top-level commas, attribute
-values) and two readers built on them:
+values) and the readers built on them:
 
 * :func:`parse_function` reads the custom form of the single function this
   package writes (``remat_models.textcheck`` checks it;
   ``python/tests/torch_interp.py``, ``test/Driver/Inputs/check_reference.py``
   and ``bench/torch_step.py`` evaluate it);
+* :func:`parse_functions` reads every function of a module printed by
+  ``remat-opt`` in the custom form with the same op reader in a lenient
+  mode: several results per op and per function, any attributes, upstream
+  arith/math/tensor/linalg ops (``test/Transforms/autodiff_gradcheck.py``);
 * :func:`parse_generic` reads every function of a module printed with
   ``--mlir-print-op-generic`` (``test/Execution/remat_exec.py``), recompute
   regions included.
 
-``test/Transforms/autodiff_gradcheck.py`` reads ``remat-opt`` output with the
-lexical rules. Errors are :class:`MlirTextError` (a ``ValueError``).
+Errors are :class:`MlirTextError` (a ``ValueError``).
 """
 
 import re
 from collections import Counter
 from dataclasses import dataclass
-from typing import Dict, List, Optional, Tuple
+from typing import Dict, Iterator, List, Optional, Tuple
 
 from .mlir_types import TensorType
 
@@ -130,14 +133,36 @@ def parse_attr_dict(text: str, strict: bool = False) -> Dict[str, object]:
 # --------------------------------------------------------------------------
 
 _FUNC_RE = re.compile(r"func\.func\s+@([\w$.-]+)\s*\((.*?)\)\s*->\s*(tensor<[^>]*>)\s*\{", re.S)
+_ANY_FUNC_RE = re.compile(
+    r"func\.func @(\w+)\((.*?)\) -> (\(.*?\)|tensor<[^>]*>)(?: attributes \{[^}]*\})? \{\n(.*?)\n  \}", re.S)
 _ARG_RE = re.compile(r"^%([\w$.-]+)\s*:\s*(tensor<[^>]*>)\s*(\{remat\.param\})?$")
+_LOOSE_ARG_RE = re.compile(r"%([\w$.-]+): (tensor<[^>]*>)( \{remat.param\})?")
 _OP_RE = re.compile(r"^%([\w$.-]+)\s*=\s*([a-z_]+\.[a-z_0-9]+)\s+(.*)$")
+_MULTI_OP_RE = re.compile(r"^(%[\w$.-]+(?:, %[\w$.-]+)*)(?::(\d+))? = ([a-z_]+\.[a-z_0-9]+) (.*)$")
 _CONST_RE = re.compile(r"^dense<([^>]*)>\s*:\s*(tensor<[^>]*>)$")
 _RET_RE = re.compile(r"^return\s+%([\w$.-]+)\s*:\s*(tensor<[^>]*>)$")
+_MAP_RE = re.compile(r"^(#\w+) = affine_map<\((.*?)\) -> \((.*?)\)>", re.M)
+_SCALAR_CONST_RE = re.compile(r"%([\w$.-]+) = arith\.constant (\S+) : (f\d+)")
+_EMPTY_RE = re.compile(r"%([\w$.-]+) = tensor\.empty\(\) : (tensor<[^>]*>)")
+_LINALG_RE = re.compile(
+    r"%([\w$.-]+) = (linalg\.(?:fill|matmul)) ins\((.*?) : .*?\) outs\((%[\w$.-]+) : .*?\) -> (tensor<[^>]*>)")
+_GENERIC_RE = re.compile(
+    r"%([\w$.-]+) = linalg\.generic \{indexing_maps = \[(.*?)\], iterator_types = \[(.*?)\]\} "
+    r"(?:ins\((.*?) : .*?\) )?outs\((%[\w$.-]+) : .*?\)")
+_BODY_OP_RE = re.compile(r"%([\w$.-]+) = ([a-z]+\.[a-z]+) (.*) : f\d+")
 
 
 @dataclass
 class ParsedOp:
+    """One op. ``result``/``result_type`` are the first result; ``results``/
+    ``result_types`` all of them (``%0:2`` gives ``0#0, 0#1``). Names carry
+    no ``%``. ``splat`` is the literal of an ``arith.constant`` (a dense
+    splat, or a scalar constant with a rank-0 ``result_type``). A
+    ``linalg.generic`` has ``attrs`` ``indexing_maps`` (a (dims, results)
+    pair per map) and ``iterator_types``, and ``region`` = (block argument
+    names, body), the body a list of (op name, operands, result) with
+    ``("linalg.yield", [value], None)`` last."""
+
     result: str
     name: str
     operands: List[str]
@@ -145,15 +170,35 @@ class ParsedOp:
     operand_types: List[TensorType]
     result_type: TensorType
     splat: Optional[str] = None
+    results: Optional[List[str]] = None
+    result_types: Optional[List[TensorType]] = None
+    region: Optional[Tuple[List[str], list]] = None
+
+    def __post_init__(self):
+        if self.results is None:
+            self.results = [self.result]
+        if self.result_types is None:
+            self.result_types = [self.result_type]
 
 
 @dataclass
 class ParsedFunction:
+    """``result``/``result_type`` are the first returned value; ``results``/
+    ``result_types`` all of them."""
+
     name: str
     args: List[Tuple[str, TensorType, bool]]
     ops: List[ParsedOp]
     result: str
     result_type: TensorType
+    results: Optional[List[str]] = None
+    result_types: Optional[List[TensorType]] = None
+
+    def __post_init__(self):
+        if self.results is None:
+            self.results = [self.result]
+        if self.result_types is None:
+            self.result_types = [self.result_type]
 
     def op_counts(self) -> Counter:
         return Counter(op.name for op in self.ops)
@@ -163,38 +208,113 @@ class ParsedFunction:
         return sum(t.numel for _, t, is_param in self.args if is_param)
 
 
-def _parse_op(line: str) -> ParsedOp:
-    m = _OP_RE.match(line)
+def _name(operand: str) -> str:
+    return operand[1:] if operand.startswith("%") else operand
+
+
+def _parse_upstream(line: str, lines: Iterator[str], maps: Dict[str, tuple]) -> Optional[ParsedOp]:
+    """The upstream ops (arith/tensor/linalg) of a forward model, else None;
+    a linalg.generic reads its region from ``lines``."""
+    m = _SCALAR_CONST_RE.fullmatch(line)
+    if m:
+        return ParsedOp(m.group(1), "arith.constant", [], {}, [], TensorType((), m.group(3)), splat=m.group(2))
+    m = _EMPTY_RE.fullmatch(line)
+    if m:
+        return ParsedOp(m.group(1), "tensor.empty", [], {}, [], parse_tensor_type(m.group(2)))
+    m = _LINALG_RE.fullmatch(line)
+    if m:
+        operands = [_name(o) for o in split_top(m.group(3))] + [_name(m.group(4))]
+        return ParsedOp(m.group(1), m.group(2), operands, {}, [], parse_tensor_type(m.group(5)))
+    m = _GENERIC_RE.match(line)
+    if not m:
+        return None
+    res, map_names, iters, ins, out = m.groups()
+    args, body, rtype = [], [], None
+    for inner in lines:
+        inner = inner.strip()
+        if inner.startswith("^bb0("):
+            args = [_name(a.split(":")[0].strip()) for a in split_top(inner[5:inner.rindex(")")])]
+        elif inner.startswith("} -> "):
+            rtype = parse_tensor_type(inner[5:])
+            break
+        elif inner.startswith("linalg.yield"):
+            body.append(("linalg.yield", [_name(inner.split()[1])], None))
+        else:
+            bm = _BODY_OP_RE.fullmatch(inner)
+            if not bm:
+                raise MlirTextError(f"cannot parse linalg.generic body line {inner!r}")
+            body.append((bm.group(2), [_name(o) for o in split_top(bm.group(3))], bm.group(1)))
+    if rtype is None:
+        raise MlirTextError(f"unterminated linalg.generic {line!r}")
+    try:
+        indexing_maps = [maps[n] for n in split_top(map_names)]
+    except KeyError as e:
+        raise MlirTextError(f"unknown affine map {e} in {line!r}") from None
+    operands = [_name(o) for o in (split_top(ins) if ins else [])] + [_name(out)]
+    attrs = dict(indexing_maps=indexing_maps, iterator_types=[i.strip('"') for i in split_top(iters)])
+    return ParsedOp(res, "linalg.generic", operands, attrs, [], rtype, region=(args, body))
+
+
+def _parse_op(line: str, strict: bool = True, lines: Optional[Iterator[str]] = None,
+              maps: Optional[Dict[str, tuple]] = None) -> ParsedOp:
+    """One op line. ``strict``: the custom form this package writes (one
+    tensor result, a functional type, i64/f64 attributes, dense constants);
+    otherwise what ``remat-opt`` prints as well: several results, any
+    attribute, ops typed ``: T``, and the upstream ops of
+    :func:`_parse_upstream` (whose regions are read from ``lines``)."""
+    if not strict:
+        up = _parse_upstream(line, lines if lines is not None else iter(()), maps or {})
+        if up:
+            return up
+    m = (_OP_RE if strict else _MULTI_OP_RE).match(line)
     if not m:
         raise MlirTextError(f"cannot parse op line {line!r}")
-    result, name, rest = m.groups()
+    if strict:
+        result, name, rest = m.groups()
+        results, count = [result], None
+    else:
+        res, count, name, rest = m.groups()
+        results = [_name(r) for r in res.split(", ")]
+        result = results[0]
     if name == "arith.constant":
-        c = _CONST_RE.match(rest.strip())
+        c = _CONST_RE.match(rest.strip()) if strict else re.search(r"dense<([^>]*)> : (tensor<[^>]*>)", rest)
         if not c:
             raise MlirTextError(f"cannot parse constant {line!r}")
         return ParsedOp(result, name, [], {}, [], parse_tensor_type(c.group(2)), splat=c.group(1))
     head, colon, sig = rest.rpartition(" : ")
     if not colon:
         raise MlirTextError(f"missing functional type in {line!r}")
-    sm = re.fullmatch(r"\((.*)\)\s*->\s*(tensor<[^>]*>)", sig.strip())
-    if not sm:
-        raise MlirTextError(f"cannot parse functional type {sig!r}")
-    operand_types = [parse_tensor_type(t) for t in split_top(sm.group(1))]
+    if strict:
+        sm = re.fullmatch(r"\((.*)\)\s*->\s*(tensor<[^>]*>)", sig.strip())
+        if not sm:
+            raise MlirTextError(f"cannot parse functional type {sig!r}")
+        operand_types = [parse_tensor_type(t) for t in split_top(sm.group(1))]
+        result_types = [parse_tensor_type(sm.group(2))]
+    else:
+        sm = re.fullmatch(r"\((.*)\) -> \(?(.*?)\)?", sig.strip())
+        if sm:
+            operand_types = [parse_tensor_type(t) for t in split_top(sm.group(1))]
+            result_types = [parse_tensor_type(t) for t in split_top(sm.group(2))]
+        else:
+            operand_types, result_types = [], [parse_tensor_type(sig)]
     attrs = {}
     brace = head.find("{")
     if brace >= 0:
         if not head.rstrip().endswith("}"):
             raise MlirTextError(f"unterminated attribute dict in {line!r}")
-        attrs = parse_attr_dict(head[brace + 1:head.rstrip().rfind("}")], strict=True)
+        attrs = parse_attr_dict(head[brace + 1:head.rstrip().rfind("}")], strict=strict)
         head = head[:brace]
     operands = []
     for o in split_top(head):
-        if not re.fullmatch(r"%[\w$.-]+", o):
+        if not re.fullmatch(r"%[\w$.#-]+" if not strict else r"%[\w$.-]+", o):
             raise MlirTextError(f"bad operand {o!r} in {line!r}")
         operands.append(o[1:])
-    if len(operands) != len(operand_types):
+    if strict and len(operands) != len(operand_types):
         raise MlirTextError(f"{len(operands)} operands but {len(operand_types)} types in {line!r}")
-    return ParsedOp(result, name, operands, attrs, operand_types, parse_tensor_type(sm.group(2)))
+    if count:
+        results = [f"{result}#{i}" for i in range(int(count))]
+    return ParsedOp(results[0], name, operands, attrs, operand_types, result_types[0],
+                    results=results, result_types=result_types)
 
 
 def parse_function(text: str) -> ParsedFunction:
@@ -222,6 +342,41 @@ def parse_function(text: str) -> ParsedFunction:
         raise MlirTextError(f"last line is not a return: {lines[-1]!r}")
     ops = [_parse_op(l) for l in lines[:-1]]
     return ParsedFunction(m.group(1), args, ops, rm.group(1), parse_tensor_type(rm.group(2)))
+
+
+def parse_functions(text: str) -> List[ParsedFunction]:
+    """Every ``func.func`` of a module as ``remat-opt`` prints it (custom
+    form): ops with several results, any attributes, ``remat.keep`` skipped,
+    several returned values, and upstream arith/math/tensor/linalg ops, a
+    ``linalg.generic``'s indexing maps resolved through the module's
+    ``affine_map`` aliases."""
+    maps = {m.group(1): (split_top(m.group(2)), split_top(m.group(3))) for m in _MAP_RE.finditer(text)}
+    funcs = []
+    for m in _ANY_FUNC_RE.finditer(text):
+        name, arg_text, _, body = m.groups()
+        args = []
+        for item in split_top(arg_text):
+            am = _LOOSE_ARG_RE.match(item)
+            if not am:
+                raise MlirTextError(f"cannot parse argument {item!r}")
+            args.append((am.group(1), parse_tensor_type(am.group(2)), bool(am.group(3))))
+        ops, rets, ret_types = [], None, []
+        lines = iter(body.splitlines())
+        for line in lines:
+            line = line.strip()
+            if not line or line.startswith("remat.keep"):
+                continue
+            if line.startswith("return"):
+                vals, _, types = line[len("return "):].partition(" : ")
+                rets = [_name(r) for r in split_top(vals)]
+                ret_types = [parse_tensor_type(t) for t in split_top(types)]
+                continue
+            ops.append(_parse_op(line, strict=False, lines=lines, maps=maps))
+        if not rets:
+            raise MlirTextError(f"no return in @{name}")
+        funcs.append(ParsedFunction(name, args, ops, rets[0], ret_types[0], results=rets,
+                                    result_types=ret_types))
+    return funcs
 
 
 # --------------------------------------------------------------------------

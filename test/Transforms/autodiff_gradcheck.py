@@ -14,7 +14,6 @@ rule only relies on the forward and the backward using the same mask).
 Prints one line per gradient and a summary; exits 1 if any gradient differs.
 """
 import os
-import re
 import subprocess
 import sys
 
@@ -22,55 +21,9 @@ import torch
 import torch.nn.functional as F
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "python"))
-from remat_models.mlirtext import parse_attr_value, parse_tensor_type, split_top  # noqa: E402
+from remat_models.mlirtext import parse_functions  # noqa: E402
 
 torch.set_default_dtype(torch.float64)
-
-def ptype(s):
-    """(shape, element type) of a tensor type."""
-    t = parse_tensor_type(s)
-    return t.shape, t.dtype
-
-MAPS = {}
-
-def parse_maps(text):
-    """The affine_map aliases of the module: name -> (dims, results)."""
-    for m in re.finditer(r"^(#\w+) = affine_map<\((.*?)\) -> \((.*?)\)>", text, re.M):
-        MAPS[m.group(1)] = (split_top(m.group(2)), split_top(m.group(3)))
-
-def parse_upstream(line, lines):
-    """Upstream ops (arith/math/linalg/tensor) of a forward model: a dict like
-    the remat ops' (with `body` for linalg.generic), or None."""
-    m = re.fullmatch(r"(%\w+) = arith\.constant (\S+) : (f\d+)", line)
-    if m:
-        return dict(res=[m.group(1)], name="scalar", val=float(m.group(2)), operands=[], attrs={}, rtypes=[((), m.group(3))])
-    m = re.fullmatch(r"(%\w+) = tensor\.empty\(\) : (tensor<[^>]*>)", line)
-    if m:
-        return dict(res=[m.group(1)], name="tensor.empty", operands=[], attrs={}, rtypes=[ptype(m.group(2))])
-    m = re.fullmatch(r"(%\w+) = linalg\.(fill|matmul) ins\((.*?) : .*?\) outs\((%\w+) : .*?\) -> (tensor<[^>]*>)", line)
-    if m:
-        return dict(res=[m.group(1)], name="linalg." + m.group(2), operands=split_top(m.group(3)) + [m.group(4)], attrs={}, rtypes=[ptype(m.group(5))])
-    m = re.match(r"(%\w+) = linalg\.generic \{indexing_maps = \[(.*?)\], iterator_types = \[(.*?)\]\} (?:ins\((.*?) : .*?\) )?outs\((%\w+) : .*?\)", line)
-    if not m:
-        return None
-    res, maps, iters, ins, out = m.groups()
-    args, body, rtype = [], [], None
-    for inner in lines:
-        inner = inner.strip()
-        if inner.startswith("^bb0("):
-            args = [a.split(":")[0].strip() for a in split_top(inner[5:inner.rindex(")")])]
-        elif inner.startswith("} -> "):
-            rtype = ptype(inner[5:])
-            break
-        elif inner.startswith("linalg.yield"):
-            body.append(("yield", [inner.split()[1]], None))
-        else:
-            bm = re.fullmatch(r"(%\w+) = ([a-z]+\.[a-z]+) (.*) : f\d+", inner)
-            body.append((bm.group(2), split_top(bm.group(3)), bm.group(1)))
-    operands = (split_top(ins) if ins else []) + [out]
-    return dict(res=[res], name="linalg.generic", operands=operands, rtypes=[rtype],
-                attrs=dict(maps=[MAPS[n] for n in split_top(maps)],
-                           iters=[i.strip('"') for i in split_top(iters)], args=args, body=body))
 
 SCALAR_FNS = {
     "arith.addf": lambda a, b: a + b, "arith.subf": lambda a, b: a - b,
@@ -80,67 +33,23 @@ SCALAR_FNS = {
     "math.tanh": torch.tanh, "math.sqrt": torch.sqrt,
 }
 
-def eval_generic(a, x, shp):
+def eval_generic(op, x, shp):
     """A linalg.generic whose inputs and output map loop dimensions to
     trailing tensor dimensions (torch broadcasting) and whose reductions are
     sums (the body is evaluated with a zero accumulator, the contributions
     summed over the reduced loops and added to the init)."""
-    dims, out_dims = a["maps"][-1]
-    reduced = [i for i, it in enumerate(a["iters"]) if it == "reduction"]
-    env = dict(zip(a["args"], list(x[:-1]) + [torch.zeros(()) if reduced else x[-1]]))
-    for name, operands, res in a["body"]:
+    reduced = [i for i, it in enumerate(op.attrs["iterator_types"]) if it == "reduction"]
+    args, body = op.region
+    env = dict(zip(args, list(x[:-1]) + [torch.zeros(()) if reduced else x[-1]]))
+    for name, operands, res in body:
         vals = [env[o] for o in operands]
-        if name == "yield":
+        if name == "linalg.yield":
             y = vals[0]
         else:
             env[res] = SCALAR_FNS[name](*vals)
     if reduced:
         y = y.sum(dim=tuple(reduced)) + x[-1]
     return y.expand(shp) if y.dim() < len(shp) else y
-
-def parse_funcs(text):
-    parse_maps(text)
-    funcs = []
-    for m in re.finditer(r"func\.func @(\w+)\((.*?)\) -> \((.*?)\)(?: attributes \{[^}]*\})? \{\n(.*?)\n  \}", text, re.S):
-        name, args, _, body = m.groups()
-        arglist = []
-        for a in split_top(args):
-            am = re.match(r"(%\w+): (tensor<[^>]*>)( \{remat.param\})?", a)
-            arglist.append((am.group(1), ptype(am.group(2)), bool(am.group(3))))
-        ops = []
-        lines = iter(body.splitlines())
-        for line in lines:
-            line = line.strip()
-            if line.startswith("remat.keep"): continue
-            up = parse_upstream(line, lines)
-            if up:
-                ops.append(up)
-                continue
-            if line.startswith("return"):
-                rets = split_top(line[len("return "):].split(" : ")[0])
-                continue
-            om = re.match(r"(%[\w]+(?:, %[\w]+)*)(?::(\d+))? = ([a-z_]+\.[a-z_0-9]+) (.*)$", line)
-            res, nres, opname, rest = om.groups()
-            multi = res.split(", ")
-            if opname == "arith.constant":
-                cm = re.search(r"dense<([^>]*)> : (tensor<[^>]*>)", rest)
-                ops.append(dict(res=[res], name=opname, val=float(cm.group(1)), rtypes=[ptype(cm.group(2))], operands=[], attrs={}))
-                continue
-            head, _, sig = rest.rpartition(" : ")
-            attrs = {}
-            b = head.find("{")
-            if b >= 0:
-                for it in split_top(head[b+1:head.rfind("}")]):
-                    k, eq, v = it.partition("=")
-                    attrs[k.strip()] = parse_attr_value(v) if eq else True
-                head = head[:b]
-            operands = split_top(head)
-            sm = re.fullmatch(r"\((.*)\) -> \(?(.*?)\)?", sig.strip())
-            rtypes = [ptype(t) for t in split_top(sm.group(2))] if sm else [ptype(sig)]
-            names = multi if not nres else [f"{res}#{i}" for i in range(int(nres))]
-            ops.append(dict(res=names, name=opname, operands=operands, attrs=attrs, rtypes=rtypes))
-        funcs.append(dict(name=name, args=arglist, ops=ops, rets=rets))
-    return funcs
 
 def dropout(x, seed, rate):
     g = torch.Generator().manual_seed(int(seed) * 7919 + 13)
@@ -183,14 +92,13 @@ def conv(x, w, a):
                     dilation=a.get("dilations", (1, 1)), groups=a.get("groups", 1))
 
 def eval_op(op, x):
-    n, a, rt = op["name"], op["attrs"], op["rtypes"]
-    shp = rt[0][0]
-    if n == "arith.constant": return [torch.full(shp, op["val"])]
-    if n == "scalar": return [torch.tensor(op["val"])]
+    n, a = op.name, op.attrs
+    shp = op.result_type.shape
+    if n == "arith.constant": return [torch.full(shp, float(op.splat))]
     if n == "tensor.empty": return [torch.zeros(shp)]
     if n == "linalg.fill": return [torch.full(shp, float(x[0]))]
     if n == "linalg.matmul": return [x[2] + x[0] @ x[1]]
-    if n == "linalg.generic": return [eval_generic(a, x, shp)]
+    if n == "linalg.generic": return [eval_generic(op, x, shp)]
     if n in SCALAR_FNS: return [SCALAR_FNS[n](*x)]
     n = n[6:]
     if n == "matmul": return [mm(x[0], x[1], a)]
@@ -244,43 +152,43 @@ def eval_op(op, x):
 
 def run(fn, inputs):
     env = dict(inputs)
-    for op in fn["ops"]:
-        vals = eval_op(op, [env[o] for o in op["operands"]])
-        for r, v, t in zip(op["res"], vals, op["rtypes"]):
-            if v is None: v = torch.zeros(t[0])
-            assert tuple(v.shape) == t[0], (op["name"], v.shape, t)
+    for op in fn.ops:
+        vals = eval_op(op, [env[o] for o in op.operands])
+        for r, v, t in zip(op.results, vals, op.result_types):
+            if v is None: v = torch.zeros(t.shape)
+            assert tuple(v.shape) == t.shape, (op.name, v.shape, t)
             env[r] = v
-    return [env[r] for r in fn["rets"]]
+    return [env[r] for r in fn.results]
 
 def check(opt, src):
     out = subprocess.run([opt, "--remat-autodiff", src], capture_output=True, text=True, check=True).stdout
     fwd_text = subprocess.run([opt, src], capture_output=True, text=True, check=True).stdout
-    fwd_text = re.sub(r"-> tensor<f32> \{", "-> (tensor<f32>) {", fwd_text)
-    fwds = {f["name"]: f for f in parse_funcs(fwd_text)}
+    fwds = {f.name: f for f in parse_functions(fwd_text)}
     ok, count = True, 0
-    for fn in parse_funcs(out):
+    for fn in parse_functions(out):
         # log needs positive inputs.
-        positive = any(op["name"] in ("remat.log", "math.log", "math.sqrt") for op in fn["ops"])
+        positive = any(op.name in ("remat.log", "math.log", "math.sqrt") for op in fn.ops)
         g = torch.Generator().manual_seed(1)
         inputs = {}
-        for name, (shape, dt), _ in fn["args"]:
+        for name, t, _ in fn.args:
+            shape, dt = t.shape, t.dtype
             if dt.startswith("i"):
                 inputs[name] = torch.randint(0, 3, shape, generator=g)
             else:
                 inputs[name] = torch.rand(shape, generator=g) + 0.5 if positive else torch.randn(shape, generator=g)
         got = run(fn, inputs)
-        params = [n for n, t, p in fn["args"] if p]
+        params = [n for n, t, p in fn.args if p]
         leaves = {n: inputs[n].clone().requires_grad_(True) for n in params}
-        loss = run(fwds[fn["name"]], {**inputs, **leaves})[0]
+        loss = run(fwds[fn.name], {**inputs, **leaves})[0]
         want = torch.autograd.grad(loss, [leaves[n] for n in params], allow_unused=True) if loss.requires_grad else [None] * len(params)
-        assert torch.allclose(got[0], loss), fn["name"]
+        assert torch.allclose(got[0], loss), fn.name
         for n, gv, wv in zip(params, got[1:], want):
             if wv is None: wv = torch.zeros_like(gv)
             err = (gv - wv).abs().max().item()
             good = torch.allclose(gv, wv, atol=1e-9, rtol=1e-7)
             ok &= good
             count += 1
-            print(f"{'ok ' if good else 'BAD'} {fn['name']:24s} d{n:8s} max err {err:.2e}")
+            print(f"{'ok ' if good else 'BAD'} {fn.name:24s} d%{n:7s} max err {err:.2e}")
     print(f"checked {count} gradients: {'all agree' if ok else 'SOME DIFFER'}")
     return ok
 
