@@ -6,7 +6,7 @@ usage: /usr/bin/python3 bench/perf.py [--build build] [--steps 10]
            [-o bench/perf-results.md]
 
 For every example model (examples/<model>.mlir) and strategy (store-all,
-sqrt, a budget of 50% of store-all's arena), compiles the training step with
+sqrt, a budget of 50% of store-all's planned activation peak), compiles the training step with
 remat-compile (wall and CPU seconds), builds the runner, and runs --steps
 steps at each thread count; PyTorch (bench/torch_step.py, eager, float32)
 runs the same model on the weights the runner dumped, in the same process
@@ -45,7 +45,7 @@ class CompileError(Exception):
 
 
 def compile_budget(build, model, budget, out):
-    """50% of store-all's arena, or the smallest budget remat can meet when
+    """50% of store-all's planned peak, or the smallest budget remat can meet when
     that is infeasible; returns (label, compile_step's result)."""
     try:
         return (f"budget {budget} (50%)",
@@ -61,7 +61,8 @@ def compile_budget(build, model, budget, out):
 
 
 def compile_step(build, model, flags, out):
-    """Compiles; returns (wall s, cpu s, arena bytes)."""
+    """Compiles; returns (wall s, cpu s, arena bytes) and, with -v among the
+    flags, the planned activation peak as a fourth element."""
     wall, cpu = time.perf_counter(), children_cpu()
     done = subprocess.run([os.path.join(build, "bin", "remat-compile"), model,
                            "-o", out + ".o", "--header=" + out + ".h"] + flags,
@@ -75,6 +76,11 @@ def compile_step(build, model, flags, out):
     with open(out + ".h") as header:
         arena = int(re.search(r"#define REMAT_ARENA_BYTES (\d+)",
                               header.read()).group(1))
+    if "-v" in flags:
+        peak = re.search(r"peak activation bytes (\d+)", done.stderr)
+        if not peak:
+            raise CompileError("no plan remark in:\n" + done.stderr)
+        return wall, cpu, arena, int(peak.group(1))
     return wall, cpu, arena
 
 
@@ -154,11 +160,17 @@ def main():
                 model, extra = import_zoo(name, base)
             else:
                 model = os.path.join(ROOT, "examples", name + ".mlir")
-            store = compile_step(args.build, model, [], base + "-store")
-            strategies = [("store-all", store)]
+            # The plan remark (-v, with a strategy named): the budget is 50%
+            # of the planned activation peak (what --budget bounds), not of
+            # the arena, which also holds arguments and results (e.g. every
+            # weight gradient).
+            store = compile_step(args.build, model,
+                                 ["--strategy=store-all", "-v"],
+                                 base + "-store")
+            strategies = [("store-all", store[:3])]
             strategies.append(("sqrt", compile_step(
                 args.build, model, ["--strategy=sqrt"], base + "-sqrt")))
-            budget = store[2] // 2
+            budget = store[3] // 2
             strategies.append(compile_budget(args.build, model, budget,
                                              base + "-budget"))
             if name in args.baseline_models.split(","):
