@@ -99,26 +99,25 @@ def run_step(runner, steps, threads, dump=None, extra=()):
     return statistics.median(times), rss, blas
 
 
-def run_torch(model, dump, steps, threads):
+def run_torch_script(script, args, steps, threads):
+    """Runs bench/SCRIPT (torch_step.py or torch_zoo_step.py) and parses its
+    result line: (median ms, max RSS KiB, BLAS library)."""
     output = subprocess.run(
-        [PYTHON, os.path.join(HERE, "torch_step.py"), model, dump,
-         "--threads", str(threads), "--steps", str(steps)],
+        [PYTHON, os.path.join(HERE, script)] + args +
+        ["--threads", str(threads), "--steps", str(steps)],
         check=True, capture_output=True, text=True).stdout
     fields = output.split()
     values = dict(zip(fields[1::2], fields[2::2]))
     return float(values["median_ms"]), int(values["max_rss_kib"]), \
         values["blas"]
+
+
+def run_torch(model, dump, steps, threads):
+    return run_torch_script("torch_step.py", [model, dump], steps, threads)
 
 
 def run_torch_zoo(name, steps, threads):
-    output = subprocess.run(
-        [PYTHON, os.path.join(HERE, "torch_zoo_step.py"), name,
-         "--threads", str(threads), "--steps", str(steps)],
-        check=True, capture_output=True, text=True).stdout
-    fields = output.split()
-    values = dict(zip(fields[1::2], fields[2::2]))
-    return float(values["median_ms"]), int(values["max_rss_kib"]), \
-        values["blas"]
+    return run_torch_script("torch_zoo_step.py", [name], steps, threads)
 
 
 def import_zoo(name, base):

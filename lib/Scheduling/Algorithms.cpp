@@ -361,17 +361,6 @@ static const std::vector<PlanResult> &minCutPlans(PlanRequest &request) {
       .plans;
 }
 
-/// The plan of `plans` with the least peak (ties: least recompute).
-static const PlanResult *leastPeak(const std::vector<PlanResult> &plans) {
-  const PlanResult *best = nullptr;
-  for (const PlanResult &p : plans)
-    if (!best || p.sim.peakBytes < best->sim.peakBytes ||
-        (p.sim.peakBytes == best->sim.peakBytes &&
-         p.sim.recomputeCost < best->sim.recomputeCost))
-      best = &p;
-  return best;
-}
-
 /// The exact MILP (CBC) within `seconds` of wall time in all, warm-started
 /// from the cheapest of `heuristics` within the budget (the least peak
 /// without one): with a budget the least recompute within it, without one

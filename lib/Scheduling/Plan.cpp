@@ -28,3 +28,13 @@ remat::sched::evaluatePlan(const Graph &graph, std::string strategy,
   plan.planSeconds = std::chrono::duration<double>(end - start).count();
   return plan;
 }
+
+const PlanResult *remat::sched::leastPeak(const std::vector<PlanResult> &plans) {
+  const PlanResult *best = nullptr;
+  for (const PlanResult &p : plans)
+    if (!best || p.sim.peakBytes < best->sim.peakBytes ||
+        (p.sim.peakBytes == best->sim.peakBytes &&
+         p.sim.recomputeCost < best->sim.recomputeCost))
+      best = &p;
+  return best;
+}

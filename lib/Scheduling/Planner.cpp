@@ -121,17 +121,6 @@ struct PlanOutcome {
 };
 } // namespace
 
-/// The plan of `plans` with the least peak (ties: least recompute).
-static const PlanResult *leastPeak(const std::vector<PlanResult> &plans) {
-  const PlanResult *best = nullptr;
-  for (const PlanResult &p : plans)
-    if (!best || p.sim.peakBytes < best->sim.peakBytes ||
-        (p.sim.peakBytes == best->sim.peakBytes &&
-         p.sim.recomputeCost < best->sim.recomputeCost))
-      best = &p;
-  return best;
-}
-
 static std::string budgetError(int64_t budget, llvm::StringRef strategy) {
   return "budget of " + std::to_string(budget) +
          " bytes is below what strategy '" + strategy.str() + "' can meet";

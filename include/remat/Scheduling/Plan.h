@@ -75,6 +75,10 @@ struct PlanResult {
   std::optional<SolverStats> solver;
 };
 
+/// The plan of `plans` with the least peak (ties: least recompute); null
+/// when `plans` is empty.
+const PlanResult *leastPeak(const std::vector<PlanResult> &plans);
+
 /// Builds a schedule of `graph`.
 using ScheduleBuilder = std::function<Schedule(const Graph &)>;
 
