@@ -17,6 +17,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <map>
 #include <set>
 
 #ifdef REMAT_HAVE_CBC
@@ -61,8 +62,9 @@ double gapPercent(double objective, double bound) {
 /// cost is minimised.
 class MilpBuilder {
 public:
-  MilpBuilder(const Graph &graph, unsigned numForward)
-      : graph(graph), n(graph.size()), f(numForward), numStages(n - f) {
+  MilpBuilder(const Graph &graph, unsigned numForward, bool compact)
+      : graph(graph), n(graph.size()), f(numForward), numStages(n - f),
+        compact(compact) {
     const std::vector<Node> &nodes = graph.nodes;
     counted.assign(n, 0);
     for (unsigned v = 0; v != n; ++v) {
@@ -99,6 +101,28 @@ public:
     for (unsigned i = 0; i != f; ++i)
       maxCost = std::max(maxCost, nodes[i].cost);
     costScale = maxCost > 0 ? maxCost : 1;
+    // Presolve (compact model): forward node i can matter in stage t only if
+    // a backward node at or after b_t reads i or a forward descendant of i
+    // (`lastBackward[i]`, the latest such reader). Later stages neither keep
+    // nor recompute it: in `simulate` its instances are dead by then.
+    lastBackward.assign(f, -1);
+    for (unsigned v = f; v != n; ++v)
+      for (unsigned op : nodes[v].operands)
+        if (op < f)
+          lastBackward[op] = std::max<int>(lastBackward[op], v);
+    for (unsigned i = f; i-- > 0;)
+      for (unsigned op : nodes[i].operands)
+        lastBackward[op] = std::max(lastBackward[op], lastBackward[i]);
+    consumers.resize(f);
+    for (unsigned i = 0; i != f; ++i)
+      for (unsigned op : nodes[i].operands)
+        if (consumers[op].empty() || consumers[op].back() != i)
+          consumers[op].push_back(i);
+  }
+
+  /// True if stage t (backward node f + t) has variables for forward node i.
+  bool inStage(unsigned t, unsigned i) const {
+    return !compact || lastBackward[i] >= int(f + t);
   }
 
   SolveOutcome solve(bool peakMode, int64_t budget, double seconds,
@@ -139,6 +163,8 @@ public:
       P = addCol(0, 1e30, 1, false);
     for (unsigned t = 0; t != numStages; ++t)
       for (unsigned i = 0; i != f; ++i) {
+        if (!inStage(t, i))
+          continue;
         S[t][i] = addCol(0, 1, 0, true);
         if (recomputable[i])
           R[t][i] =
@@ -167,7 +193,7 @@ public:
           continue;
         if (lastForwardUse[j] >= int(i))
           fixed += counted[j] / scale;
-        else if (numStages > 0) {
+        else if (numStages > 0 && S[0][j] >= 0) {
           cols.push_back(S[0][j]);
           coefs.push_back(counted[j] / scale);
         }
@@ -209,6 +235,8 @@ public:
       // Residency.
       if (t + 1 < numStages)
         for (unsigned i = 0; i != f; ++i) {
+          if (S[t + 1][i] < 0)
+            continue;
           std::vector<int> cols{S[t + 1][i], S[t][i]};
           std::vector<double> coefs{1, -1};
           if (R[t][i] >= 0) {
@@ -228,6 +256,11 @@ public:
         if (R[t][i] >= 0)
           points.push_back(i);
       points.push_back(f);
+      if (compact) {
+        addCompactMemory(t, points, constLive, R, S, bOps, addCol, addRow,
+                         addMemRow, colLb);
+        continue;
+      }
       // Live indicators L[j][k] per point k and value j.
       std::vector<std::vector<int>> Lv(points.size(), std::vector<int>(f, -1));
       for (unsigned j = 0; j != f; ++j) {
@@ -350,6 +383,175 @@ public:
     return out;
   }
 
+  /// A linear expression over columns plus a constant.
+  struct Expr {
+    std::vector<std::pair<int, double>> terms;
+    double constant = 0;
+  };
+
+  /// The memory rows of stage t in the compact model. Value j's liveness
+  /// at a point of the stage only changes where the point passes j itself
+  /// (a recomputed instance exists after it) or one of j's forward
+  /// consumers (the last possible reader in the stage), so j gets one live
+  /// variable per such segment instead of one per point, and the live bytes
+  /// are carried from point to point by free variables M_k with rows
+  /// M_k = M_{k-1} + (the bytes of the values whose segment changes at k).
+  /// The model has O(stages x (nodes + edges)) variables and nonzeros
+  /// instead of O(stages x nodes^2).
+  template <typename AddCol, typename AddRow, typename AddMemRow>
+  void addCompactMemory(unsigned t, const std::vector<unsigned> &points,
+                        double constLive,
+                        const std::vector<std::vector<int>> &R,
+                        const std::vector<std::vector<int>> &S,
+                        const std::set<unsigned> &bOps, AddCol &addCol,
+                        AddRow &addRow, AddMemRow &addMemRow,
+                        std::vector<double> &colLb) {
+    const std::vector<Node> &nodes = graph.nodes;
+    unsigned m = points.size() - 1; // points[m] == f stands for b.
+    bool hasNext = t + 1 < numStages;
+    // Per value j: its consumers recomputable in this stage (ascending) and
+    // the live expression of each (segment, side) key, created lazily.
+    struct Value {
+      std::vector<unsigned> cons;
+      std::vector<int> need; // N_s, s < cons.size()
+      std::map<std::pair<unsigned, bool>, Expr> live;
+      bool tailOne = false;
+      int tailVar = -1;
+    };
+    std::vector<Value> values(f);
+    std::vector<bool> active(f, false);
+    for (unsigned j = 0; j != f; ++j) {
+      if (counted[j] == 0 || (S[t][j] < 0 && R[t][j] < 0))
+        continue;
+      active[j] = true;
+      Value &val = values[j];
+      for (unsigned c : consumers[j])
+        if (R[t][c] >= 0)
+          val.cons.push_back(c);
+      val.tailOne = bOps.count(j) != 0;
+      if (!val.tailOne && hasNext)
+        val.tailVar = S[t + 1][j];
+      // A resident instance and a recomputation of j in one stage: the
+      // resident one is read by nothing in the stage (j's readers come after
+      // j), so dropping it is never worse; excluding it tightens the model.
+      if (S[t][j] >= 0 && R[t][j] >= 0)
+        addRow({S[t][j], R[t][j]}, {1, 1}, 'L', 1);
+      // Needed at or after consumer s: N_s >= R[c_s], N_s >= N_{s+1}.
+      if (!val.tailOne) {
+        unsigned r = val.cons.size();
+        val.need.assign(r, -1);
+        for (unsigned s = r; s-- > 0;) {
+          int col = addCol(0, 1, 0, false);
+          val.need[s] = col;
+          addRow({col, R[t][val.cons[s]]}, {1, -1}, 'G', 0);
+          int next = s + 1 < r ? val.need[s + 1] : val.tailVar;
+          if (next >= 0)
+            addRow({col, next}, {1, -1}, 'G', 0);
+        }
+      }
+      // A recomputation of j that nothing reads is never needed.
+      if (R[t][j] >= 0 && !val.tailOne) {
+        std::vector<int> cols{R[t][j]};
+        std::vector<double> coefs{1};
+        for (unsigned c : val.cons) {
+          cols.push_back(R[t][c]);
+          coefs.push_back(-1);
+        }
+        if (val.tailVar >= 0) {
+          cols.push_back(val.tailVar);
+          coefs.push_back(-1);
+        }
+        addRow(cols, coefs, 'L', 0);
+      }
+    }
+    // The live expression of j at point p.
+    auto liveAt = [&](unsigned j, unsigned p) -> const Expr & {
+      Value &val = values[j];
+      unsigned seg = std::lower_bound(val.cons.begin(), val.cons.end(), p) -
+                     val.cons.begin();
+      bool after = p > j;
+      auto key = std::make_pair(seg, after);
+      auto it = val.live.find(key);
+      if (it != val.live.end())
+        return it->second;
+      Expr e;
+      std::vector<std::pair<int, double>> base;
+      if (S[t][j] >= 0)
+        base.push_back({S[t][j], 1});
+      if (after && R[t][j] >= 0)
+        base.push_back({R[t][j], 1});
+      int need = -1;
+      bool needOne = val.tailOne, needZero = false;
+      if (!needOne) {
+        if (seg < val.cons.size())
+          need = val.need[seg];
+        else if (val.tailVar >= 0)
+          need = val.tailVar;
+        else
+          needZero = true;
+      }
+      if (base.empty() || needZero) {
+        // Never live here.
+      } else if (needOne) {
+        e.terms = base;
+      } else {
+        // L >= base + N - 1 (base <= 1 by the cut above).
+        int L = addCol(0, 1, 0, false);
+        std::vector<int> cols{L, need};
+        std::vector<double> coefs{1, -1};
+        for (auto [c, v] : base) {
+          cols.push_back(c);
+          coefs.push_back(-v);
+        }
+        addRow(cols, coefs, 'G', -1);
+        e.terms.push_back({L, 1});
+      }
+      return val.live.emplace(key, std::move(e)).first->second;
+    };
+    // M_k rows, then the memory rows.
+    std::vector<const Expr *> previous(f, nullptr);
+    int prevM = -1;
+    for (unsigned k = 0; k <= m; ++k) {
+      unsigned p = points[k];
+      std::map<int, double> row;
+      for (unsigned j = 0; j != f; ++j) {
+        if (!active[j])
+          continue;
+        const Expr &now = liveAt(j, p);
+        if (previous[j] == &now)
+          continue;
+        double bytes = counted[j] / scale;
+        for (auto [c, v] : now.terms)
+          row[c] -= bytes * v;
+        if (previous[j])
+          for (auto [c, v] : previous[j]->terms)
+            row[c] += bytes * v;
+        previous[j] = &now;
+      }
+      int M = addCol(-COIN_DBL_MAX, COIN_DBL_MAX, 0, false);
+      std::vector<int> cols{M};
+      std::vector<double> coefs{1};
+      if (prevM >= 0) {
+        cols.push_back(prevM);
+        coefs.push_back(-1);
+      }
+      for (auto [c, v] : row)
+        if (v != 0) {
+          cols.push_back(c);
+          coefs.push_back(v);
+        }
+      addRow(cols, coefs, 'E', 0);
+      prevM = M;
+      if (k < m)
+        addMemRow({M, R[t][p]}, {1, bigM},
+                  bigM - constLive - counted[p] / scale);
+      else
+        addMemRow({M}, {1}, -constLive - counted[f + t] / scale);
+    }
+    (void)nodes;
+    (void)colLb;
+  }
+
 private:
   /// Removes recomputations whose instance no execution reads (possible for
   /// zero-cost nodes); removing them never adds memory.
@@ -390,6 +592,9 @@ private:
 
   const Graph &graph;
   unsigned n, f, numStages;
+  bool compact;
+  std::vector<int> lastBackward;
+  std::vector<std::vector<unsigned>> consumers;
   std::vector<int64_t> counted;
   std::vector<bool> recomputable;
   std::vector<unsigned> lastUse;
@@ -423,8 +628,10 @@ std::optional<PlanResult> remat::sched::milpOptimal(const Graph &graph,
                                                     int64_t budgetBytes,
                                                     double timeLimitSeconds,
                                                     std::string &note,
-                                                    const Schedule *warmStart) {
+                                                    const Schedule *warmStart,
+                                                    MilpModel model) {
 #ifndef REMAT_HAVE_CBC
+  (void)model;
   (void)graph;
   (void)budgetBytes;
   (void)timeLimitSeconds;
@@ -437,9 +644,11 @@ std::optional<PlanResult> remat::sched::milpOptimal(const Graph &graph,
     return std::nullopt;
   }
   unsigned n = graph.size();
-  if (n > kMilpMaxNodes) {
+  bool compact = model == MilpModel::Compact;
+  unsigned maxNodes = compact ? kMilpMaxNodes : kMilpDenseMaxNodes;
+  if (n > maxNodes) {
     note = "milp: graph has " + std::to_string(n) + " nodes, more than the " +
-           std::to_string(kMilpMaxNodes) + " the exact solver accepts";
+           std::to_string(maxNodes) + " the exact solver accepts";
     return std::nullopt;
   }
   if (graph.isForwardOnly()) {
@@ -465,7 +674,7 @@ std::optional<PlanResult> remat::sched::milpOptimal(const Graph &graph,
                                          start)
                .count();
   };
-  MilpBuilder builder(graph, f);
+  MilpBuilder builder(graph, f, compact);
   PlanResult plan;
   plan.strategy = strategy::kMilp;
   SolverStats stats;

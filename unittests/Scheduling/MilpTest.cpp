@@ -124,13 +124,73 @@ Graph randomChain(std::mt19937 &rng, unsigned n) {
 
 TEST(Milp, DeclinesWithoutCbcOrLargeGraphs) {
   std::string note;
-  test::GradChain big = test::makeGradChain(60, 16);
+  test::GradChain big = test::makeGradChain(250, 16);
+  ASSERT_GT(big.graph.size(), kMilpMaxNodes);
   EXPECT_FALSE(milpOptimal(big.graph, 0, 1, note));
   if (milpAvailable()) {
-    EXPECT_NE(note.find("more than the 80"), std::string::npos) << note;
+    EXPECT_NE(note.find("more than the 400"), std::string::npos) << note;
   } else {
     EXPECT_NE(note.find("without CBC"), std::string::npos) << note;
   }
+  test::GradChain mid = test::makeGradChain(60, 16);
+  ASSERT_GT(mid.graph.size(), kMilpDenseMaxNodes);
+  EXPECT_FALSE(
+      milpOptimal(mid.graph, 0, 1, note, nullptr, MilpModel::Dense));
+  if (milpAvailable()) {
+    EXPECT_NE(note.find("more than the 80"), std::string::npos) << note;
+  }
+}
+
+/// The compact model against the dense (Checkmate) one on graphs too large
+/// for the exhaustive search: both prove their optimum, and the optima are
+/// equal, at the least peak and at budgets up to store-all. A wrong
+/// liveness segment, running sum or presolve in the compact model would
+/// change its optimum on some of these.
+TEST(Milp, CompactEqualsDenseModel) {
+  REQUIRE_CBC();
+  std::mt19937 rng(4242);
+  unsigned compared = 0;
+  for (unsigned iter = 0; iter != 8; ++iter) {
+    unsigned numF = 5 + iter % 3, numB = 5 + (iter / 3) % 3;
+    Graph g = test::makeRandomGraph(rng, numF, numB);
+    ASSERT_FALSE(g.validate());
+    SimResult sa;
+    ASSERT_FALSE(simulate(g, storeAll(g), sa));
+    std::string note;
+    std::optional<PlanResult> dense =
+        milpOptimal(g, 0, kTimeLimit, note, nullptr, MilpModel::Dense);
+    ASSERT_TRUE(dense) << note;
+    std::optional<PlanResult> compact =
+        milpOptimal(g, 0, kTimeLimit, note, nullptr, MilpModel::Compact);
+    ASSERT_TRUE(compact) << note;
+    ASSERT_TRUE(dense->solver && compact->solver);
+    ASSERT_TRUE(dense->solver->optimal && compact->solver->optimal);
+    EXPECT_EQ(compact->sim.peakBytes, dense->sim.peakBytes) << "graph " << iter;
+    EXPECT_DOUBLE_EQ(compact->sim.recomputeCost, dense->sim.recomputeCost)
+        << "graph " << iter;
+    int64_t least = dense->sim.peakBytes;
+    for (int64_t budget : {least, least + (sa.peakBytes - least) / 3,
+                           (least + sa.peakBytes) / 2, sa.peakBytes - 1}) {
+      if (budget < least)
+        continue;
+      std::optional<PlanResult> d =
+          milpOptimal(g, budget, kTimeLimit, note, nullptr, MilpModel::Dense);
+      ASSERT_TRUE(d) << note;
+      std::optional<PlanResult> c = milpOptimal(g, budget, kTimeLimit, note,
+                                                nullptr, MilpModel::Compact);
+      ASSERT_TRUE(c) << note;
+      ASSERT_TRUE(d->solver->optimal && c->solver->optimal);
+      EXPECT_LE(c->sim.peakBytes, budget);
+      EXPECT_DOUBLE_EQ(c->sim.recomputeCost, d->sim.recomputeCost)
+          << "graph " << iter << " budget " << budget;
+      ++compared;
+    }
+    if (least > 1) {
+      EXPECT_FALSE(milpOptimal(g, least - 1, kTimeLimit, note));
+      EXPECT_NE(note.find("no schedule fits"), std::string::npos) << note;
+    }
+  }
+  EXPECT_GE(compared, 24u);
 }
 
 TEST(Milp, TanhChainLeastPeakIs48) {

@@ -45,8 +45,22 @@ namespace sched {
 /// `milpOptimal` always declines.
 bool milpAvailable();
 
-/// Largest graph (number of nodes) `milpOptimal` accepts.
-constexpr unsigned kMilpMaxNodes = 80;
+/// The two formulations of the same model. `Dense` is Checkmate's: a live
+/// indicator per stage, execution point and value (O(stages x nodes^2)
+/// variables). `Compact` gives each value one live variable per segment of
+/// the stage between its own position and its consumers' (liveness only
+/// changes there), carries the live bytes from point to point in running-sum
+/// variables (O(stages x (nodes + edges)) variables and nonzeros), drops the
+/// variables of a forward node in the stages after its last (transitive)
+/// backward reader, and adds cuts that at least one optimal schedule
+/// satisfies (no resident and recomputed instance of a value in one stage,
+/// no recomputation nothing reads). Both are exact for the model above.
+enum class MilpModel { Compact, Dense };
+
+/// Largest graph (number of nodes) `milpOptimal` accepts with the compact
+/// model, and with the dense one.
+constexpr unsigned kMilpMaxNodes = 400;
+constexpr unsigned kMilpDenseMaxNodes = 80;
 
 /// Solves the MILP above. With `budgetBytes > 0`: the least recompute cost
 /// whose simulated activation peak is within the budget. With
@@ -64,13 +78,14 @@ constexpr unsigned kMilpMaxNodes = 80;
 /// "milp", `solver` set, `detail` "optimal" only if CBC proved optimality of
 /// every solve, else "feasible, gap X%", followed by the objective, bound and
 /// time), or none with `note` saying why: no CBC, graph too large (>
-/// kMilpMaxNodes), forward-only graph or forward node after a backward node,
+/// kMilpMaxNodes, kMilpDenseMaxNodes for the dense model), forward-only graph or forward node after a backward node,
 /// infeasible budget, no solution in time, or a simulated peak above the
 /// budget (a model mismatch; never reported as success).
 std::optional<PlanResult> milpOptimal(const Graph &graph, int64_t budgetBytes,
                                       double timeLimitSeconds,
                                       std::string &note,
-                                      const Schedule *warmStart = nullptr);
+                                      const Schedule *warmStart = nullptr,
+                                      MilpModel model = MilpModel::Compact);
 
 } // namespace sched
 } // namespace remat
