@@ -105,7 +105,8 @@ void driver::writeHeader(const EntryInfo &info, llvm::raw_ostream &os) {
      << " * are written, never read; buffers must not overlap.\n";
   if (cuda)
     os << " * CUDA: every pointer must be device-accessible managed memory\n"
-       << " * (cuMemAllocManaged); the call returns after the GPU is done.\n";
+       << " * (cuMemAllocManaged); the call returns after the GPU is done.\n"
+       << " * Link: libRematCudaRuntime.a -lcublas -lcuda -lm.\n";
   else
     os << " * CPU: any alignment of the element type; 64 bytes recommended.\n";
   if (info.usesCpuRuntime)

@@ -71,8 +71,9 @@ void remat::buildBufferPipeline(OpPassManager &pm,
   pm.addNestedPass<func::FuncOp>(createRematPlanArena(arena));
   if (options.cuda)
     pm.addPass(createRematHostAllocsToGpu());
-  else if (options.blas)
-    pm.addPass(createRematLinalgToBlas());
+  if (options.blas)
+    pm.addPass(createRematLinalgToBlas(
+        RematLinalgToBlasOptions{options.cuda ? "cuda" : "cpu"}));
 }
 
 /// Math on the host: intrinsics where LLVM has them, libm for the rest.

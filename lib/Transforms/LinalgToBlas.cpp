@@ -7,7 +7,9 @@
 // linalg.matmul and linalg.batch_matmul on f32 memrefs become calls of
 // remat_cpu_sgemm (lib/Runtime/CpuRuntime.cpp, cblas_sgemm underneath);
 // the convolutions of remat-lower-to-linalg become calls of the runtime's
-// im2col + GEMM convolutions (ConvToBlas.cpp).
+// im2col + GEMM convolutions (ConvToBlas.cpp). With target=cuda the
+// matmuls call remat_cuda_sgemm (lib/Runtime/CudaBlas.cpp, cuBLAS) on a
+// stream given as a !gpu.async.token.
 //
 //===----------------------------------------------------------------------===//
 
@@ -33,6 +35,7 @@ using namespace remat;
 namespace {
 
 constexpr llvm::StringLiteral kSgemm = "remat_cpu_sgemm";
+constexpr llvm::StringLiteral kCudaSgemm = "remat_cuda_sgemm";
 
 /// How one operand of a matmul lies in memory: which of its dimensions is
 /// the batch (or none: broadcast), and whether its matrix is transposed
@@ -118,9 +121,11 @@ static OperandValues extract(OpBuilder &b, Location loc,
   return values;
 }
 
-/// Rewrites `op` into a call of remat_cpu_sgemm; returns false (and leaves
-/// the op) when it does not match.
-static bool rewriteMatmul(linalg::LinalgOp op, func::FuncOp sgemm) {
+/// Rewrites `op` into a call of `sgemm` (remat_cpu_sgemm, or with `cuda`
+/// remat_cuda_sgemm on a stream of its own that is waited for after the
+/// call); returns false (and leaves the op) when it does not match.
+static bool rewriteMatmul(linalg::LinalgOp op, func::FuncOp sgemm,
+                          bool cuda) {
   if (!op.hasPureBufferSemantics() || op.getNumDpsInputs() != 2 ||
       op.getNumDpsInits() != 1)
     return false;
@@ -189,17 +194,31 @@ static bool rewriteMatmul(linalg::LinalgOp op, func::FuncOp sgemm) {
                                  cv.offset,
                                  cv.ld,
                                  cv.batchStride};
+  if (!cuda) {
+    func::CallOp::create(builder, loc, sgemm, operands);
+    op->erase();
+    return true;
+  }
+  Type token = gpu::AsyncTokenType::get(builder.getContext());
+  Value stream =
+      gpu::WaitOp::create(builder, loc, token, ValueRange{}).getAsyncToken();
+  operands.insert(operands.begin(), stream);
   func::CallOp::create(builder, loc, sgemm, operands);
+  gpu::WaitOp::create(builder, loc, Type(), ValueRange{stream});
   op->erase();
   return true;
 }
 
 /// The type of remat_cpu_sgemm: batch, m, n, k, then per operand
-/// (transposed,) base, offset, leading dimension, batch stride.
-static FunctionType declaredType(MLIRContext *ctx) {
+/// (transposed,) base, offset, leading dimension, batch stride. With `cuda`
+/// (remat_cuda_sgemm) the stream comes first, as an async token.
+static FunctionType declaredType(MLIRContext *ctx, bool cuda) {
   Type idx = IndexType::get(ctx);
   Type base = MemRefType::get({}, Float32Type::get(ctx));
-  SmallVector<Type> inputs(4, idx);
+  SmallVector<Type> inputs;
+  if (cuda)
+    inputs.push_back(gpu::AsyncTokenType::get(ctx));
+  inputs.append(4, idx);
   for (int operand = 0; operand < 3; ++operand) {
     if (operand < 2)
       inputs.push_back(idx); // transposed
@@ -227,20 +246,36 @@ static LogicalResult checkReserved(ModuleOp module, StringRef name,
   if (!existing || (isa<func::FuncOp>(existing) &&
                     cast<func::FuncOp>(existing).getFunctionType() == type))
     return success();
-  return existing->emitError()
-         << "'" << name << "' is reserved for the CPU runtime's " << what;
+  return existing->emitError() << "'" << name << "' is reserved for the "
+                               << (name.starts_with("remat_cuda_") ? "CUDA"
+                                                                   : "CPU")
+                               << " runtime's " << what;
 }
 
 struct LinalgToBlasPass
     : public remat::impl::RematLinalgToBlasBase<LinalgToBlasPass> {
+  using Base::Base;
+
   void runOnOperation() override {
     ModuleOp module = getOperation();
     MLIRContext *ctx = module.getContext();
+    if (target != "cpu" && target != "cuda") {
+      module.emitError() << "remat-linalg-to-blas: unknown target '"
+                         << target << "' (expected 'cpu' or 'cuda')";
+      return signalPassFailure();
+    }
+    bool cuda = target == "cuda";
+    StringRef sgemmName = cuda ? kCudaSgemm : kSgemm;
     SmallVector<linalg::LinalgOp> matmuls;
     SmallVector<blas::ConvMatch> convolutions;
     module.walk([&](linalg::LinalgOp op) {
+      // Host code only: never inside a GPU kernel.
+      if (op->getParentOfType<gpu::GPUModuleOp>())
+        return;
       if (isa<linalg::MatmulOp, linalg::BatchMatmulOp>(op))
         matmuls.push_back(op);
+      else if (cuda)
+        return; // No cuDNN yet: convolutions stay kernels.
       else if (std::optional<blas::ConvMatch> conv = blas::matchConvolution(op))
         convolutions.push_back(*conv);
     });
@@ -250,10 +285,10 @@ struct LinalgToBlasPass
     bool filterGrad = llvm::any_of(convolutions, [](const blas::ConvMatch &m) {
       return m.callee == blas::kSconv2dFilterGrad;
     });
-    FunctionType gemmType = declaredType(ctx);
+    FunctionType gemmType = declaredType(ctx, cuda);
     FunctionType convType = blas::convolutionType(ctx);
     if ((!matmuls.empty() &&
-         failed(checkReserved(module, kSgemm, gemmType, "GEMM"))) ||
+         failed(checkReserved(module, sgemmName, gemmType, "GEMM"))) ||
         (forward && failed(checkReserved(module, blas::kSconv2d, convType,
                                          "convolution"))) ||
         (filterGrad &&
@@ -262,9 +297,9 @@ struct LinalgToBlasPass
       return signalPassFailure();
 
     if (!matmuls.empty()) {
-      func::FuncOp sgemm = declareRuntime(module, kSgemm, gemmType);
+      func::FuncOp sgemm = declareRuntime(module, sgemmName, gemmType);
       for (linalg::LinalgOp op : matmuls)
-        rewriteMatmul(op, sgemm);
+        rewriteMatmul(op, sgemm, cuda);
       if (sgemm.symbolKnownUseEmpty(module))
         sgemm.erase();
     }

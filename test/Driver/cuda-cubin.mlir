@@ -1,7 +1,8 @@
 // REQUIRES: ptxas
 // With ptxas: a cubin for the kernels, a host object that embeds it and
-// calls the mgpu* runtime, and a runner linked against the remat CUDA
-// runtime (linking needs no GPU; running does, see cuda-e2e.test).
+// calls the mgpu* runtime and the runtime's cuBLAS GEMM, and a runner
+// linked against the remat CUDA runtime and the toolkit's libcublas
+// (linking needs no GPU; running does, see cuda-e2e.test).
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: remat-compile %s --target=cuda --emit=cubin -o %t/k.cubin 2>/dev/null
 // RUN: od -A n -c -N 4 %t/k.cubin | FileCheck %s --check-prefix=ELF
@@ -27,6 +28,7 @@ func.func @step(%x: tensor<16x32xf32>, %labels: tensor<16xi64>,
 // NM-DAG: U mgpuLaunchKernel
 // NM-DAG: U mgpuMemAlloc
 // NM-DAG: U mgpuModuleLoad
+// NM-DAG: U remat_cuda_sgemm
 
 // HEADER: #define REMAT_TARGET_CUDA 1
 // HEADER: #define REMAT_BUF_labels_INT_RANGE 10
@@ -36,3 +38,6 @@ func.func @step(%x: tensor<16x32xf32>, %labels: tensor<16xi64>,
 // RUNNER-DAG: T remat_cuda_alloc_managed
 // RUNNER-DAG: T step
 // RUNNER-DAG: U cuLaunchKernel
+// RUNNER-DAG: T remat_cuda_sgemm
+// RUNNER-DAG: U cublasGemmStridedBatchedEx_64
+// RUNNER-DAG: U cublasSetMathMode

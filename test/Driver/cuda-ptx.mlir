@@ -4,6 +4,7 @@
 // RUN: remat-compile %s --target=cuda --emit=ptx 2>/dev/null | FileCheck %s
 // RUN: remat-compile %s --target=cuda --chip=sm_80 --emit=ptx 2>/dev/null | FileCheck %s --check-prefix=SM80
 // RUN: remat-compile %s --target=cuda --emit=mlir-buffers 2>/dev/null | FileCheck %s --check-prefix=BUFFERS
+// RUN: remat-compile %s --target=cuda --blas=false --emit=mlir-buffers 2>/dev/null | FileCheck %s --check-prefix=NOBLAS
 // RUN: remat-compile %s --target=cuda --emit=mlir-llvm --gpu-block-size=128 2>/dev/null | FileCheck %s --check-prefix=HOST
 
 func.func @step(%x: tensor<16x32xf32>, %t: tensor<16x8xf32>,
@@ -24,13 +25,28 @@ func.func @step(%x: tensor<16x32xf32>, %t: tensor<16x8xf32>,
 // SM80: .entry
 
 // The arena (and every host allocation) is managed memory that host and
-// device both reach; it is freed after the stream's work.
+// device both reach; it is freed after the stream's work. The matmul and
+// the weight gradient (x^T dy: A transposed) call cuBLAS through the
+// runtime, each on a stream that is waited for after the call.
 // BUFFERS: %[[A:.*]] = gpu.alloc  host_shared () : memref<{{[0-9]+}}xi8>
 // BUFFERS: memref.view %[[A]]
+// BUFFERS: %[[S0:.*]] = gpu.wait async
+// BUFFERS-NEXT: call @remat_cuda_sgemm(%[[S0]], %{{[^,]*}}, %{{[^,]*}}, %{{[^,]*}}, %{{[^,]*}}, %{{[^,]*}},
+// BUFFERS-NEXT: gpu.wait [%[[S0]]]
+// BUFFERS: %[[S1:.*]] = gpu.wait async
+// BUFFERS-NEXT: call @remat_cuda_sgemm(%[[S1]], %{{[^,]*}}, %{{[^,]*}}, %{{[^,]*}}, %{{[^,]*}}, %{{[^,]*}},
+// BUFFERS-NEXT: gpu.wait [%[[S1]]]
 // BUFFERS: %[[T0:.*]] = gpu.wait async
 // BUFFERS: %[[T1:.*]] = gpu.dealloc async [%[[T0]]] %[[A]] : memref<{{[0-9]+}}xi8>
 // BUFFERS: gpu.wait [%[[T1]]]
 // BUFFERS-NEXT: return
+// BUFFERS-NOT: linalg.matmul
+// BUFFERS: func.func private @remat_cuda_sgemm(!gpu.async.token,
+
+// --blas=false: the matmuls stay linalg (kernels).
+// NOBLAS-NOT: remat_cuda_sgemm
+// NOBLAS: linalg.matmul
+// NOBLAS-NOT: remat_cuda_sgemm
 
 // Host code: bare-pointer entry point, managed arena, launches of
 // 128-thread blocks from the one GPU module.

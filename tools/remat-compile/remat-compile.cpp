@@ -82,9 +82,9 @@ static cl::opt<bool> gpuLoopsOnCpu(
 
 static cl::opt<bool>
     blas("blas",
-         cl::desc("CPU: f32 matmuls and convolutions call cblas_sgemm "
-                  "through the remat CPU runtime (default); --blas=false "
-                  "keeps them as loops"),
+         cl::desc("f32 matmuls (and on the CPU convolutions) call the "
+                  "runtime's GEMM: cblas_sgemm (CPU) or cuBLAS (CUDA) "
+                  "(default); --blas=false keeps them as loops/kernels"),
          cl::init(true));
 
 static cl::opt<long long> splitThreshold(

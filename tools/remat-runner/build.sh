@@ -6,8 +6,9 @@
 #            [--cpu-runtime libRematCpuRuntime.a] [--cxx c++]
 #
 # runner.cpp is compiled with `-include entry.h` and linked with the object.
-# A header with REMAT_TARGET_CUDA needs the remat CUDA runtime and libcuda
-# (the toolkit's link stub is enough to link; running needs the driver).
+# A header with REMAT_TARGET_CUDA needs the remat CUDA runtime, cuBLAS and
+# libcuda (the toolkit's link stub is enough to link; running needs the
+# driver).
 # A CPU entry point is linked with the remat CPU runtime and OpenBLAS (its
 # GEMM calls, and the runner's --threads).
 set -euo pipefail
@@ -62,7 +63,10 @@ if grep -q '^#define REMAT_TARGET_CUDA 1' "$header"; then
          "(--runtime libRematCudaRuntime.a)" >&2
     exit 1
   fi
-  libs=("$runtime" -L"$cuda_root/lib64/stubs" -lcuda -lm)
+  # The runtime's GEMM calls cuBLAS (found at run time through the rpath);
+  # libcuda comes from the driver at run time, the stub links.
+  libs=("$runtime" -L"$cuda_root/lib64" -Wl,-rpath,"$cuda_root/lib64" -lcublas
+        -L"$cuda_root/lib64/stubs" -lcuda -lm)
 else
   if [[ -z "$cpu_runtime" || ! -f "$cpu_runtime" ]]; then
     echo "error: a CPU entry point needs the remat CPU runtime" \

@@ -80,9 +80,9 @@ struct CompileOptions {
   /// of the CUDA path (parallel loops first, collapsed, tiled by
   /// gpuBlockSize, single-iteration wrappers) and run it sequentially.
   bool gpuLoopsOnCpu = false;
-  /// CPU: f32 matmuls and convolutions call the CPU runtime's GEMM and
-  /// convolutions (cblas_sgemm) instead of becoming loops
-  /// (remat-linalg-to-blas).
+  /// f32 matmuls (and on the CPU convolutions) call the runtime's GEMM
+  /// (cblas_sgemm; CUDA: cuBLAS) and convolutions instead of becoming loops
+  /// or kernels (remat-linalg-to-blas).
   bool blas = true;
   /// Host functions with more LLVM instructions than this get their
   /// top-level loops outlined into noinline functions before -O<n> (LLVM's

@@ -69,7 +69,8 @@ struct BufferPipelineOptions
       llvm::cl::init(false)};
   PassOptions::Option<bool> blas{
       *this, "blas",
-      llvm::cl::desc("CPU: f32 matmuls call the runtime's GEMM"),
+      llvm::cl::desc("f32 matmuls call the runtime's GEMM (CPU: and the "
+                     "convolutions; CUDA: cuBLAS)"),
       llvm::cl::init(true)};
   PassOptions::Option<std::string> arenaReport{
       *this, "arena-report",

@@ -4,9 +4,9 @@
  *
  * The remat CUDA runtime (lib/Runtime, libRematCudaRuntime) implements the
  * mgpu* functions that MLIR's gpu-to-llvm lowering calls (module loading,
- * kernel launch, streams, events, memory) against the CUDA driver API, and
- * these helpers for programs that call compiled entry points. Plain C; no
- * MLIR.
+ * kernel launch, streams, events, memory) against the CUDA driver API, the
+ * GEMM of compiled steps over cuBLAS, and these helpers for programs that
+ * call compiled entry points. Plain C; no MLIR.
  *===----------------------------------------------------------------------===*/
 
 #ifndef REMAT_RUNTIME_CUDARUNTIME_H
@@ -35,6 +35,18 @@ int64_t remat_cuda_device_used_bytes(void);
  * the runtime after every allocation and stream synchronization. */
 void remat_cuda_reset_peak(void);
 int64_t remat_cuda_peak_used_bytes(void);
+
+/* Called by compiled code (--remat-linalg-to-blas=target=cuda), not by
+ * users: C[i] += op(A[i]) * op(B[i]) for i < batch, row-major matrices
+ * (m x k, k x n, m x n; op transposes when the flag is 1) at base + offset
+ * + i * batchStride elements, enqueued on `stream` (a CUstream) through
+ * one cublasGemmStridedBatchedEx_64 with pedantic f32 compute. */
+void remat_cuda_sgemm(void *stream, int64_t batch, int64_t m, int64_t n,
+                      int64_t k, int64_t transA, const float *a,
+                      int64_t offsetA, int64_t lda, int64_t batchStrideA,
+                      int64_t transB, const float *b, int64_t offsetB,
+                      int64_t ldb, int64_t batchStrideB, float *c,
+                      int64_t offsetC, int64_t ldc, int64_t batchStrideC);
 
 #ifdef __cplusplus
 }

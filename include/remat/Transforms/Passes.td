@@ -123,6 +123,15 @@ def RematLinalgToBlas : Pass<"remat-linalg-to-blas", "mlir::ModuleOp"> {
     whose GEMM dimensions (f, c kh kw, oh ow) exceed a C `int`, is left
     alone.
 
+    With `target=cuda` (the CUDA path, after `--remat-host-allocs-to-gpu`)
+    the same matmuls call `remat_cuda_sgemm` of `libRematCudaRuntime`
+    (`lib/Runtime/CudaBlas.cpp`: one `cublasGemmStridedBatchedEx` with
+    pedantic f32 compute, alpha 1, beta 1), whose first argument is the
+    stream as a `!gpu.async.token`: the call is enqueued on the stream of
+    a `gpu.wait async` placed before it and waited for by a `gpu.wait`
+    after it (`--remat-gpu-step-stream` later puts every call and kernel
+    of a function on one stream). Convolutions stay loops there (kernels).
+
     Before:
     ```mlir
     linalg.matmul ins(%a, %b : memref<4x8xf32>, memref<8x16xf32>)
@@ -135,10 +144,23 @@ def RematLinalgToBlas : Pass<"remat-linalg-to-blas", "mlir::ModuleOp"> {
     func.call @remat_cpu_sgemm(%c1, %c4, %c16, %c8, %c0, %base, %offset,
         %strides#0, %c0, ...) : (index, ..., memref<f32>, ...) -> ()
     ```
+    After, with `target=cuda`:
+    ```mlir
+    %t = gpu.wait async
+    func.call @remat_cuda_sgemm(%t, %c1, %c4, %c16, %c8, ...)
+        : (!gpu.async.token, index, ..., memref<f32>, ...) -> ()
+    gpu.wait [%t]
+    ```
   }];
+  let options = [
+    Option<"target", "target", "std::string", /*default=*/"\"cpu\"",
+           "Whose GEMM to call: 'cpu' (remat_cpu_sgemm, and the "
+           "convolutions) or 'cuda' (remat_cuda_sgemm, matmuls only)">,
+  ];
   let dependentDialects = ["::mlir::memref::MemRefDialect",
                            "::mlir::arith::ArithDialect",
-                           "::mlir::func::FuncDialect"];
+                           "::mlir::func::FuncDialect",
+                           "::mlir::gpu::GPUDialect"];
 }
 
 #endif // REMAT_TRANSFORMS_PASSES_TD
