@@ -39,6 +39,7 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <chrono>
+#include <ctime>
 #include <cmath>
 #include <random>
 #include <tuple>
@@ -73,6 +74,11 @@ static llvm::cl::opt<double>
                   llvm::cl::desc("Time limit of each MILP solve in "
                                  "--milp-graphs (seconds)"),
                   llvm::cl::init(60));
+static llvm::cl::list<double> milpBudgets(
+    "milp-budgets",
+    llvm::cl::desc("Budgets of --milp-graphs as fractions of store-all's "
+                   "peak (default 0.4,0.5,...,0.9)"),
+    llvm::cl::CommaSeparated);
 static llvm::cl::opt<bool>
     milpDense("milp-dense",
               llvm::cl::desc("Also run the dense (old) MILP in "
@@ -521,7 +527,10 @@ static int runMilpGraph(MLIRContext &ctx, llvm::StringRef path) {
   }
   double fwd = g.forwardCost();
   auto pct = [&](double c) { return fwd > 0 ? 100 * c / fwd : 0.0; };
-  for (double fraction : {0.4, 0.5, 0.6, 0.7, 0.8, 0.9}) {
+  std::vector<double> fractions(milpBudgets.begin(), milpBudgets.end());
+  if (fractions.empty())
+    fractions = {0.4, 0.5, 0.6, 0.7, 0.8, 0.9};
+  for (double fraction : fractions) {
     int64_t budget = int64_t(fraction * double(storeAllSim.peakBytes));
     llvm::outs() << llvm::format("| %s | %u | %.1f | ", name.c_str(), g.size(),
                                  fraction);
@@ -541,27 +550,29 @@ static int runMilpGraph(MLIRContext &ctx, llvm::StringRef path) {
     for (MilpModel model : {MilpModel::Compact, MilpModel::Dense}) {
       if (model == MilpModel::Dense &&
           (!milpDense || g.size() > kMilpDenseMaxNodes)) {
-        llvm::outs() << "- | - | - | - | ";
+        llvm::outs() << "- | - | - | - | - | ";
         continue;
       }
       std::string note;
       auto start = std::chrono::steady_clock::now();
+      std::clock_t cpuStart = std::clock();
       std::optional<PlanResult> p =
           milpOptimal(g, budget, milpTimeLimit, note, warm, model);
+      double cpu = double(std::clock() - cpuStart) / CLOCKS_PER_SEC;
       double wall = std::chrono::duration<double>(
                         std::chrono::steady_clock::now() - start)
                         .count();
       if (!p) {
         bool proved = note.find("(proved)") != std::string::npos;
-        llvm::outs() << llvm::format("%s | %s | - | %.1f | ",
+        llvm::outs() << llvm::format("%s | %s | - | %.1f | %.1f | ",
                                      proved ? "infeasible" : "none",
-                                     proved ? "yes" : "no", wall);
+                                     proved ? "yes" : "no", wall, cpu);
         continue;
       }
       llvm::outs() << llvm::format(
-          "%.2f | %s | %.1f | %.1f | ", pct(p->sim.recomputeCost),
+          "%.2f | %s | %.1f | %.1f | %.1f | ", pct(p->sim.recomputeCost),
           p->solver && p->solver->optimal ? "yes" : "no",
-          p->solver ? p->solver->gapPercent : 0.0, wall);
+          p->solver ? p->solver->gapPercent : 0.0, wall, cpu);
     }
     llvm::outs() << "\n";
     llvm::outs().flush();
@@ -601,10 +612,12 @@ int main(int argc, char **argv) {
            "dense: Checkmate's, the old one) warm-started from auto's plan, "
         << llvm::format("%.0f", double(milpTimeLimit))
         << " s wall-time limit each; proven = CBC proved the plan optimal "
-           "(or the budget infeasible) in remat's stage model.\n\n"
+           "(or the budget infeasible) in remat's stage model; s = wall "
+           "seconds, cpu = CPU seconds of the call.\n\n"
         << "| graph | ops | budget | auto recompute % | milp recompute % | "
-           "proven | gap % | s | dense recompute % | proven | gap % | s |\n"
-        << "|---|---|---|---|---|---|---|---|---|---|---|---|\n";
+           "proven | gap % | s | cpu | dense recompute % | proven | gap % | s "
+           "| cpu |\n"
+        << "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n";
     for (const std::string &f : milpGraphs)
       if (runMilpGraph(ctx, f))
         return 1;

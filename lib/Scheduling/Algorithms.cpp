@@ -653,8 +653,11 @@ llvm::Expected<std::vector<PlanResult>> sched::planMilp(PlanRequest &request) {
   // the least peak. When the budget is proved infeasible, the least-peak
   // plan becomes the candidate so that the error names the smallest budget.
   const PlannerOptions &options = request.getOptions();
+  std::vector<PlanResult> starts = heuristicPlans(request);
+  if (request.getGraph().isForwardOnly())
+    starts.push_back(forwardMinPeakPlan(request, options.budget));
   return one(milpPlan(request, options.budget, options.timeLimitSeconds,
-                      heuristicPlans(request), request.notes));
+                      starts, request.notes));
 }
 
 llvm::Expected<std::vector<PlanResult>>

@@ -62,8 +62,13 @@ double gapPercent(double objective, double bound) {
 /// cost is minimised.
 class MilpBuilder {
 public:
+  /// `numForward` forward nodes come first; a forward-only graph (every
+  /// node may be recomputed before any later one, Graph.h) passes
+  /// `graph.size()` and needs the compact model.
   MilpBuilder(const Graph &graph, unsigned numForward, bool compact)
-      : graph(graph), n(graph.size()), f(numForward), numStages(n - f),
+      : graph(graph), n(graph.size()), f(numForward),
+        forwardOnly(numForward == graph.size()),
+        firstStage(forwardOnly ? 0 : numForward), numStages(n - firstStage),
         compact(compact) {
     const std::vector<Node> &nodes = graph.nodes;
     counted.assign(n, 0);
@@ -106,7 +111,7 @@ public:
     // (`lastBackward[i]`, the latest such reader). Later stages neither keep
     // nor recompute it: in `simulate` its instances are dead by then.
     lastBackward.assign(f, -1);
-    for (unsigned v = f; v != n; ++v)
+    for (unsigned v = firstStage; v != n; ++v)
       for (unsigned op : nodes[v].operands)
         if (op < f)
           lastBackward[op] = std::max<int>(lastBackward[op], v);
@@ -120,9 +125,12 @@ public:
           consumers[op].push_back(i);
   }
 
-  /// True if stage t (backward node f + t) has variables for forward node i.
+  /// True if stage t (node firstStage + t) has variables for forward node
+  /// i: in a forward-only graph only nodes before the stage's node.
   bool inStage(unsigned t, unsigned i) const {
-    return !compact || lastBackward[i] >= int(f + t);
+    if (forwardOnly && i >= t)
+      return false;
+    return !compact || lastBackward[i] >= int(firstStage + t);
   }
 
   SolveOutcome solve(bool peakMode, int64_t budget, double seconds,
@@ -183,8 +191,9 @@ public:
       addRow(cols, coefs, 'L', rhs);
     };
 
-    // Stage 0: every forward node runs once, in order.
-    for (unsigned i = 0; i != f; ++i) {
+    // Stage 0: every forward node runs once, in order (a forward-only
+    // graph's nodes run in their own stages).
+    for (unsigned i = 0; i != (forwardOnly ? 0 : f); ++i) {
       double fixed = counted[i] / scale;
       std::vector<int> cols;
       std::vector<double> coefs;
@@ -202,7 +211,7 @@ public:
     }
 
     for (unsigned t = 0; t != numStages; ++t) {
-      unsigned b = f + t;
+      unsigned b = firstStage + t;
       // Dependencies of the recomputations and of b.
       for (unsigned i = 0; i != f; ++i) {
         if (R[t][i] < 0)
@@ -235,8 +244,8 @@ public:
       // Residency.
       if (t + 1 < numStages)
         for (unsigned i = 0; i != f; ++i) {
-          if (S[t + 1][i] < 0)
-            continue;
+          if (S[t + 1][i] < 0 || S[t][i] < 0)
+            continue; // Not yet computed (i == b), or not needed any more.
           std::vector<int> cols{S[t + 1][i], S[t][i]};
           std::vector<double> coefs{1, -1};
           if (R[t][i] >= 0) {
@@ -247,7 +256,7 @@ public:
         }
       // Backward values live across the whole stage.
       double constLive = 0;
-      for (unsigned v = f; v < b; ++v)
+      for (unsigned v = std::max(f, firstStage); v < b; ++v)
         if (lastUse[v] >= b)
           constLive += counted[v] / scale;
       // Execution points: recomputable forward nodes, then b (index f).
@@ -258,7 +267,7 @@ public:
       points.push_back(f);
       if (compact) {
         addCompactMemory(t, points, constLive, R, S, bOps, addCol, addRow,
-                         addMemRow, colLb);
+                         addMemRow);
         continue;
       }
       // Live indicators L[j][k] per point k and value j.
@@ -377,7 +386,7 @@ public:
     for (unsigned t = 0; t != numStages; ++t)
       for (unsigned i = 0; i != f; ++i)
         if (R[t][i] >= 0 && sol[R[t][i]] > 0.5)
-          out.schedule.recomputeBefore[f + t].push_back(i);
+          out.schedule.recomputeBefore[firstStage + t].push_back(i);
     Cbc_deleteModel(model);
     pruneUnread(out.schedule);
     return out;
@@ -404,9 +413,7 @@ public:
                         const std::vector<std::vector<int>> &R,
                         const std::vector<std::vector<int>> &S,
                         const std::set<unsigned> &bOps, AddCol &addCol,
-                        AddRow &addRow, AddMemRow &addMemRow,
-                        std::vector<double> &colLb) {
-    const std::vector<Node> &nodes = graph.nodes;
+                        AddRow &addRow, AddMemRow &addMemRow) {
     unsigned m = points.size() - 1; // points[m] == f stands for b.
     bool hasNext = t + 1 < numStages;
     // Per value j: its consumers recomputable in this stage (ascending) and
@@ -474,46 +481,47 @@ public:
       auto it = val.live.find(key);
       if (it != val.live.end())
         return it->second;
+      // N: j is read at or after this point (by a recomputation, by b, or
+      // kept to the next stage). Every such reader needs an instance of j
+      // (the dependency and residency rows), so after j's own position j is
+      // live exactly when N holds; before it, only a resident instance is,
+      // which with S + R <= 1 is N and not R.
       Expr e;
-      std::vector<std::pair<int, double>> base;
-      if (S[t][j] >= 0)
-        base.push_back({S[t][j], 1});
-      if (after && R[t][j] >= 0)
-        base.push_back({R[t][j], 1});
       int need = -1;
-      bool needOne = val.tailOne, needZero = false;
-      if (!needOne) {
+      if (!val.tailOne) {
         if (seg < val.cons.size())
           need = val.need[seg];
         else if (val.tailVar >= 0)
           need = val.tailVar;
         else
-          needZero = true;
+          return val.live.emplace(key, std::move(e)).first->second; // Dead.
       }
-      if (base.empty() || needZero) {
-        // Never live here.
-      } else if (needOne) {
-        e.terms = base;
+      if (after) {
+        if (val.tailOne)
+          e.constant = 1;
+        else
+          e.terms.push_back({need, 1});
+      } else if (val.tailOne) {
+        e.terms.push_back({S[t][j], 1});
+      } else if (R[t][j] < 0) {
+        e.terms.push_back({need, 1});
       } else {
-        // L >= base + N - 1 (base <= 1 by the cut above).
         int L = addCol(0, 1, 0, false);
-        std::vector<int> cols{L, need};
-        std::vector<double> coefs{1, -1};
-        for (auto [c, v] : base) {
-          cols.push_back(c);
-          coefs.push_back(-v);
-        }
-        addRow(cols, coefs, 'G', -1);
+        addRow({L, need, R[t][j]}, {1, -1, 1}, 'G', 0);
         e.terms.push_back({L, 1});
       }
       return val.live.emplace(key, std::move(e)).first->second;
     };
-    // M_k rows, then the memory rows.
+    // M_k rows, then the memory rows. The live bytes at a point where
+    // nothing is recomputed are at most those at the next execution (every
+    // value live there is read at or after it), so the rows of all points
+    // hold without a big-M: M_k + bytes(p) R[t][p] <= budget - fixed.
     std::vector<const Expr *> previous(f, nullptr);
     int prevM = -1;
     for (unsigned k = 0; k <= m; ++k) {
       unsigned p = points[k];
       std::map<int, double> row;
+      double rhs = 0;
       for (unsigned j = 0; j != f; ++j) {
         if (!active[j])
           continue;
@@ -523,9 +531,12 @@ public:
         double bytes = counted[j] / scale;
         for (auto [c, v] : now.terms)
           row[c] -= bytes * v;
-        if (previous[j])
+        rhs += bytes * now.constant;
+        if (previous[j]) {
           for (auto [c, v] : previous[j]->terms)
             row[c] += bytes * v;
+          rhs -= bytes * previous[j]->constant;
+        }
         previous[j] = &now;
       }
       int M = addCol(-COIN_DBL_MAX, COIN_DBL_MAX, 0, false);
@@ -540,16 +551,13 @@ public:
           cols.push_back(c);
           coefs.push_back(v);
         }
-      addRow(cols, coefs, 'E', 0);
+      addRow(cols, coefs, 'E', rhs);
       prevM = M;
       if (k < m)
-        addMemRow({M, R[t][p]}, {1, bigM},
-                  bigM - constLive - counted[p] / scale);
+        addMemRow({M, R[t][p]}, {1, counted[p] / scale}, -constLive);
       else
-        addMemRow({M}, {1}, -constLive - counted[f + t] / scale);
+        addMemRow({M}, {1}, -constLive - counted[firstStage + t] / scale);
     }
-    (void)nodes;
-    (void)colLb;
   }
 
 private:
@@ -591,7 +599,9 @@ private:
   }
 
   const Graph &graph;
-  unsigned n, f, numStages;
+  unsigned n, f;
+  bool forwardOnly;
+  unsigned firstStage, numStages;
   bool compact;
   std::vector<int> lastBackward;
   std::vector<std::vector<unsigned>> consumers;
@@ -651,9 +661,9 @@ std::optional<PlanResult> remat::sched::milpOptimal(const Graph &graph,
            std::to_string(maxNodes) + " the exact solver accepts";
     return std::nullopt;
   }
-  if (graph.isForwardOnly()) {
-    note = "milp: needs a training step (forward and backward nodes); the "
-           "graph is forward-only";
+  if (graph.isForwardOnly() && !compact) {
+    note = "milp: the dense model needs a training step (forward and "
+           "backward nodes); the graph is forward-only";
     return std::nullopt;
   }
   unsigned f = 0;

@@ -35,7 +35,7 @@ static const StrategyInfo kStrategies[] = {
     {names::kRevolve, TrainingStep, planRevolve},
     {names::kChainOpt, TrainingStep, planChainOpt},
     {names::kForwardMinPeak, ForwardOnly, planForwardMinPeak},
-    {names::kMilp, TrainingStep, planMilp},
+    {names::kMilp, AnyGraph, planMilp},
     {names::kMinCut, TrainingStep, planMinCut},
 };
 

@@ -22,6 +22,11 @@ namespace {
 
 constexpr double kTimeLimit = 60;
 
+#define REQUIRE_CBC()                                                          \
+  if (!milpAvailable()) {                                                      \
+    GTEST_SKIP() << "built without CBC";                                       \
+  }
+
 /// The best schedule an exhaustive search finds: every kept set lowered with
 /// lowerKeptSet, and every assignment of a subset of the recomputable forward
 /// nodes (in index order) to every backward node's recompute list. Written
@@ -77,6 +82,73 @@ Exhaustive exhaustive(const Graph &g) {
   return ex;
 }
 
+/// Every schedule of a forward-only graph (each recompute list a subset of
+/// the recomputable earlier nodes, in index order): the least peak and the
+/// least recompute within a budget, by simulation alone.
+Exhaustive exhaustiveForwardOnly(const Graph &g) {
+  Exhaustive ex;
+  std::vector<std::pair<unsigned, unsigned>> slots; // (before k, node i)
+  for (unsigned k = 0; k != g.size(); ++k)
+    for (unsigned i = 0; i != k; ++i)
+      if (!isAlwaysKept(g.nodes[i]))
+        slots.push_back({k, i});
+  EXPECT_LE(slots.size(), 16u) << "graph too large for the exhaustive search";
+  for (uint64_t mask = 0; mask < (uint64_t(1) << slots.size()); ++mask) {
+    Schedule s(g.size());
+    for (unsigned q = 0; q != slots.size(); ++q)
+      if ((mask >> q) & 1)
+        s.recomputeBefore[slots[q].first].push_back(slots[q].second);
+    SimResult sim;
+    std::optional<std::string> err = simulate(g, s, sim);
+    EXPECT_FALSE(err) << *err;
+    if (err)
+      return ex;
+    ex.minPeak = std::min(ex.minPeak, sim.peakBytes);
+    ex.points.push_back({sim.peakBytes, sim.recomputeCost});
+  }
+  return ex;
+}
+
+/// The compact model also plans forward-only graphs (every node a stage):
+/// equal to the exhaustive search over all recompute lists.
+TEST(Milp, ForwardOnlyEqualsExhaustiveSearch) {
+  REQUIRE_CBC();
+  std::mt19937 rng(99);
+  unsigned compared = 0;
+  for (unsigned iter = 0; iter != 12; ++iter) {
+    Graph g = test::makeRandomGraph(rng, 5 + iter % 2, 0);
+    ASSERT_TRUE(g.isForwardOnly());
+    Exhaustive ex = exhaustiveForwardOnly(g);
+    SimResult sa;
+    ASSERT_FALSE(simulate(g, storeAll(g), sa));
+    std::string note;
+    std::optional<PlanResult> least = milpOptimal(g, 0, kTimeLimit, note);
+    ASSERT_TRUE(least) << note;
+    ASSERT_TRUE(least->solver && least->solver->optimal);
+    EXPECT_EQ(least->sim.peakBytes, ex.minPeak) << "graph " << iter;
+    EXPECT_DOUBLE_EQ(least->sim.recomputeCost, ex.leastCostWithin(ex.minPeak))
+        << "graph " << iter;
+    for (int64_t budget :
+         {ex.minPeak, (ex.minPeak + sa.peakBytes) / 2, sa.peakBytes}) {
+      std::optional<PlanResult> p = milpOptimal(g, budget, kTimeLimit, note);
+      ASSERT_TRUE(p) << note;
+      ASSERT_TRUE(p->solver && p->solver->optimal);
+      EXPECT_LE(p->sim.peakBytes, budget);
+      EXPECT_DOUBLE_EQ(p->sim.recomputeCost, ex.leastCostWithin(budget))
+          << "graph " << iter << " budget " << budget;
+      ++compared;
+    }
+    if (ex.minPeak > 1) {
+      EXPECT_FALSE(milpOptimal(g, ex.minPeak - 1, kTimeLimit, note));
+    }
+    // The dense model declines forward-only graphs.
+    EXPECT_FALSE(milpOptimal(g, 0, kTimeLimit, note, nullptr,
+                             MilpModel::Dense));
+    EXPECT_NE(note.find("forward-only"), std::string::npos) << note;
+  }
+  EXPECT_EQ(compared, 36u);
+}
+
 /// The 4-layer tanh chain of test/Transforms/remat-rematerialize.mlir.
 Graph tanhChain4() {
   Graph g;
@@ -116,11 +188,6 @@ Graph randomChain(std::mt19937 &rng, unsigned n) {
   }
   return c.graph;
 }
-
-#define REQUIRE_CBC()                                                          \
-  if (!milpAvailable()) {                                                      \
-    GTEST_SKIP() << "built without CBC";                                       \
-  }
 
 TEST(Milp, DeclinesWithoutCbcOrLargeGraphs) {
   std::string note;

@@ -145,7 +145,8 @@ TEST(PlannerRegistryTest, NamesAndGraphKinds) {
     EXPECT_EQ(lookupStrategy(info.name), &info);
     bool forwardOnly = info.name == strategy::kAuto ||
                        info.name == strategy::kStoreAll ||
-                       info.name == strategy::kForwardMinPeak;
+                       info.name == strategy::kForwardMinPeak ||
+                       info.name == strategy::kMilp;
     EXPECT_EQ(bool(info.accepts & ForwardOnly), forwardOnly) << info.name.str();
     EXPECT_EQ(bool(info.accepts & TrainingStep),
               info.name != strategy::kForwardMinPeak)
