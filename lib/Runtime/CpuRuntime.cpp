@@ -6,9 +6,11 @@
 //
 // Plain C++ over OpenBLAS's CBLAS; no MLIR. See CpuRuntime.h.
 //
-// Convolutions unfold each image's windows into a matrix (im2col) in a
-// per-thread scratch buffer and multiply it with the filters by one
-// cblas_sgemm per image and group.
+// Convolutions unfold the windows of a few images into a matrix (im2col)
+// in a per-thread scratch buffer and multiply it with the filters by one
+// cblas_sgemm per group and chunk of images; the input gradient multiplies
+// the transposed filters with the output gradient and adds the result back
+// to the windows (col2im).
 //
 //===----------------------------------------------------------------------===//
 
@@ -89,6 +91,23 @@ struct ConvShape {
   bool imageIsMatrix() const {
     return kh == 1 && kw == 1 && sh == 1 && sw == 1 && h == oh && w == ow;
   }
+  /// Images per GEMM: enough for 256 columns (oh ow per image), at most n.
+  /// Every GEMM call packs the whole filter; with the few output pixels of
+  /// a late ResNet stage (2x2) that packing costs as much as the product.
+  int64_t imagesPerGemm() const {
+    constexpr int64_t minColumns = 256;
+    return std::clamp<int64_t>((minColumns + pixels() - 1) / pixels(), 1, n);
+  }
+  const float *image(const float *x, int64_t i, int64_t gi) const {
+    return x + (i * g + gi) * c * h * w;
+  }
+  float *image(float *x, int64_t i, int64_t gi) const {
+    return x + (i * g + gi) * c * h * w;
+  }
+  /// The [f, oh ow] block of image i, group gi of an output (gradient).
+  int64_t outputOffset(int64_t i, int64_t gi) const {
+    return (i * g + gi) * f * pixels();
+  }
 };
 
 /// The f32 element `offset` of the buffer at address `base`.
@@ -96,46 +115,86 @@ float *address(uintptr_t base, int64_t offset) {
   return reinterpret_cast<float *>(base) + offset;
 }
 
-/// Scratch memory for one im2col matrix, kept per thread between calls so
-/// that a step does not allocate per convolution. Only ever grows.
-float *scratch(int64_t elements) {
-  thread_local std::vector<float> buffer;
+/// Scratch memory `slot` (0 or 1), kept per thread between calls so that a
+/// step does not allocate per convolution. Only ever grows.
+float *scratch(int slot, int64_t elements) {
+  thread_local std::vector<float> buffers[2];
+  std::vector<float> &buffer = buffers[slot];
   if (static_cast<int64_t>(buffer.size()) < elements)
     buffer.resize(static_cast<size_t>(elements));
   return buffer.data();
 }
 
-/// Writes the [depth, pixels] im2col matrix of one image's group `image`
-/// ([c, h, w]) to `col`: row (ci, i, j), column (y, x) holds
+/// Copies `count` floats from `from` (stride `step`) to `to` (dense).
+void copyRow(const float *from, int64_t step, int64_t count, float *to) {
+  if (step == 1 && count >= 32) {
+    std::memcpy(to, from, static_cast<size_t>(count) * sizeof(float));
+    return;
+  }
+  for (int64_t x = 0; x < count; ++x)
+    to[x] = from[x * step];
+}
+
+/// Writes the im2col matrix of one image's group `image` ([c, h, w]) to
+/// `col`, whose rows are `ld` apart: row (ci, i, j), column (y, x) holds
 /// image[ci][y * sh + i * dh][x * sw + j * dw].
-void im2col(const ConvShape &s, const float *image, float *col) {
+void im2col(const ConvShape &s, const float *image, float *col, int64_t ld) {
   for (int64_t ci = 0; ci < s.c; ++ci)
     for (int64_t i = 0; i < s.kh; ++i)
-      for (int64_t j = 0; j < s.kw; ++j) {
+      for (int64_t j = 0; j < s.kw; ++j, col += ld) {
         const float *plane = image + ci * s.h * s.w + i * s.dh * s.w + j * s.dw;
+        for (int64_t y = 0; y < s.oh; ++y)
+          copyRow(plane + y * s.sh * s.w, s.sw, s.ow, col + y * s.ow);
+      }
+}
+
+/// The transpose of im2col: adds column (y, x) of row (ci, i, j) of `col`
+/// (rows `ld` apart) to image[ci][y * sh + i * dh][x * sw + j * dw], rows
+/// in increasing order.
+void col2im(const ConvShape &s, const float *col, int64_t ld, float *image) {
+  for (int64_t ci = 0; ci < s.c; ++ci)
+    for (int64_t i = 0; i < s.kh; ++i)
+      for (int64_t j = 0; j < s.kw; ++j, col += ld) {
+        float *plane = image + ci * s.h * s.w + i * s.dh * s.w + j * s.dw;
         for (int64_t y = 0; y < s.oh; ++y) {
-          const float *row = plane + y * s.sh * s.w;
-          if (s.sw == 1) {
-            std::memcpy(col, row, static_cast<size_t>(s.ow) * sizeof(float));
-          } else {
-            for (int64_t x = 0; x < s.ow; ++x)
-              col[x] = row[x * s.sw];
-          }
-          col += s.ow;
+          float *row = plane + y * s.sh * s.w;
+          const float *from = col + y * s.ow;
+          for (int64_t x = 0; x < s.ow; ++x)
+            row[x * s.sw] += from[x];
         }
       }
 }
 
-/// The im2col matrix of image `i`, group `gi` of `x`: the image itself when
-/// it already is one, else unfolded into `buffer`.
-const float *unfold(const ConvShape &s, const float *x, int64_t i, int64_t gi,
-                    float *buffer) {
-  const float *image = x + (i * s.g + gi) * s.c * s.h * s.w;
-  if (s.imageIsMatrix())
-    return image;
-  im2col(s, image, buffer);
-  return buffer;
+/// The im2col matrices of images [i0, i0 + k), group gi, side by side in
+/// `col` ([depth, k oh ow]); image i0 itself when k is 1 and it already is
+/// its matrix.
+const float *unfold(const ConvShape &s, const float *x, int64_t i0, int64_t k,
+                    int64_t gi, float *col) {
+  if (k == 1 && s.imageIsMatrix())
+    return s.image(x, i0, gi);
+  int64_t columns = k * s.pixels();
+  for (int64_t j = 0; j < k; ++j)
+    im2col(s, s.image(x, i0 + j, gi), col + j * s.pixels(), columns);
+  return col;
 }
+
+/// The [f, oh ow] blocks of images [i0, i0 + k), group gi, of `y` side by
+/// side in `out` ([f, k oh ow]); y's own block when k is 1.
+const float *gatherOutputs(const ConvShape &s, const float *y, int64_t i0,
+                           int64_t k, int64_t gi, float *out) {
+  int64_t pixels = s.pixels(), columns = k * pixels;
+  if (k == 1)
+    return y + s.outputOffset(i0, gi);
+  for (int64_t j = 0; j < k; ++j) {
+    const float *block = y + s.outputOffset(i0 + j, gi);
+    for (int64_t fi = 0; fi < s.f; ++fi)
+      std::memcpy(out + fi * columns + j * pixels, block + fi * pixels,
+                  static_cast<size_t>(pixels) * sizeof(float));
+  }
+  return out;
+}
+
+int asInt(int64_t value) { return static_cast<int>(value); }
 
 } // namespace
 
@@ -152,18 +211,80 @@ extern "C" void remat_cpu_sconv2d(int64_t n, int64_t g, int64_t c, int64_t h,
   const float *input = address(x, offsetX);
   const float *weights = address(filter, offsetFilter);
   float *output = address(y, offsetY);
-  int64_t depth = s.depth(), pixels = s.pixels();
-  float *buffer = s.imageIsMatrix() ? nullptr : scratch(depth * pixels);
-  for (int64_t i = 0; i < n; ++i)
+  int64_t depth = s.depth(), pixels = s.pixels(), chunk = s.imagesPerGemm();
+  float *col = chunk == 1 && s.imageIsMatrix()
+                   ? nullptr
+                   : scratch(0, depth * chunk * pixels);
+  float *product = chunk > 1 ? scratch(1, f * chunk * pixels) : nullptr;
+  for (int64_t i0 = 0; i0 < n; i0 += chunk) {
+    int64_t k = std::min(chunk, n - i0), columns = k * pixels;
     for (int64_t gi = 0; gi < g; ++gi) {
-      const float *col = unfold(s, input, i, gi, buffer);
-      // y[i, gi] (f x pixels) += w[gi] (f x depth) * col (depth x pixels).
-      cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans,
-                  static_cast<int>(f), static_cast<int>(pixels),
-                  static_cast<int>(depth), 1.0f, weights + gi * f * depth,
-                  static_cast<int>(depth), col, static_cast<int>(pixels), 1.0f,
-                  output + (i * g + gi) * f * pixels, static_cast<int>(pixels));
+      const float *matrix = unfold(s, input, i0, k, gi, col);
+      const float *wg = weights + gi * f * depth;
+      if (k == 1) {
+        // y[i, gi] (f x pixels) += w[gi] (f x depth) * col (depth x pixels).
+        cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, asInt(f),
+                    asInt(pixels), asInt(depth), 1.0f, wg, asInt(depth),
+                    matrix, asInt(pixels), 1.0f,
+                    output + s.outputOffset(i0, gi), asInt(pixels));
+        continue;
+      }
+      // product (f x k pixels) = w[gi] * col, then y[i0 + j, gi] += its
+      // columns of image j.
+      cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, asInt(f),
+                  asInt(columns), asInt(depth), 1.0f, wg, asInt(depth), matrix,
+                  asInt(columns), 0.0f, product, asInt(columns));
+      for (int64_t j = 0; j < k; ++j) {
+        float *block = output + s.outputOffset(i0 + j, gi);
+        for (int64_t fi = 0; fi < f; ++fi) {
+          const float *from = product + fi * columns + j * pixels;
+          float *to = block + fi * pixels;
+          for (int64_t p = 0; p < pixels; ++p)
+            to[p] += from[p];
+        }
+      }
     }
+  }
+}
+
+extern "C" void remat_cpu_sconv2d_input_grad(
+    int64_t n, int64_t g, int64_t c, int64_t h, int64_t w, int64_t f,
+    int64_t kh, int64_t kw, int64_t oh, int64_t ow, int64_t sh, int64_t sw,
+    int64_t dh, int64_t dw, uintptr_t filter, int64_t offsetFilter,
+    uintptr_t dy, int64_t offsetDy, uintptr_t dx, int64_t offsetDx) {
+  ConvShape s{n, g, c, h, w, f, kh, kw, oh, ow, sh, sw, dh, dw};
+  if (s.empty())
+    return; // dx += nothing
+  const float *weights = address(filter, offsetFilter);
+  const float *outputGrad = address(dy, offsetDy);
+  float *inputGrad = address(dx, offsetDx);
+  int64_t depth = s.depth(), pixels = s.pixels(), chunk = s.imagesPerGemm();
+  float *col = chunk == 1 && s.imageIsMatrix()
+                   ? nullptr
+                   : scratch(0, depth * chunk * pixels);
+  float *gathered = chunk > 1 ? scratch(1, f * chunk * pixels) : nullptr;
+  for (int64_t i0 = 0; i0 < n; i0 += chunk) {
+    int64_t k = std::min(chunk, n - i0), columns = k * pixels;
+    for (int64_t gi = 0; gi < g; ++gi) {
+      const float *grads = gatherOutputs(s, outputGrad, i0, k, gi, gathered);
+      const float *wg = weights + gi * f * depth;
+      if (k == 1 && s.imageIsMatrix()) {
+        // dx[i, gi] (depth x pixels) += w[gi]^T (depth x f) * dy[i, gi].
+        cblas_sgemm(CblasRowMajor, CblasTrans, CblasNoTrans, asInt(depth),
+                    asInt(pixels), asInt(f), 1.0f, wg, asInt(depth), grads,
+                    asInt(pixels), 1.0f, s.image(inputGrad, i0, gi),
+                    asInt(pixels));
+        continue;
+      }
+      // col (depth x k pixels) = w[gi]^T * dy, then each image's columns
+      // are added back to the windows they came from.
+      cblas_sgemm(CblasRowMajor, CblasTrans, CblasNoTrans, asInt(depth),
+                  asInt(columns), asInt(f), 1.0f, wg, asInt(depth), grads,
+                  asInt(columns), 0.0f, col, asInt(columns));
+      for (int64_t j = 0; j < k; ++j)
+        col2im(s, col + j * pixels, columns, s.image(inputGrad, i0 + j, gi));
+    }
+  }
 }
 
 extern "C" void remat_cpu_sconv2d_filter_grad(
@@ -177,19 +298,23 @@ extern "C" void remat_cpu_sconv2d_filter_grad(
   const float *input = address(x, offsetX);
   const float *outputGrad = address(dy, offsetDy);
   float *filterGrad = address(gw, offsetGw);
-  int64_t depth = s.depth(), pixels = s.pixels();
-  float *buffer = s.imageIsMatrix() ? nullptr : scratch(depth * pixels);
-  for (int64_t i = 0; i < n; ++i)
+  int64_t depth = s.depth(), pixels = s.pixels(), chunk = s.imagesPerGemm();
+  float *col = chunk == 1 && s.imageIsMatrix()
+                   ? nullptr
+                   : scratch(0, depth * chunk * pixels);
+  float *gathered = chunk > 1 ? scratch(1, f * chunk * pixels) : nullptr;
+  for (int64_t i0 = 0; i0 < n; i0 += chunk) {
+    int64_t k = std::min(chunk, n - i0), columns = k * pixels;
     for (int64_t gi = 0; gi < g; ++gi) {
-      const float *col = unfold(s, input, i, gi, buffer);
-      // gw[gi] (f x depth) += dy[i, gi] (f x pixels) * col^T (pixels x
-      // depth).
-      cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, static_cast<int>(f),
-                  static_cast<int>(depth), static_cast<int>(pixels), 1.0f,
-                  outputGrad + (i * g + gi) * f * pixels,
-                  static_cast<int>(pixels), col, static_cast<int>(pixels), 1.0f,
-                  filterGrad + gi * f * depth, static_cast<int>(depth));
+      const float *matrix = unfold(s, input, i0, k, gi, col);
+      const float *grads = gatherOutputs(s, outputGrad, i0, k, gi, gathered);
+      // gw[gi] (f x depth) += dy (f x k pixels) * col^T (k pixels x depth).
+      cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, asInt(f),
+                  asInt(depth), asInt(columns), 1.0f, grads, asInt(columns),
+                  matrix, asInt(columns), 1.0f, filterGrad + gi * f * depth,
+                  asInt(depth));
     }
+  }
 }
 
 extern "C" void remat_cpu_set_num_threads(int threads) {

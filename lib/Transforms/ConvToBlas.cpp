@@ -7,9 +7,13 @@
 // The convolutions remat-lower-to-linalg writes, once bufferized, become
 // calls of the CPU runtime's im2col + GEMM convolutions (ConvToBlas.h):
 //
-// * forward and input gradient: linalg.conv_2d_nchw_fchw (one group) and
+// * forward: linalg.conv_2d_nchw_fchw (one group) and
 //   linalg.conv_2d_ngchw_gfchw (groups, depthwise included) on the already
 //   padded input;
+// * input gradient: a linalg.generic over (n, g, c | kh, kw, f, oh, ow)
+//   reading w[g, f, c, kh, kw] and dy[n, g, f, oh, ow], accumulating their
+//   product into dx[n, g, c, oh * sh + kh * dh, ow * sw + kw * dw] (the
+//   padded input's gradient);
 // * filter gradient: a linalg.generic over (g, f, c, kh, kw | n, oh, ow)
 //   reading x[n, g, c, oh * sh + kh * dh, ow * sw + kw * dw] and
 //   dy[n, g, f, oh, ow], accumulating their product into gw[g, f, c, kh, kw].
@@ -186,7 +190,8 @@ bool isMultiplyAccumulate(linalg::GenericOp op) {
 /// The filter gradient as remat-lower-to-linalg writes it. Loops:
 /// d0 g, d1 f, d2 c, d3 kh, d4 kw (parallel), d5 n, d6 oh, d7 ow
 /// (reductions); maps x (d5, d0, d2, d6 sh + d3 dh, d7 sw + d4 dw),
-/// dy (d5, d0, d1, d6, d7), gw (d0, d1, d2, d3, d4).
+/// dy (d5, d0, d1, d6, d7), gw (d0, d1, d2, d3, d4) or, for one group,
+/// (d1, d2, d3, d4).
 std::optional<ConvMatch> matchFilterGrad(linalg::GenericOp op) {
   if (op.getNumDpsInputs() != 2 || op.getNumDpsInits() != 1 ||
       op.getNumLoops() != 8)
@@ -209,7 +214,10 @@ std::optional<ConvMatch> matchFilterGrad(linalg::GenericOp op) {
       exprs.push_back(getAffineDimExpr(p, ctx));
     return AffineMap::get(8, 0, exprs, ctx);
   };
-  if (maps[1] != dims({5, 0, 1, 6, 7}) || maps[2] != dims({0, 1, 2, 3, 4}))
+  // gw is [G, F, C, KH, KW], or [F, C, KH, KW] for one group.
+  bool grouped = maps[2] == dims({0, 1, 2, 3, 4});
+  if (maps[1] != dims({5, 0, 1, 6, 7}) ||
+      (!grouped && maps[2] != dims({1, 2, 3, 4})))
     return std::nullopt;
   AffineMap xMap = maps[0];
   if (xMap.getNumResults() != 5 ||
@@ -221,7 +229,10 @@ std::optional<ConvMatch> matchFilterGrad(linalg::GenericOp op) {
   auto width = windowStep(xMap.getResult(4), 8, 7, 4);
   if (!height || !width)
     return std::nullopt;
-  ArrayRef<int64_t> xs = shapeOf(x), ds = shapeOf(dy), gs = shapeOf(gw);
+  ArrayRef<int64_t> xs = shapeOf(x), ds = shapeOf(dy);
+  SmallVector<int64_t> gs(shapeOf(gw));
+  if (!grouped)
+    gs.insert(gs.begin(), 1);
   // x [N, G, C, H, W], dy [N, G, F, OH, OW], gw [G, F, C, KH, KW].
   if (xs[0] != ds[0] || xs[1] != ds[1] || gs[0] != xs[1] || gs[1] != ds[2] ||
       gs[2] != xs[2])
@@ -230,6 +241,57 @@ std::optional<ConvMatch> matchFilterGrad(linalg::GenericOp op) {
                   kSconv2dFilterGrad,
                   {x, dy, gw},
                   {xs[0], xs[1], xs[2], xs[3], xs[4], gs[1], gs[3], gs[4],
+                   ds[3], ds[4], (*height)[0], (*width)[0], (*height)[1],
+                   (*width)[1]}};
+  if (!runtimeCanCompute(match.sizes))
+    return std::nullopt;
+  return match;
+}
+
+/// The input gradient as remat-lower-to-linalg writes it (a scatter). Loops:
+/// d0 n, d1 g, d2 c (parallel), d3 kh, d4 kw, d5 f, d6 oh, d7 ow
+/// (reductions); maps w (d1, d5, d2, d3, d4), dy (d0, d1, d5, d6, d7),
+/// dx (d0, d1, d2, d6 sh + d3 dh, d7 sw + d4 dw).
+std::optional<ConvMatch> matchInputGrad(linalg::GenericOp op) {
+  if (op.getNumDpsInputs() != 2 || op.getNumDpsInits() != 1 ||
+      op.getNumLoops() != 8)
+    return std::nullopt;
+  SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
+  for (unsigned i = 0; i < 8; ++i)
+    if (iterators[i] != (i < 3 ? utils::IteratorType::parallel
+                               : utils::IteratorType::reduction))
+      return std::nullopt;
+  Value w = op.getDpsInputs()[0], dy = op.getDpsInputs()[1],
+        dx = op.getDpsInits()[0];
+  if (!isDenseF32(w) || !isDenseF32(dy) || !isDenseF32(dx) ||
+      !isMultiplyAccumulate(op))
+    return std::nullopt;
+  SmallVector<AffineMap> maps = op.getIndexingMapsArray();
+  MLIRContext *ctx = op.getContext();
+  auto dim = [&](unsigned p) { return getAffineDimExpr(p, ctx); };
+  if (maps[0] != AffineMap::get(8, 0,
+                                {dim(1), dim(5), dim(2), dim(3), dim(4)},
+                                ctx) ||
+      maps[1] != AffineMap::get(8, 0,
+                                {dim(0), dim(1), dim(5), dim(6), dim(7)}, ctx))
+    return std::nullopt;
+  AffineMap dxMap = maps[2];
+  if (dxMap.getNumResults() != 5 || dxMap.getResult(0) != dim(0) ||
+      dxMap.getResult(1) != dim(1) || dxMap.getResult(2) != dim(2))
+    return std::nullopt;
+  auto height = windowStep(dxMap.getResult(3), 8, 6, 3);
+  auto width = windowStep(dxMap.getResult(4), 8, 7, 4);
+  if (!height || !width)
+    return std::nullopt;
+  ArrayRef<int64_t> ws = shapeOf(w), ds = shapeOf(dy), xs = shapeOf(dx);
+  // w [G, F, C, KH, KW], dy [N, G, F, OH, OW], dx [N, G, C, H, W].
+  if (xs[0] != ds[0] || xs[1] != ds[1] || ws[0] != xs[1] || ws[1] != ds[2] ||
+      ws[2] != xs[2])
+    return std::nullopt;
+  ConvMatch match{op,
+                  kSconv2dInputGrad,
+                  {w, dy, dx},
+                  {xs[0], xs[1], xs[2], xs[3], xs[4], ws[1], ws[3], ws[4],
                    ds[3], ds[4], (*height)[0], (*width)[0], (*height)[1],
                    (*width)[1]}};
   if (!runtimeCanCompute(match.sizes))
@@ -246,8 +308,11 @@ std::optional<ConvMatch> remat::blas::matchConvolution(linalg::LinalgOp op) {
     return matchNamed(conv, /*grouped=*/false);
   if (auto conv = dyn_cast<linalg::Conv2DNgchwGfchwOp>(op.getOperation()))
     return matchNamed(conv, /*grouped=*/true);
-  if (auto generic = dyn_cast<linalg::GenericOp>(op.getOperation()))
-    return matchFilterGrad(generic);
+  if (auto generic = dyn_cast<linalg::GenericOp>(op.getOperation())) {
+    if (std::optional<ConvMatch> match = matchFilterGrad(generic))
+      return match;
+    return matchInputGrad(generic);
+  }
   return std::nullopt;
 }
 

@@ -6,8 +6,9 @@
 //
 // The convolution half of --remat-linalg-to-blas (internal to
 // lib/Transforms): which convolutions on memrefs become calls of
-// remat_cpu_sconv2d and remat_cpu_sconv2d_filter_grad
-// (lib/Runtime/CpuRuntime.cpp), and the calls themselves.
+// remat_cpu_sconv2d, remat_cpu_sconv2d_input_grad and
+// remat_cpu_sconv2d_filter_grad (lib/Runtime/CpuRuntime.cpp), and the calls
+// themselves.
 //
 //===----------------------------------------------------------------------===//
 
@@ -22,9 +23,11 @@
 
 namespace remat::blas {
 
-/// The runtime's forward convolution (also the input gradient, which the
-/// lowering writes as a forward convolution).
+/// The runtime's forward convolution.
 constexpr llvm::StringLiteral kSconv2d = "remat_cpu_sconv2d";
+/// The runtime's input gradient (GEMM, then col2im).
+constexpr llvm::StringLiteral kSconv2dInputGrad =
+    "remat_cpu_sconv2d_input_grad";
 /// The runtime's filter gradient.
 constexpr llvm::StringLiteral kSconv2dFilterGrad =
     "remat_cpu_sconv2d_filter_grad";
@@ -35,20 +38,22 @@ constexpr llvm::StringLiteral kSconv2dFilterGrad =
 struct ConvMatch {
   mlir::Operation *op;
   llvm::StringLiteral callee;
-  /// Forward: input, filter, output. Filter gradient: input, output
-  /// gradient, filter gradient.
+  /// Forward: input, filter, output. Input gradient: filter, output
+  /// gradient, input gradient. Filter gradient: input, output gradient,
+  /// filter gradient.
   std::array<mlir::Value, 3> operands;
   std::array<int64_t, 14> sizes;
 };
 
 /// Matches linalg.conv_2d_nchw_fchw, linalg.conv_2d_ngchw_gfchw and the
-/// filter-gradient linalg.generic that remat-lower-to-linalg writes
-/// (loops g, f, c, kh, kw | n, oh, ow: gw += x * dy) on dense (row-major,
+/// input- and filter-gradient linalg.generics that remat-lower-to-linalg
+/// writes (loops n, g, c | kh, kw, f, oh, ow: dx += w * dy; loops
+/// g, f, c, kh, kw | n, oh, ow: gw += x * dy) on dense (row-major,
 /// any offset) f32 memrefs of static shape whose windows stay inside the
 /// input and whose GEMM dimensions fit an int. Anything else: std::nullopt.
 std::optional<ConvMatch> matchConvolution(mlir::linalg::LinalgOp op);
 
-/// The type both runtime functions are declared with: 14 sizes, then the
+/// The type the three runtime functions are declared with: 14 sizes, then the
 /// aligned pointer (`memref.extract_aligned_pointer_as_index`) and the offset
 /// of each operand, all `index`.
 mlir::FunctionType convolutionType(mlir::MLIRContext *ctx);

@@ -285,6 +285,9 @@ struct LinalgToBlasPass
     bool filterGrad = llvm::any_of(convolutions, [](const blas::ConvMatch &m) {
       return m.callee == blas::kSconv2dFilterGrad;
     });
+    bool inputGrad = llvm::any_of(convolutions, [](const blas::ConvMatch &m) {
+      return m.callee == blas::kSconv2dInputGrad;
+    });
     FunctionType gemmType = declaredType(ctx, cuda);
     FunctionType convType = blas::convolutionType(ctx);
     if ((!matmuls.empty() &&
@@ -293,7 +296,10 @@ struct LinalgToBlasPass
                                          "convolution"))) ||
         (filterGrad &&
          failed(checkReserved(module, blas::kSconv2dFilterGrad, convType,
-                              "convolution filter gradient"))))
+                              "convolution filter gradient"))) ||
+        (inputGrad &&
+         failed(checkReserved(module, blas::kSconv2dInputGrad, convType,
+                              "convolution input gradient"))))
       return signalPassFailure();
 
     if (!matmuls.empty()) {

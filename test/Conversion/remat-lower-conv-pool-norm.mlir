@@ -9,11 +9,14 @@
 // GONE-NOT: remat.{{conv2d|max_pool2d|avg_pool2d|global_avg_pool|layer_norm|batch_norm}}
 
 // CHECK-DAG: #[[$ID4:.+]] = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
-// CHECK-DAG: #[[$ID5:.+]] = affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d3, d4)>
-// CHECK-DAG: #[[$FLIP33:.+]] = affine_map<(d0, d1, d2, d3, d4) -> (d0, d2, d1, -d3 + 2, -d4 + 2)>
-// CHECK-DAG: #[[$FLIP32:.+]] = affine_map<(d0, d1, d2, d3, d4) -> (d0, d2, d1, -d3 + 2, -d4 + 1)>
+// CHECK-DAG: #[[$IGW:.+]] = affine_map<(d0, d1, d2, d3, d4, d5, d6, d7) -> (d1, d5, d2, d3, d4)>
+// CHECK-DAG: #[[$IGDY:.+]] = affine_map<(d0, d1, d2, d3, d4, d5, d6, d7) -> (d0, d1, d5, d6, d7)>
+// CHECK-DAG: #[[$IGDX22:.+]] = affine_map<(d0, d1, d2, d3, d4, d5, d6, d7) -> (d0, d1, d2, d6 * 2 + d3, d7 * 2 + d4)>
+// CHECK-DAG: #[[$IGDX:.+]] = affine_map<(d0, d1, d2, d3, d4, d5, d6, d7) -> (d0, d1, d2, d6 * 2 + d3 * 2, d7 * 3 + d4 * 2)>
 // CHECK-DAG: #[[$FGX:.+]] = affine_map<(d0, d1, d2, d3, d4, d5, d6, d7) -> (d5, d0, d2, d6 * 2 + d3, d7 * 2 + d4)>
 // CHECK-DAG: #[[$FGDY:.+]] = affine_map<(d0, d1, d2, d3, d4, d5, d6, d7) -> (d5, d0, d1, d6, d7)>
+// CHECK-DAG: #[[$FG1X:.+]] = affine_map<(d0, d1, d2, d3, d4, d5, d6, d7) -> (d5, d0, d2, d3 + d6, d4 + d7)>
+// CHECK-DAG: #[[$FG1OUT:.+]] = affine_map<(d0, d1, d2, d3, d4, d5, d6, d7) -> (d1, d2, d3, d4)>
 // CHECK-DAG: #[[$FGOUT:.+]] = affine_map<(d0, d1, d2, d3, d4, d5, d6, d7) -> (d0, d1, d2, d3, d4)>
 // CHECK-DAG: #[[$MPIN:.+]] = affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d2 * 2 + d4, d3 * 2 + d5)>
 // CHECK-DAG: #[[$WIN:.+]] = affine_map<(d0, d1, d2, d3, d4, d5) -> (d4, d5)>
@@ -81,47 +84,47 @@ func.func @conv2d_f16(%x: tensor<1x2x5x5xf16>, %w: tensor<2x2x3x3xf16>) -> tenso
   return %0 : tensor<1x2x3x3xf16>
 }
 
-// Transposed convolution: dy is written with stride 2 at offset
-// d (K - 1) - p = 1 into zeros of H + d (K - 1) = 9 by 10 (one extra column
-// of zeros for the column that no forward window reached); the filter is
-// flipped and its channels swapped; stride-1 named convolution.
+// A scatter of window products: one generic over (n, g, cg | kh, kw, og,
+// oh, ow) adds w * dy into the zero-filled gradient of the padded input
+// (7 + 2 by 8 + 2; its last column, which no forward window reached,
+// stays zero) at (oh * 2 + kh, ow * 2 + kw); the padding is sliced off.
+// The filter is read as it is (no flipped copy).
 // CHECK-LABEL: func.func @conv2d_input_grad(
 // CHECK-SAME:      %[[G:.*]]: tensor<2x4x4x4xf32>, %[[W:.*]]: tensor<4x3x3x3xf32>
-// CHECK:         %[[Z0:.*]] = linalg.fill ins(%{{.*}} : f32) outs(%{{.*}} : tensor<2x4x9x10xf32>)
-// CHECK:         %[[Z:.*]] = tensor.insert_slice %[[G]] into %[[Z0]][0, 0, 1, 1] [2, 4, 4, 4] [1, 1, 2, 2]
 // CHECK:         %[[WG:.*]] = tensor.expand_shape %[[W]] {{\[}}[0, 1], [2], [3], [4]] output_shape [1, 4, 3, 3, 3]
-// CHECK:         %[[FL:.*]] = linalg.generic {indexing_maps = [#[[$FLIP33]], #[[$ID5]]], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel"]}
-// CHECK-SAME:        ins(%[[WG]] : tensor<1x4x3x3x3xf32>) outs(%{{.*}} : tensor<1x3x4x3x3xf32>)
-// CHECK:         %[[F:.*]] = tensor.collapse_shape %[[FL]] {{\[}}[0, 1], [2], [3], [4]] : tensor<1x3x4x3x3xf32> into tensor<3x4x3x3xf32>
-// CHECK:         %[[C:.*]] = linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
-// CHECK-SAME:        ins(%[[Z]], %[[F]] : tensor<2x4x9x10xf32>, tensor<3x4x3x3xf32>) outs(%{{.*}} : tensor<2x3x7x8xf32>)
-// CHECK:         return %[[C]]
+// CHECK:         %[[GG:.*]] = tensor.expand_shape %[[G]] {{\[}}[0], [1, 2], [3], [4]] output_shape [2, 1, 4, 4, 4]
+// CHECK:         %[[Z:.*]] = linalg.fill ins(%{{.*}} : f32) outs(%{{.*}} : tensor<2x1x3x9x10xf32>)
+// CHECK:         %[[R:.*]] = linalg.generic {indexing_maps = [#[[$IGW]], #[[$IGDY]], #[[$IGDX22]]], iterator_types = ["parallel", "parallel", "parallel", "reduction", "reduction", "reduction", "reduction", "reduction"]}
+// CHECK-SAME:        ins(%[[WG]], %[[GG]] : tensor<1x4x3x3x3xf32>, tensor<2x1x4x4x4xf32>) outs(%[[Z]] : tensor<2x1x3x9x10xf32>)
+// CHECK:           %[[M:.*]] = arith.mulf
+// CHECK:           arith.addf %{{.*}}, %[[M]] : f32
+// CHECK:         %[[C:.*]] = tensor.collapse_shape %[[R]] {{\[}}[0], [1, 2], [3], [4]] : tensor<2x1x3x9x10xf32> into tensor<2x3x9x10xf32>
+// CHECK:         %[[S:.*]] = tensor.extract_slice %[[C]][0, 0, 1, 1] [2, 3, 7, 8] [1, 1, 1, 1] : tensor<2x3x9x10xf32> to tensor<2x3x7x8xf32>
+// CHECK:         return %[[S]]
 func.func @conv2d_input_grad(%g: tensor<2x4x4x4xf32>, %w: tensor<4x3x3x3xf32>) -> tensor<2x3x7x8xf32> {
   %0 = remat.conv2d_input_grad %g, %w {strides = array<i64: 2, 2>, padding = array<i64: 1, 1>} : (tensor<2x4x4x4xf32>, tensor<4x3x3x3xf32>) -> tensor<2x3x7x8xf32>
   return %0 : tensor<2x3x7x8xf32>
 }
 
-// Padding beyond the kernel reach (1x1 kernel, p = 1): the low offset
-// d (K - 1) - p is negative, so the first row and column of dy (which only
-// saw padding) are sliced off before the strided insert.
+// Padding beyond the kernel reach (1x1 kernel, p = 1): windows at the
+// padded border only write into the margin that is sliced off.
 // CHECK-LABEL: func.func @conv2d_input_grad_wide_pad(
-// CHECK:         %[[S:.*]] = tensor.extract_slice %arg0[0, 0, 1, 1] [1, 3, 2, 3] [1, 1, 1, 1] : tensor<1x3x4x4xf32> to tensor<1x3x2x3xf32>
-// CHECK:         %[[Z:.*]] = tensor.insert_slice %[[S]] into %{{.*}}[0, 0, 1, 1] [1, 3, 2, 3] [1, 1, 2, 2] : tensor<1x3x2x3xf32> into tensor<1x3x5x6xf32>
-// CHECK:         linalg.conv_2d_nchw_fchw {{.*}} ins(%[[Z]], %{{.*}} : tensor<1x3x5x6xf32>, tensor<2x3x1x1xf32>)
+// CHECK:         %[[R:.*]] = linalg.generic {indexing_maps = [#[[$IGW]], #[[$IGDY]], #[[$IGDX22]]]
+// CHECK-SAME:        outs(%{{.*}} : tensor<1x1x2x7x8xf32>)
+// CHECK:         %[[C:.*]] = tensor.collapse_shape %[[R]]
+// CHECK:         tensor.extract_slice %[[C]][0, 0, 1, 1] [1, 2, 5, 6] [1, 1, 1, 1] : tensor<1x2x7x8xf32> to tensor<1x2x5x6xf32>
 func.func @conv2d_input_grad_wide_pad(%g: tensor<1x3x4x4xf32>, %w: tensor<3x2x1x1xf32>) -> tensor<1x2x5x6xf32> {
   %0 = remat.conv2d_input_grad %g, %w {strides = array<i64: 2, 2>, padding = array<i64: 1, 1>} : (tensor<1x3x4x4xf32>, tensor<3x2x1x1xf32>) -> tensor<1x2x5x6xf32>
   return %0 : tensor<1x2x5x6xf32>
 }
 
-// groups = 2, strides (2, 3), dilation 2, rectangular kernel.
+// groups = 2, strides (2, 3), dilation 2, rectangular kernel: the group is
+// a parallel loop of its own.
 // CHECK-LABEL: func.func @conv2d_input_grad_groups(
-// CHECK:         %[[Z:.*]] = tensor.insert_slice %arg0 into %{{.*}}[0, 0, 3, 1] [1, 4, 4, 3] [1, 1, 2, 3] : tensor<1x4x4x3xf32> into tensor<1x4x14x11xf32>
-// CHECK:         linalg.generic {indexing_maps = [#[[$FLIP32]], #[[$ID5]]]
-// CHECK-SAME:        outs(%{{.*}} : tensor<2x2x2x3x2xf32>)
-// CHECK:         %[[ZG:.*]] = tensor.expand_shape %[[Z]] {{\[}}[0], [1, 2], [3], [4]] output_shape [1, 2, 2, 14, 11]
-// CHECK:         %[[C:.*]] = linalg.conv_2d_ngchw_gfchw {dilations = dense<2> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
-// CHECK-SAME:        ins(%[[ZG]], %{{.*}} : tensor<1x2x2x14x11xf32>, tensor<2x2x2x3x2xf32>) outs(%{{.*}} : tensor<1x2x2x10x9xf32>)
-// CHECK:         tensor.collapse_shape %[[C]] {{\[}}[0], [1, 2], [3], [4]] : tensor<1x2x2x10x9xf32> into tensor<1x4x10x9xf32>
+// CHECK:         %[[R:.*]] = linalg.generic {indexing_maps = [#[[$IGW]], #[[$IGDY]], #[[$IGDX]]]
+// CHECK-SAME:        ins(%{{.*}}, %{{.*}} : tensor<2x2x2x3x2xf32>, tensor<1x2x2x4x3xf32>) outs(%{{.*}} : tensor<1x2x2x12x11xf32>)
+// CHECK:         %[[C:.*]] = tensor.collapse_shape %[[R]] {{\[}}[0], [1, 2], [3], [4]] : tensor<1x2x2x12x11xf32> into tensor<1x4x12x11xf32>
+// CHECK:         tensor.extract_slice %[[C]][0, 0, 1, 1] [1, 4, 10, 9] [1, 1, 1, 1]
 func.func @conv2d_input_grad_groups(%g: tensor<1x4x4x3xf32>, %w: tensor<4x2x3x2xf32>) -> tensor<1x4x10x9xf32> {
   %0 = remat.conv2d_input_grad %g, %w {strides = array<i64: 2, 3>, padding = array<i64: 1, 1>, dilations = array<i64: 2, 2>, groups = 2 : i64} : (tensor<1x4x4x3xf32>, tensor<4x2x3x2xf32>) -> tensor<1x4x10x9xf32>
   return %0 : tensor<1x4x10x9xf32>
@@ -142,6 +145,18 @@ func.func @conv2d_input_grad_groups(%g: tensor<1x4x4x3xf32>, %w: tensor<4x2x3x2x
 func.func @conv2d_filter_grad(%g: tensor<2x6x4x4xf32>, %x: tensor<2x4x7x7xf32>) -> tensor<6x2x3x3xf32> {
   %0 = remat.conv2d_filter_grad %g, %x {strides = array<i64: 2, 2>, padding = array<i64: 1, 1>, dilations = array<i64: 1, 1>, groups = 2 : i64} : (tensor<2x6x4x4xf32>, tensor<2x4x7x7xf32>) -> tensor<6x2x3x3xf32>
   return %0 : tensor<6x2x3x3xf32>
+}
+
+// One group: the generic writes the [O, C, KH, KW] gradient itself (no
+// collapse), so bufferization can return its buffer without a copy.
+// CHECK-LABEL: func.func @conv2d_filter_grad_one_group(
+// CHECK:         %[[ACC:.*]] = linalg.fill ins(%{{.*}} : f32) outs(%{{.*}} : tensor<4x2x3x3xf32>)
+// CHECK:         %[[R:.*]] = linalg.generic {indexing_maps = [#[[$FG1X]], #[[$FGDY]], #[[$FG1OUT]]]
+// CHECK-SAME:        outs(%[[ACC]] : tensor<4x2x3x3xf32>)
+// CHECK:         return %[[R]]
+func.func @conv2d_filter_grad_one_group(%g: tensor<2x4x3x3xf32>, %x: tensor<2x2x5x5xf32>) -> tensor<4x2x3x3xf32> {
+  %0 = remat.conv2d_filter_grad %g, %x {strides = array<i64: 1, 1>, padding = array<i64: 0, 0>, dilations = array<i64: 1, 1>, groups = 1 : i64} : (tensor<2x4x3x3xf32>, tensor<2x2x5x5xf32>) -> tensor<4x2x3x3xf32>
+  return %0 : tensor<4x2x3x3xf32>
 }
 
 // Padding and initial value are -inf.

@@ -187,6 +187,92 @@ func.func @filter_grad(%x: memref<2x1x3x7x9xf32>, %dy: memref<2x1x4x3x3xf32>, %g
 
 // -----
 
+#fg1X = affine_map<(g, f, c, kh, kw, n, oh, ow) -> (n, g, c, oh + kh, ow + kw)>
+#fg1Dy = affine_map<(g, f, c, kh, kw, n, oh, ow) -> (n, g, f, oh, ow)>
+#fg1W = affine_map<(g, f, c, kh, kw, n, oh, ow) -> (f, c, kh, kw)>
+// One group: the lowering writes the filter gradient in its [F, C, KH, KW]
+// shape; same call, g = 1.
+// CHECK-LABEL: func.func @filter_grad_one_group
+// CHECK: call @remat_cpu_sconv2d_filter_grad(%c2{{(_[0-9]+)?}}, %c1{{(_[0-9]+)?}}, %c3{{(_[0-9]+)?}}, %c5{{(_[0-9]+)?}}, %c5{{(_[0-9]+)?}}, %c4{{(_[0-9]+)?}}, %c3{{(_[0-9]+)?}}, %c3{{(_[0-9]+)?}}, %c3{{(_[0-9]+)?}}, %c3{{(_[0-9]+)?}}, %c1{{(_[0-9]+)?}}, %c1{{(_[0-9]+)?}}, %c1{{(_[0-9]+)?}}, %c1{{(_[0-9]+)?}},
+// CHECK-NOT: linalg.generic
+func.func @filter_grad_one_group(%x: memref<2x1x3x5x5xf32>, %dy: memref<2x1x4x3x3xf32>, %gw: memref<4x3x3x3xf32>) {
+  linalg.generic {indexing_maps = [#fg1X, #fg1Dy, #fg1W],
+                  iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel",
+                                    "reduction", "reduction", "reduction"]}
+      ins(%x, %dy : memref<2x1x3x5x5xf32>, memref<2x1x4x3x3xf32>) outs(%gw : memref<4x3x3x3xf32>) {
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %p = arith.mulf %a, %b : f32
+    %s = arith.addf %acc, %p : f32
+    linalg.yield %s : f32
+  }
+  return
+}
+
+// -----
+
+#igW = affine_map<(n, g, c, kh, kw, f, oh, ow) -> (g, f, c, kh, kw)>
+#igDy = affine_map<(n, g, c, kh, kw, f, oh, ow) -> (n, g, f, oh, ow)>
+#igDx = affine_map<(n, g, c, kh, kw, f, oh, ow) -> (n, g, c, oh * 2 + kh, ow * 3 + kw * 2)>
+// The input gradient as remat-lower-to-linalg writes it (strides 2 x 3,
+// dilation 1 x 2, into the padded input's gradient): one call of the
+// runtime's input gradient with w, dy, dx.
+// CHECK-LABEL: func.func @input_grad
+// CHECK-SAME: (%[[W:.*]]: memref<2x4x3x3x2xf32>, %[[DY:.*]]: memref<2x2x4x3x3xf32>, %[[DX:.*]]: memref<2x2x3x7x9xf32>)
+// CHECK-DAG: %[[WP:.*]] = memref.extract_aligned_pointer_as_index %[[W]]
+// CHECK-DAG: %[[DP:.*]] = memref.extract_aligned_pointer_as_index %[[DY]]
+// CHECK-DAG: %[[XP:.*]] = memref.extract_aligned_pointer_as_index %[[DX]]
+// CHECK: call @remat_cpu_sconv2d_input_grad(%c2{{(_[0-9]+)?}}, %c2{{(_[0-9]+)?}}, %c3{{(_[0-9]+)?}}, %c7{{(_[0-9]+)?}}, %c9{{(_[0-9]+)?}}, %c4{{(_[0-9]+)?}}, %c3{{(_[0-9]+)?}}, %c2{{(_[0-9]+)?}}, %c3{{(_[0-9]+)?}}, %c3{{(_[0-9]+)?}}, %c2{{(_[0-9]+)?}}, %c3{{(_[0-9]+)?}}, %c1{{(_[0-9]+)?}}, %c2{{(_[0-9]+)?}}, %[[WP]], %{{.*}}, %[[DP]], %{{.*}}, %[[XP]], %{{.*}})
+// CHECK-NOT: linalg.generic
+// CHECK: func.func private @remat_cpu_sconv2d_input_grad(index, index, index, index, index, index, index, index, index, index, index, index, index, index, index, index, index, index, index, index)
+func.func @input_grad(%w: memref<2x4x3x3x2xf32>, %dy: memref<2x2x4x3x3xf32>, %dx: memref<2x2x3x7x9xf32>) {
+  linalg.generic {indexing_maps = [#igW, #igDy, #igDx],
+                  iterator_types = ["parallel", "parallel", "parallel", "reduction", "reduction",
+                                    "reduction", "reduction", "reduction"]}
+      ins(%w, %dy : memref<2x4x3x3x2xf32>, memref<2x2x4x3x3xf32>) outs(%dx : memref<2x2x3x7x9xf32>) {
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %p = arith.mulf %a, %b : f32
+    %s = arith.addf %acc, %p : f32
+    linalg.yield %s : f32
+  }
+  return
+}
+
+// -----
+
+#ikW = affine_map<(n, g, c, kh, kw, f, oh, ow) -> (g, f, c, kh, kw)>
+#ikDy = affine_map<(n, g, c, kh, kw, f, oh, ow) -> (n, g, f, oh, ow)>
+#ikDx = affine_map<(n, g, c, kh, kw, f, oh, ow) -> (n, g, c, oh * 2 + kh, ow * 2 + kw)>
+// Left as loops: input-gradient-shaped generics on a strided view of dx, or
+// whose kernel loop is parallel.
+// CHECK-LABEL: func.func @input_grad_kept
+// CHECK: linalg.generic
+// CHECK: linalg.generic
+// CHECK-NOT: remat_cpu_sconv2d
+func.func @input_grad_kept(%w: memref<1x1x1x3x3xf32>, %dy: memref<1x1x1x2x2xf32>, %dx: memref<1x1x1x5x5xf32, strided<[50, 50, 50, 10, 1]>>,
+                           %dx2: memref<1x1x1x5x5xf32>) {
+  linalg.generic {indexing_maps = [#ikW, #ikDy, #ikDx],
+                  iterator_types = ["parallel", "parallel", "parallel", "reduction", "reduction",
+                                    "reduction", "reduction", "reduction"]}
+      ins(%w, %dy : memref<1x1x1x3x3xf32>, memref<1x1x1x2x2xf32>) outs(%dx : memref<1x1x1x5x5xf32, strided<[50, 50, 50, 10, 1]>>) {
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %p = arith.mulf %a, %b : f32
+    %s = arith.addf %acc, %p : f32
+    linalg.yield %s : f32
+  }
+  linalg.generic {indexing_maps = [#ikW, #ikDy, #ikDx],
+                  iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction",
+                                    "reduction", "reduction", "reduction"]}
+      ins(%w, %dy : memref<1x1x1x3x3xf32>, memref<1x1x1x2x2xf32>) outs(%dx2 : memref<1x1x1x5x5xf32>) {
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %p = arith.mulf %a, %b : f32
+    %s = arith.addf %acc, %p : f32
+    linalg.yield %s : f32
+  }
+  return
+}
+
+// -----
+
 #kX = affine_map<(g, f, c, kh, kw, n, oh, ow) -> (n, g, c, oh + kh, ow + kw)>
 #kDy = affine_map<(g, f, c, kh, kw, n, oh, ow) -> (n, g, f, oh, ow)>
 #kW = affine_map<(g, f, c, kh, kw, n, oh, ow) -> (g, f, c, kh, kw)>

@@ -32,7 +32,7 @@ void remat_cpu_sgemm(int64_t batch, int64_t m, int64_t n, int64_t k,
                      int64_t ldc, int64_t batchStrideC);
 
 /* Convolution of an NCHW input with G groups of F filters each, through
- * im2col and one cblas_sgemm per image and group (alpha 1, beta 1):
+ * im2col and one cblas_sgemm per group and chunk of images:
  *
  *   y[n][g][f][oh][ow] += sum over (c, kh, kw) of
  *       x[n][g][c][oh * sh + kh * dh][ow * sw + kw * dw] * w[g][f][c][kh][kw]
@@ -43,8 +43,11 @@ void remat_cpu_sgemm(int64_t batch, int64_t m, int64_t n, int64_t k,
  * integers so that the call does not depend on how compiled code passes
  * memrefs. The input is already
  * padded: every window lies inside it. The sum over (c, kh, kw) is one GEMM
- * dot product (its order is the BLAS kernel's, fixed by the shape). Images,
- * then groups, are visited in increasing order. */
+ * dot product (its order is the BLAS kernel's, fixed by the shape). A chunk
+ * is as many images as give the GEMM 256 columns (oh ow each; at most n);
+ * chunks, then groups, are visited in increasing order. With more than one
+ * image per chunk the product goes to scratch memory first and is then
+ * added to y. */
 void remat_cpu_sconv2d(int64_t n, int64_t g, int64_t c, int64_t h, int64_t w,
                        int64_t f, int64_t kh, int64_t kw, int64_t oh,
                        int64_t ow, int64_t sh, int64_t sw, int64_t dh,
@@ -57,9 +60,10 @@ void remat_cpu_sconv2d(int64_t n, int64_t g, int64_t c, int64_t h, int64_t w,
  *   gw[g][f][c][kh][kw] += sum over (n, oh, ow) of
  *       x[n][g][c][oh * sh + kh * dh][ow * sw + kw * dw] * dy[n][g][f][oh][ow]
  *
- * One cblas_sgemm per image and group (dy_n,g times the transposed im2col
- * matrix of x_n,g, beta 1): images are added onto gw one after the other in
- * increasing order; within one image the sum over (oh, ow) is one GEMM dot
+ * One cblas_sgemm per group and chunk of images (as remat_cpu_sconv2d: dy
+ * of the chunk's images side by side times the transposed im2col matrix,
+ * beta 1): chunks are added onto gw one after the other in increasing
+ * order; within one chunk the sum over (n, oh, ow) is one GEMM dot
  * product. */
 void remat_cpu_sconv2d_filter_grad(int64_t n, int64_t g, int64_t c, int64_t h,
                                    int64_t w, int64_t f, int64_t kh,
@@ -68,6 +72,26 @@ void remat_cpu_sconv2d_filter_grad(int64_t n, int64_t g, int64_t c, int64_t h,
                                    int64_t dw, uintptr_t x, int64_t offsetX,
                                    uintptr_t dy, int64_t offsetDy,
                                    uintptr_t gw, int64_t offsetGw);
+
+/* The input gradient of the same convolution (same shapes; h and w are
+ * those of the padded input, whose gradient dx is):
+ *
+ *   dx[n][g][c][oh * sh + kh * dh][ow * sw + kw * dw] +=
+ *       w[g][f][c][kh][kw] * dy[n][g][f][oh][ow]   for all (f, kh, kw, oh, ow)
+ *
+ * Per group and chunk of images (as remat_cpu_sconv2d): one cblas_sgemm
+ * col = w[g]^T (c kh kw x f) times dy (f x the chunk's oh ow), whose sum
+ * over f is one GEMM dot product, then per image a col2im that adds col's
+ * rows (c, kh, kw) in increasing order, (oh, ow) within each, to dx. A 1x1,
+ * stride-1 convolution over an input of the output's size multiplies
+ * straight into dx, one image at a time. */
+void remat_cpu_sconv2d_input_grad(int64_t n, int64_t g, int64_t c, int64_t h,
+                                  int64_t w, int64_t f, int64_t kh, int64_t kw,
+                                  int64_t oh, int64_t ow, int64_t sh,
+                                  int64_t sw, int64_t dh, int64_t dw,
+                                  uintptr_t filter, int64_t offsetFilter,
+                                  uintptr_t dy, int64_t offsetDy,
+                                  uintptr_t dx, int64_t offsetDx);
 
 /* Sets the number of threads the BLAS uses (at least 1). */
 void remat_cpu_set_num_threads(int threads);

@@ -107,16 +107,22 @@ def RematLinalgToBlas : Pass<"remat-linalg-to-blas", "mlir::ModuleOp"> {
     dense row-major f32 memrefs of static shape (any offset):
 
     * `linalg.conv_2d_nchw_fchw` and `linalg.conv_2d_ngchw_gfchw` (groups,
-      depthwise; also the input gradient, lowered as a convolution) call
-      `remat_cpu_sconv2d`;
+      depthwise) call `remat_cpu_sconv2d`;
+    * the input gradient, a `linalg.generic` over
+      `(n, g, c | kh, kw, f, oh, ow)` with the body `acc + w * dy`, reading
+      `w[g, f, c, kh, kw]` and `dy[n, g, f, oh, ow]` into
+      `dx[n, g, c, oh * sh + kh * dh, ow * sw + kw * dw]` (the padded
+      input's gradient), calls `remat_cpu_sconv2d_input_grad` (GEMM, then
+      col2im);
     * the filter gradient, a `linalg.generic` over
       `(g, f, c, kh, kw | n, oh, ow)` with the body `acc + x * dy`, reading
       `x[n, g, c, oh * sh + kh * dh, ow * sw + kw * dw]` and
       `dy[n, g, f, oh, ow]` into `gw[g, f, c, kh, kw]`, calls
       `remat_cpu_sconv2d_filter_grad`.
 
-    Both take the sizes `n, g, c, h, w, f, kh, kw, oh, ow, sh, sw, dh, dw`
-    (index constants; the input is already padded), then per operand its
+    All three take the sizes
+    `n, g, c, h, w, f, kh, kw, oh, ow, sh, sw, dh, dw` (index constants;
+    the input and its gradient are padded ones), then per operand its
     aligned pointer (`memref.extract_aligned_pointer_as_index`) and its
     offset in elements: all `index`, so the call does not depend on how
     memrefs are passed. A convolution whose windows would leave the input, or

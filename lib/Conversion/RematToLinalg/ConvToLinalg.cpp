@@ -96,17 +96,21 @@ struct Conv2DLowering : OpConversionPattern<Conv2DOp> {
   }
 };
 
-/// conv2d_input_grad as a transposed convolution:
+/// conv2d_input_grad as a scatter of window products (the transpose of the
+/// forward's gather): one linalg.generic over
+/// (n, g, cg, kh, kw | og, oh, ow), the first three parallel, the others
+/// reductions (several (kh, oh) pairs reach the same row),
 ///
-///   dx[n, c, h, w] = sum_{o in group(c), kh, kw} dy[n, o, oh, ow] *
-///                    w[o, c % Cg, kh, kw]   where oh * s + kh * d - p = h.
+///   dxpad[n, g, cg, oh*s + kh*d, ow*s + kw*d] +=
+///       w[g*Og + og, cg, kh, kw] * dy[n, g*Og + og, oh, ow]
 ///
-/// Substituting kh' = KH - 1 - kh turns this into a stride-1, dilation-d
-/// correlation of Z with the flipped, channel-transposed filter, where Z
-/// holds dy[oh] at row lo + oh * s (zeros elsewhere), lo = d (KH - 1) - p,
-/// and Z has H + d (KH - 1) rows. Rows of the forward input that no window
-/// reached (when (H + 2p - span) % s != 0) get zeros from Z's high side;
-/// a negative `lo` (p > d (KH - 1)) drops the dy rows that fall outside.
+/// into a zero-filled input gradient of the padded input's size; the padding
+/// is sliced off afterwards. Every window lies inside the padded input, so
+/// no index leaves it; rows and columns that no window reached stay zero.
+/// Unlike a transposed convolution this reads the filter as it is (no
+/// flipped copy) and does no work for the zeros a stride would put between
+/// dy's rows; remat-linalg-to-blas turns it into one GEMM and a col2im per
+/// image (remat_cpu_sconv2d_input_grad).
 struct Conv2DInputGradLowering : OpConversionPattern<Conv2DInputGradOp> {
   using OpConversionPattern::OpConversionPattern;
 
@@ -119,50 +123,54 @@ struct Conv2DInputGradLowering : OpConversionPattern<Conv2DInputGradOp> {
     Type elemType = resultType.getElementType();
     ArrayRef<int64_t> x = resultType.getShape();
     ArrayRef<int64_t> w = op.getFilter().getType().getShape();
+    ArrayRef<int64_t> dy = op.getGrad().getType().getShape();
     ArrayRef<int64_t> strides = op.getStrides();
     ArrayRef<int64_t> padding = op.getPadding();
     ArrayRef<int64_t> dil = op.getDilations();
-    int64_t groups = op.getGroups();
-    int64_t kh = w[2], kw = w[3];
+    int64_t g = op.getGroups(), og = w[0] / g, cg = w[1];
+    int64_t hp = x[2] + 2 * padding[0], wp = x[3] + 2 * padding[1];
 
-    int64_t reachH = dil[0] * (kh - 1), reachW = dil[1] * (kw - 1);
-    Value z = dilateAndPad(rewriter, loc, adaptor.getGrad(), strides,
-                           {reachH - padding[0], reachW - padding[1]},
-                           {x[2] + reachH, x[3] + reachW},
-                           createFloatConstant(rewriter, loc, elemType, 0.0));
-
-    // Flipped filter with input and output channels swapped within each
-    // group: F[g*Cg + c, o, i, j] = w[g*Og + o, c, KH-1-i, KW-1-j], built as
-    // [G, Cg, Og, KH, KW] from the [G, Og, Cg, KH, KW] view of w.
-    int64_t g = groups, og = w[0] / g, cg = w[1];
     Value wg = createExpandShape(rewriter, loc, adaptor.getFilter(),
-                                 {g, og, cg, kh, kw}, splitDim0());
-    AffineExpr d0 = getAffineDimExpr(0, ctx), d1 = getAffineDimExpr(1, ctx),
-               d2 = getAffineDimExpr(2, ctx), d3 = getAffineDimExpr(3, ctx),
-               d4 = getAffineDimExpr(4, ctx);
-    AffineMap readMap =
-        AffineMap::get(5, 0, {d0, d2, d1, (kh - 1) - d3, (kw - 1) - d4}, ctx);
-    Type f32 = Float32Type::get(ctx);
-    Value flipInit = tensor::EmptyOp::create(
-        rewriter, loc, ArrayRef<int64_t>{g, cg, og, kh, kw}, f32);
-    Value flipped =
+                                 {g, og, cg, w[2], w[3]}, splitDim0());
+    Value dyg = createExpandShape(rewriter, loc, adaptor.getGrad(),
+                                  {dy[0], g, og, dy[2], dy[3]}, splitDim1());
+    SmallVector<AffineExpr> d;
+    for (unsigned i = 0; i < 8; ++i)
+      d.push_back(getAffineDimExpr(i, ctx));
+    // Loops: d0 n, d1 g, d2 cg, d3 kh, d4 kw, d5 og, d6 oh, d7 ow.
+    AffineMap wMap = getDimsMap(ctx, 8, {1, 5, 2, 3, 4});
+    AffineMap dyMap = getDimsMap(ctx, 8, {0, 1, 5, 6, 7});
+    AffineMap dxMap =
+        AffineMap::get(8, 0,
+                       {d[0], d[1], d[2], d[6] * strides[0] + d[3] * dil[0],
+                        d[7] * strides[1] + d[4] * dil[1]},
+                       ctx);
+    Value init = createZeroAccumulator(rewriter, loc, {x[0], g, cg, hp, wp});
+    Value acc =
         linalg::GenericOp::create(
-            rewriter, loc, TypeRange{flipInit.getType()}, ValueRange{wg},
-            ValueRange{flipInit},
-            ArrayRef<AffineMap>{readMap, rewriter.getMultiDimIdentityMap(5)},
-            getIteratorTypes(5, 0),
+            rewriter, loc, TypeRange{init.getType()}, ValueRange{wg, dyg},
+            ValueRange{init}, ArrayRef<AffineMap>{wMap, dyMap, dxMap},
+            getIteratorTypes(3, 5),
             [&](OpBuilder &b, Location l, ValueRange args) {
-              linalg::YieldOp::create(b, l, extendToCompute(b, l, args[0]));
+              Value prod =
+                  arith::MulFOp::create(b, l, extendToCompute(b, l, args[0]),
+                                        extendToCompute(b, l, args[1]));
+              linalg::YieldOp::create(
+                  b, l, arith::AddFOp::create(b, l, args[2], prod).getResult());
             })
             .getResult(0);
-    // [G, Cg, Og, KH, KW] -> [C, Og, KH, KW]: the filter of a grouped
-    // convolution from O channels (Og per group) to C channels.
-    Value filter = createCollapseShape(rewriter, loc, flipped, splitDim0());
-
-    Value conv =
-        correlate(rewriter, loc, z, filter, groups, {x[2], x[3]}, {1, 1}, dil);
-    rewriter.replaceOp(op,
-                       castTensorFromCompute(rewriter, loc, conv, elemType));
+    Value dx = createCollapseShape(rewriter, loc, acc, splitDim1());
+    if (padding[0] != 0 || padding[1] != 0) {
+      auto index = [&](int64_t n, int64_t c, int64_t h, int64_t w) {
+        return SmallVector<OpFoldResult>{
+            rewriter.getIndexAttr(n), rewriter.getIndexAttr(c),
+            rewriter.getIndexAttr(h), rewriter.getIndexAttr(w)};
+      };
+      dx = tensor::ExtractSliceOp::create(
+          rewriter, loc, dx, index(0, 0, padding[0], padding[1]),
+          index(x[0], x[1], x[2], x[3]), index(1, 1, 1, 1));
+    }
+    rewriter.replaceOp(op, castTensorFromCompute(rewriter, loc, dx, elemType));
     return success();
   }
 };
@@ -172,6 +180,9 @@ struct Conv2DInputGradLowering : OpConversionPattern<Conv2DInputGradOp> {
 ///
 ///   dw[g*Og + og, cg, kh, kw] += xpad[n, g*Cg + cg, oh*s + kh*d, ow*s + kw*d]
 ///                                * dy[n, g*Og + og, oh, ow]
+///
+/// into a [G, Og, Cg, KH, KW] accumulator, or for one group straight into
+/// [O, Cg, KH, KW].
 struct Conv2DFilterGradLowering : OpConversionPattern<Conv2DFilterGradOp> {
   using OpConversionPattern::OpConversionPattern;
 
@@ -206,8 +217,16 @@ struct Conv2DFilterGradLowering : OpConversionPattern<Conv2DFilterGradOp> {
                         d[7] * strides[1] + d[4] * dil[1]},
                        ctx);
     AffineMap dyMap = getDimsMap(ctx, 8, {5, 0, 1, 6, 7});
-    AffineMap outMap = getDimsMap(ctx, 8, {0, 1, 2, 3, 4});
-    Value init = createZeroAccumulator(rewriter, loc, {g, og, cg, w[2], w[3]});
+    // One group: the gradient is written in its own [O, Cg, KH, KW] shape
+    // (no collapse afterwards), so that bufferization can hand the result's
+    // buffer to the caller instead of copying it out.
+    bool grouped = g != 1;
+    AffineMap outMap = grouped ? getDimsMap(ctx, 8, {0, 1, 2, 3, 4})
+                               : getDimsMap(ctx, 8, {1, 2, 3, 4});
+    SmallVector<int64_t> outShape = {g, og, cg, w[2], w[3]};
+    if (!grouped)
+      outShape.erase(outShape.begin());
+    Value init = createZeroAccumulator(rewriter, loc, outShape);
     Value acc =
         linalg::GenericOp::create(
             rewriter, loc, TypeRange{init.getType()}, ValueRange{xg, dyg},
@@ -221,7 +240,8 @@ struct Conv2DFilterGradLowering : OpConversionPattern<Conv2DFilterGradOp> {
                   b, l, arith::AddFOp::create(b, l, args[2], prod).getResult());
             })
             .getResult(0);
-    Value dw = createCollapseShape(rewriter, loc, acc, splitDim0());
+    Value dw = grouped ? createCollapseShape(rewriter, loc, acc, splitDim0())
+                       : acc;
     rewriter.replaceOp(op, castTensorFromCompute(rewriter, loc, dw, elemType));
     return success();
   }
