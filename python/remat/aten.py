@@ -5,7 +5,7 @@ operands are all known at import time (buffers, ``arange``, comparisons of
 them, ...) is evaluated with torch and becomes an ``arith.constant`` where a
 remat op reads it; every other node needs a rule in :data:`RULES`. A node
 without a rule, or a rule whose preconditions fail (a transposed
-convolution, exact-erf GELU, ...), raises :class:`UnsupportedOp` naming the
+convolution, a GELU approximation other than 'none' and 'tanh', ...), raises :class:`UnsupportedOp` naming the
 aten op, the module it came from and the reason. Nothing is dropped: dead
 nodes (the ``detach`` that autograd adds for saved tensors, updates of
 batch-norm running statistics) are not part of the loss; state updates the
@@ -265,10 +265,11 @@ def _hardtanh(L, a, k):
 
 def _gelu(L, a, k):
     approximate = k.get("approximate", a[1] if len(a) > 1 else "none")
-    if approximate != "tanh":
-        L.fail("exact (erf) GELU has no remat op (remat.gelu is the tanh approximation); "
-               "use nn.GELU(approximate='tanh')")
-    return L.fb.gelu(L.value(a[0]))
+    if approximate == "tanh":
+        return L.fb.gelu(L.value(a[0]))
+    if approximate == "none":
+        return L.fb.gelu_erf(L.value(a[0]))
+    L.fail(f"GELU approximation {approximate!r} (only 'none' and 'tanh')")
 
 
 def _softmax(L, a, k):

@@ -194,6 +194,7 @@ class FunctionBuilder:
     def relu(self, x, name=None): return self.unary("relu", x, name)
     def relu6(self, x, name=None): return self.unary("relu6", x, name)
     def gelu(self, x, name=None): return self.unary("gelu", x, name)
+    def gelu_erf(self, x, name=None): return self.unary("gelu_erf", x, name)
     def tanh(self, x, name=None): return self.unary("tanh", x, name)
     def sigmoid(self, x, name=None): return self.unary("sigmoid", x, name)
     def exp(self, x, name=None): return self.unary("exp", x, name)

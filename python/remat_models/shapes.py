@@ -55,7 +55,7 @@ def broadcast_shapes(a: Sequence[int], b: Sequence[int]) -> Tuple[int, ...]:
 # --- elementwise -----------------------------------------------------------
 
 BINARY_OPS = ("add", "sub", "mul", "div")
-UNARY_OPS = ("relu", "relu6", "gelu", "tanh", "sigmoid", "exp", "log", "neg")
+UNARY_OPS = ("relu", "relu6", "gelu", "gelu_erf", "tanh", "sigmoid", "exp", "log", "neg")
 
 
 def infer_binary(op: str, a: TensorType, b: TensorType) -> TensorType:

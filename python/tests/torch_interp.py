@@ -1,7 +1,7 @@
 """Evaluates parsed remat text with torch (test helper, not part of the package).
 
 Semantics follow the dialect contract; dropout is only supported with the
-identity (tests build models with dropout=0).  gelu is the tanh approximation, as the dialect specifies.
+identity (tests build models with dropout=0).  gelu is the tanh approximation, as the dialect specifies; gelu_erf the exact GELU.
 """
 
 import torch
@@ -54,6 +54,8 @@ def evaluate(fn, inputs):
             r = getattr(torch, n[6:])(x[0])
         elif n == "remat.gelu":
             r = F.gelu(x[0], approximate="tanh")
+        elif n == "remat.gelu_erf":
+            r = F.gelu(x[0])
         elif n == "remat.softmax":
             r = torch.softmax(x[0], a["axis"])
         elif n == "remat.log_softmax":

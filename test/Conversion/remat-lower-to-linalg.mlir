@@ -176,6 +176,38 @@ func.func @unary(%x: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>, tensor<4xf
 
 // -----
 
+// CHECK-LABEL: func @gelu_erf
+// gelu_erf: x * 0.5 * (1 + erf(x / sqrt(2)))
+// CHECK: linalg.generic
+// CHECK: ^bb0(%[[X:.+]]: f32, %{{.+}}: f32):
+// CHECK:   %[[R2:.+]] = arith.constant 0.707106769 : f32
+// CHECK:   %[[S:.+]] = arith.mulf %[[R2]], %[[X]] : f32
+// CHECK:   %[[E:.+]] = math.erf %[[S]] : f32
+// CHECK:   %[[P:.+]] = arith.addf %{{.+}}, %[[E]] : f32
+// CHECK:   %[[CDF:.+]] = arith.mulf %{{.+}}, %[[P]] : f32
+// CHECK:   arith.mulf %[[X]], %[[CDF]] : f32
+// gelu_erf_grad: dy * (Phi(x) + x * exp(-x^2 / 2) / sqrt(2 pi))
+// CHECK: linalg.generic
+// CHECK: ^bb0(%[[DY:.+]]: f32, %[[X2:.+]]: f32, %{{.+}}: f32):
+// CHECK:   %[[SQ:.+]] = arith.mulf %[[X2]], %[[X2]] : f32
+// CHECK:   %[[M:.+]] = arith.constant -5.000000e-01 : f32
+// CHECK:   %[[H:.+]] = arith.mulf %[[M]], %[[SQ]] : f32
+// CHECK:   %[[EXP:.+]] = math.exp %[[H]] : f32
+// CHECK:   %[[R2PI:.+]] = arith.constant 0.398942292 : f32
+// CHECK:   %[[PHI:.+]] = arith.mulf %[[R2PI]], %[[EXP]] : f32
+// CHECK:   %[[XPHI:.+]] = arith.mulf %[[X2]], %[[PHI]] : f32
+// CHECK:   math.erf
+// CHECK:   %[[D:.+]] = arith.addf %{{.+}}, %[[XPHI]] : f32
+// CHECK-NEXT: arith.mulf %[[DY]], %[[D]] : f32
+// CHECK-NOT: remat.
+func.func @gelu_erf(%x: tensor<4xf32>, %dy: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>) {
+  %0 = remat.gelu_erf %x : (tensor<4xf32>) -> tensor<4xf32>
+  %1 = remat.gelu_erf_grad %dy, %x : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  return %0, %1 : tensor<4xf32>, tensor<4xf32>
+}
+
+// -----
+
 // CHECK-LABEL: func @activation_grads
 // relu_grad: dy if x > 0 else 0
 // CHECK: ^bb0(%[[DY:.+]]: f32, %[[X:.+]]: f32, %{{.+}}: f32):

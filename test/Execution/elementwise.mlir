@@ -5,14 +5,15 @@
 // RUN: remat-opt %s --mlir-print-op-generic -o %t.src
 // RUN: %remat_exec check %t.src --seed 3 < %t.out | FileCheck %s
 
-// CHECK-COUNT-16: ok result
-// CHECK: OK: 16 tensors
+// CHECK-COUNT-18: ok result
+// CHECK: OK: 18 tensors
 func.func @elementwise(%a: tensor<2x3x4xf32>, %b: tensor<3x1xf32>, %c: tensor<4xf32>,
                        %d: tensor<2x1x4xf32>, %e: tensor<1xf32>, %dy: tensor<2x3x4xf32>)
     -> (tensor<2x3x4xf32>, tensor<2x3x4xf32>, tensor<2x3x4xf32>, tensor<2x3x4xf32>,
         tensor<2x3x4xf32>, tensor<2x3x4xf32>, tensor<2x3x4xf32>, tensor<2x3x4xf32>,
         tensor<2x3x4xf32>, tensor<2x3x4xf32>, tensor<2x3x4xf32>, tensor<2x3x4xf32>,
-        tensor<2x3x4xf32>, tensor<2x3x4xf32>, tensor<3x4xf32>, tensor<2x3x4xf32>) {
+        tensor<2x3x4xf32>, tensor<2x3x4xf32>, tensor<3x4xf32>, tensor<2x3x4xf32>,
+        tensor<2x3x4xf32>, tensor<2x3x4xf32>) {
   // [2,3,4] + [3,1]: the trailing 1 broadcasts, the leading 2 is missing.
   %0 = remat.add %a, %b : (tensor<2x3x4xf32>, tensor<3x1xf32>) -> tensor<2x3x4xf32>
   // [4] - [2,3,4]: lhs of lower rank.
@@ -37,9 +38,13 @@ func.func @elementwise(%a: tensor<2x3x4xf32>, %b: tensor<3x1xf32>, %c: tensor<4x
   // A 2-D result of [3,1] + [4].
   %14 = remat.add %b, %c : (tensor<3x1xf32>, tensor<4xf32>) -> tensor<3x4xf32>
   %15 = remat.sigmoid_grad %dy, %7 : (tensor<2x3x4xf32>, tensor<2x3x4xf32>) -> tensor<2x3x4xf32>
-  return %0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15
+  // Exact (erf) GELU and its gradient.
+  %16 = remat.gelu_erf %a : (tensor<2x3x4xf32>) -> tensor<2x3x4xf32>
+  %17 = remat.gelu_erf_grad %dy, %a : (tensor<2x3x4xf32>, tensor<2x3x4xf32>) -> tensor<2x3x4xf32>
+  return %0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17
     : tensor<2x3x4xf32>, tensor<2x3x4xf32>, tensor<2x3x4xf32>, tensor<2x3x4xf32>,
       tensor<2x3x4xf32>, tensor<2x3x4xf32>, tensor<2x3x4xf32>, tensor<2x3x4xf32>,
       tensor<2x3x4xf32>, tensor<2x3x4xf32>, tensor<2x3x4xf32>, tensor<2x3x4xf32>,
-      tensor<2x3x4xf32>, tensor<2x3x4xf32>, tensor<3x4xf32>, tensor<2x3x4xf32>
+      tensor<2x3x4xf32>, tensor<2x3x4xf32>, tensor<3x4xf32>, tensor<2x3x4xf32>,
+      tensor<2x3x4xf32>, tensor<2x3x4xf32>
 }

@@ -320,6 +320,8 @@ def _run_ops(ops, env, torch, F):
             r = getattr(torch, n[6:])(x[0])
         elif n == "remat.gelu":
             r = F.gelu(x[0], approximate="tanh")
+        elif n == "remat.gelu_erf":
+            r = F.gelu(x[0])
         elif n == "remat.relu6":
             r = F.relu6(x[0])
         elif n == "remat.relu6_grad":
@@ -328,6 +330,8 @@ def _run_ops(ops, env, torch, F):
             r = _vjp(torch.relu, x[1], x[0], torch)
         elif n == "remat.gelu_grad":
             r = _vjp(lambda t: F.gelu(t, approximate="tanh"), x[1], x[0], torch)
+        elif n == "remat.gelu_erf_grad":
+            r = _vjp(F.gelu, x[1], x[0], torch)
         elif n == "remat.tanh_grad":
             r = x[0] * (1 - x[1] * x[1])
         elif n == "remat.sigmoid_grad":

@@ -105,10 +105,12 @@ def eval_op(op, x):
     if n in ("add", "sub", "mul", "div"): return [getattr(torch, n)(x[0], x[1])]
     if n in ("relu", "tanh", "sigmoid", "exp", "log", "neg"): return [getattr(torch, n)(x[0])]
     if n == "gelu": return [gelu(x[0])]
+    if n == "gelu_erf": return [F.gelu(x[0])]
     if n == "relu6": return [F.relu6(x[0])]
     if n == "relu_grad": return vjp(torch.relu, [x[1]], x[0])
     if n == "relu6_grad": return vjp(F.relu6, [x[1]], x[0])
     if n == "gelu_grad": return vjp(gelu, [x[1]], x[0])
+    if n == "gelu_erf_grad": return vjp(F.gelu, [x[1]], x[0])
     if n == "tanh_grad": return [x[0] * (1 - x[1] ** 2)]
     if n == "sigmoid_grad": return [x[0] * x[1] * (1 - x[1])]
     ax = a.get("axis", -1)

@@ -268,6 +268,16 @@ func.func @gelu(%x: tensor<4x8xf32> {remat.param}, %t: tensor<4x8xf32>) -> tenso
   return %1 : tensor<f32>
 }
 
+// CHECK-LABEL: func.func @gelu_erf(
+// CHECK: %[[DY:.*]] = remat.mse_grad
+// CHECK-NEXT: %[[DX:.*]] = remat.gelu_erf_grad %[[DY]], %arg0 {remat.phase = #remat.phase<backward>}
+// CHECK-NEXT: return %{{.*}}, %[[DX]]
+func.func @gelu_erf(%x: tensor<4x8xf32> {remat.param}, %t: tensor<4x8xf32>) -> tensor<f32> {
+  %0 = remat.gelu_erf %x : (tensor<4x8xf32>) -> tensor<4x8xf32>
+  %1 = remat.mse %0, %t : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<f32>
+  return %1 : tensor<f32>
+}
+
 // tanh_grad and sigmoid_grad take the forward result.
 // CHECK-LABEL: func.func @tanh(
 // CHECK-NEXT: %[[Y:.*]] = remat.tanh %arg0

@@ -24,7 +24,8 @@ def RematLowerToLinalg : Pass<"remat-lower-to-linalg", "mlir::func::FuncOp"> {
     operand element is extended to f32 (`arith.extf`), reductions and matmul
     accumulate in f32 tensors, and results are truncated back
     (`arith.truncf`). Softmax, log-softmax and the losses subtract the row
-    maximum before exponentiating; gelu uses the tanh approximation; the
+    maximum before exponentiating; gelu uses the tanh approximation, gelu_erf
+    `math.erf` (libm `erff` on the host, libdevice in CUDA kernels); the
     dropout mask is the 64-bit hash of the seed and the row-major element
     index (see docs/Conventions.md), so every recomputation reproduces it.
 

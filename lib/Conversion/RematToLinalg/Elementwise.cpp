@@ -94,6 +94,25 @@ Value geluFn(OpBuilder &b, Location loc, ValueRange a) {
   return arith::MulFOp::create(b, loc, halfX, onePlusT);
 }
 
+/// 1 / sqrt(2) and 1 / sqrt(2 pi), for the exact GELU.
+constexpr double kRsqrt2 = 0.70710678118654752440;
+constexpr double kRsqrt2Pi = 0.39894228040143267794;
+
+/// Phi(x) = 0.5 (1 + erf(x / sqrt(2))), the standard normal distribution
+/// function (math.erf: erff from libm on the host, __nv_erff in kernels).
+Value normalCdf(OpBuilder &b, Location loc, Value x) {
+  Value e = math::ErfOp::create(
+      b, loc, arith::MulFOp::create(b, loc, cst(b, loc, kRsqrt2), x));
+  return arith::MulFOp::create(
+      b, loc, cst(b, loc, 0.5),
+      arith::AddFOp::create(b, loc, cst(b, loc, 1.0), e));
+}
+
+/// x Phi(x).
+Value geluErfFn(OpBuilder &b, Location loc, ValueRange a) {
+  return arith::MulFOp::create(b, loc, a[0], normalCdf(b, loc, a[0]));
+}
+
 Value tanhFn(OpBuilder &b, Location loc, ValueRange a) {
   return math::TanhOp::create(b, loc, a[0]);
 }
@@ -155,6 +174,20 @@ Value geluGradFn(OpBuilder &b, Location loc, ValueRange a) {
   return arith::MulFOp::create(b, loc, dy, d);
 }
 
+/// dy * (Phi(x) + x phi(x)) with phi(x) = exp(-x^2 / 2) / sqrt(2 pi), the
+/// derivative of x Phi(x).
+Value geluErfGradFn(OpBuilder &b, Location loc, ValueRange a) {
+  Value dy = a[0], x = a[1];
+  Value x2 = arith::MulFOp::create(b, loc, x, x);
+  Value density = arith::MulFOp::create(
+      b, loc, cst(b, loc, kRsqrt2Pi),
+      math::ExpOp::create(
+          b, loc, arith::MulFOp::create(b, loc, cst(b, loc, -0.5), x2)));
+  Value d = arith::AddFOp::create(b, loc, normalCdf(b, loc, x),
+                                  arith::MulFOp::create(b, loc, x, density));
+  return arith::MulFOp::create(b, loc, dy, d);
+}
+
 /// dy * (1 - y^2).
 Value tanhGradFn(OpBuilder &b, Location loc, ValueRange a) {
   Value y2 = arith::MulFOp::create(b, loc, a[1], a[1]);
@@ -178,6 +211,7 @@ void remat::populateRematElementwiseToLinalgPatterns(
       ElementwiseLowering<MulOp, mulFn>, ElementwiseLowering<DivOp, divFn>,
       ElementwiseLowering<ReluOp, reluFn>,
       ElementwiseLowering<Relu6Op, relu6Fn>, ElementwiseLowering<GeluOp, geluFn>,
+      ElementwiseLowering<GeluErfOp, geluErfFn>,
       ElementwiseLowering<TanhOp, tanhFn>,
       ElementwiseLowering<SigmoidOp, sigmoidFn>,
       ElementwiseLowering<ExpOp, expFn>, ElementwiseLowering<LogOp, logFn>,
@@ -185,6 +219,7 @@ void remat::populateRematElementwiseToLinalgPatterns(
       ElementwiseLowering<ReluGradOp, reluGradFn>,
       ElementwiseLowering<Relu6GradOp, relu6GradFn>,
       ElementwiseLowering<GeluGradOp, geluGradFn>,
+      ElementwiseLowering<GeluErfGradOp, geluErfGradFn>,
       ElementwiseLowering<TanhGradOp, tanhGradFn>,
       ElementwiseLowering<SigmoidGradOp, sigmoidGradFn>>(patterns.getContext());
 }

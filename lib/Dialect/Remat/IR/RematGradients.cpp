@@ -179,6 +179,10 @@ LogicalResult GeluOp::buildGradient(OpBuilder &b, ValueRange g,
                                     SmallVectorImpl<Value> &out) {
   return activationGrad<GeluGradOp>(*this, b, getInput(), g, out);
 }
+LogicalResult GeluErfOp::buildGradient(OpBuilder &b, ValueRange g,
+                                       SmallVectorImpl<Value> &out) {
+  return activationGrad<GeluErfGradOp>(*this, b, getInput(), g, out);
+}
 LogicalResult TanhOp::buildGradient(OpBuilder &b, ValueRange g,
                                     SmallVectorImpl<Value> &out) {
   return activationGrad<TanhGradOp>(*this, b, getResult(), g, out);

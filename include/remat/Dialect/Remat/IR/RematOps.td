@@ -109,6 +109,15 @@ def Remat_ReluOp : Remat_UnaryOp<"relu", "max(x, 0)">;
 def Remat_Relu6Op : Remat_UnaryOp<"relu6", "min(max(x, 0), 6)">;
 def Remat_GeluOp : Remat_UnaryOp<"gelu",
     "the tanh approximation of GELU, 0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3)))">;
+def Remat_GeluErfOp : Remat_UnaryOp<"gelu_erf",
+    "exact GELU, x Phi(x) = 0.5 x (1 + erf(x / sqrt(2)))"> {
+  let description = [{
+    Applies the exact Gaussian error linear unit, `x * Phi(x)` with `Phi` the
+    standard normal distribution function, `0.5 x (1 + erf(x / sqrt(2)))`
+    (PyTorch's `gelu(approximate='none')`, `nn.GELU()`'s default), to every
+    element. `remat.gelu` is the tanh approximation, a different function.
+  }];
+}
 def Remat_TanhOp : Remat_UnaryOp<"tanh", "the hyperbolic tangent">;
 def Remat_SigmoidOp : Remat_UnaryOp<"sigmoid", "the logistic function 1 / (1 + exp(-x))">;
 def Remat_ExpOp : Remat_UnaryOp<"exp", "the exponential">;
@@ -133,6 +142,14 @@ def Remat_Relu6GradOp : Remat_ActivationGradOp<"relu6_grad", "relu6", "input"> {
   }];
 }
 def Remat_GeluGradOp : Remat_ActivationGradOp<"gelu_grad", "gelu", "input">;
+def Remat_GeluErfGradOp
+    : Remat_ActivationGradOp<"gelu_erf_grad", "gelu_erf", "input"> {
+  let description = [{
+    Computes the input gradient of `remat.gelu_erf` from the result gradient
+    `grad` and the forward input `saved`: `grad * (Phi(x) + x phi(x))`, with
+    `phi(x) = exp(-x^2 / 2) / sqrt(2 pi)` the standard normal density.
+  }];
+}
 def Remat_TanhGradOp : Remat_ActivationGradOp<"tanh_grad", "tanh", "result">;
 def Remat_SigmoidGradOp
     : Remat_ActivationGradOp<"sigmoid_grad", "sigmoid", "result">;
