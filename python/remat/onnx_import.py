@@ -4,8 +4,9 @@ initializers are the parameters (``{remat.param}``, their values go to the
 tensor file), the graph inputs and the loss target are inputs.
 
 Nodes whose inputs are all known at import time (shape arithmetic,
-constant masks) are evaluated with numpy; every other node needs a rule in
-:data:`RULES`. An op without one is an :class:`remat.aten.UnsupportedOp`
+constant masks) are evaluated with numpy; subgraphs that are one remat op
+(the exact GELU, the layer norm of opsets < 17) are matched by
+:mod:`remat.onnx_patterns`; every other node needs a rule in :data:`RULES`. An op without one is an :class:`remat.aten.UnsupportedOp`
 naming the ONNX op type and node. For a training step export in training
 mode (``torch.onnx.export(..., training=torch.onnx.TrainingMode.TRAINING,
 do_constant_folding=False)``): batch normalization with batch statistics,
@@ -26,6 +27,7 @@ from onnx import numpy_helper
 
 from remat_models.mlir_types import TensorType
 
+from . import onnx_patterns
 from .aten import Const, CseBuilder, Lowering, UnsupportedOp, _c_name, _slice
 from .imported import Imported
 
@@ -184,7 +186,10 @@ def _conv(L, x, at):
 
 
 def _batch_norm(L, x, at):
-    if not at.get("training_mode", 0):
+    # Opsets 9-13 have no training_mode: a training-mode node also returns
+    # the updated running mean and variance (five outputs).
+    training = at.get("training_mode", 0) if L.opset >= 14 else len(L.node.output) == 5
+    if not training:
         L.fail("inference batch normalization (running statistics); export with "
                "training=torch.onnx.TrainingMode.TRAINING")
     y = L.fb.batch_norm(L.value(x[0]), L.value(x[1]), L.value(x[2]), float(at.get("epsilon", 1e-5)))
@@ -204,6 +209,24 @@ def _pool(kind):
         y = getattr(L.fb, kind)(L.value(x[0]), k, list(at.get("strides", k)), pads[:2])
         return [y] + [None] * 1
     return rule
+
+
+def _reduce_mean(L, x, at):
+    """The mean over ``axes`` (all when absent): the sum over them
+    (``remat.sum_to`` a shape with 1 there) divided by their size."""
+    v = L.value(x[0])
+    rank = v.type.rank
+    axes = at.get("axes")
+    axes = sorted({int(a) % rank for a in axes}) if axes is not None else list(range(rank))
+    kept = [1 if i in axes else d for i, d in enumerate(v.type.shape)]
+    n = int(np.prod([v.type.shape[i] for i in axes]))
+    y = v
+    if kept != list(v.type.shape):
+        y = L.fb._emit("remat.sum_to", [v], v.type.with_shape(kept))
+        y = L.fb.div(y, L.value(float(n)))
+    if not at.get("keepdims", 1):
+        y = _reshape_to(L, y, [d for i, d in enumerate(v.type.shape) if i not in axes])
+    return [y]
 
 
 def _global_avg_pool(L, x, at):
@@ -345,6 +368,91 @@ def _where(L, x, at):
     L.fail("both branches computed from the inputs")
 
 
+def _lstm_weights(L, w, d, rows, cols):
+    """Direction ``d`` of a [directions, rows, cols] LSTM weight."""
+    return L.fb.reshape(L.fb.slice(w, [d, 0, 0], [1, rows, cols]), [rows, cols])
+
+
+def _lstm(L, x, at):
+    """ONNX LSTM (gates i, o, f, c in W [dirs, 4H, I], R [dirs, 4H, H],
+    B [dirs, 8H] = Wb then Rb), unrolled over the sequence: per step
+    gates = x_t W^T + h R^T + Wb + Rb, c = f c + i tanh(g), h = o tanh(c)."""
+    acts = [a.decode() if isinstance(a, bytes) else a for a in at.get("activations", [])]
+    if acts and [a.lower() for a in acts] != ["sigmoid", "tanh", "tanh"] * (len(acts) // 3):
+        L.fail(f"activations {acts} (only the default Sigmoid, Tanh, Tanh)")
+    if "clip" in at or at.get("input_forget", 0):
+        L.fail("clip or input_forget")
+    if len(x) > 7 and x[7] is not None:
+        L.fail("peephole weights (input P)")
+    direction = at.get("direction", b"forward")
+    direction = direction.decode() if isinstance(direction, bytes) else direction
+    dirs = {"forward": [False], "reverse": [True], "bidirectional": [False, True]}.get(direction)
+    if dirs is None:
+        L.fail(f"direction {direction!r}")
+    batch_first = int(at.get("layout", 0)) == 1
+    xv = L.value(x[0])
+    if batch_first:
+        xv = L.fb.transpose(xv, [1, 0, 2])
+    seq, batch, features = xv.type.shape
+    hidden = int(at["hidden_size"])
+    if len(x) > 4 and x[4] is not None:
+        lens = _const(x[4])
+        if lens is None or not np.all(lens == seq):
+            L.fail("sequence_lens other than the full length of every sequence")
+    w, r = L.value(x[1]), L.value(x[2])
+    b = L.value(x[3]) if len(x) > 3 and x[3] is not None else None
+    init = []
+    for k in (5, 6):
+        if len(x) > k and x[k] is not None:
+            v = L.value(x[k])
+            init.append(L.fb.transpose(v, [1, 0, 2]) if batch_first else v)
+        else:
+            init.append(L.value(_c(np.zeros((len(dirs), batch, hidden), np.float32))))
+    g4 = 4 * hidden
+    ys = [[None] * len(dirs) for _ in range(seq)]
+    last_h, last_c = [], []
+    for d, reverse in enumerate(dirs):
+        wd = _lstm_weights(L, w, d, g4, features)
+        rd = _lstm_weights(L, r, d, g4, hidden)
+        xw = L.fb.matmul(xv, wd, False, True)  # [seq, batch, 4H]
+        if b is not None:
+            bd = L.fb.reshape(L.fb.slice(b, [d, 0], [1, 2 * g4]), [2 * g4])
+            bias = L.fb.add(L.fb.slice(bd, [0], [g4]), L.fb.slice(bd, [g4], [g4]))
+            xw = L.fb.add(xw, bias)
+        h = L.fb.reshape(L.fb.slice(init[0], [d, 0, 0], [1, batch, hidden]), [batch, hidden])
+        c = L.fb.reshape(L.fb.slice(init[1], [d, 0, 0], [1, batch, hidden]), [batch, hidden])
+        for t in (reversed(range(seq)) if reverse else range(seq)):
+            xt = L.fb.reshape(L.fb.slice(xw, [t, 0, 0], [1, batch, g4]), [batch, g4])
+            gates = L.fb.add(xt, L.fb.matmul(h, rd, False, True))
+            i, o, f, g = (L.fb.slice(gates, [0, k * hidden], [batch, hidden]) for k in range(4))
+            c = L.fb.add(L.fb.mul(L.fb.sigmoid(f), c), L.fb.mul(L.fb.sigmoid(i), L.fb.tanh(g)))
+            h = L.fb.mul(L.fb.sigmoid(o), L.fb.tanh(c))
+            ys[t][d] = h
+        last_h.append(h)
+        last_c.append(c)
+    live = L.live_outputs
+
+    def stacked(values, shape, axis):
+        parts = [L.fb.reshape(v, shape) for v in values]
+        return parts[0] if len(parts) == 1 else L.fb.concat(parts, axis)
+
+    y = y_h = y_c = None
+    if live[0]:
+        steps = [stacked(ys[t], [1, 1, batch, hidden], 1) for t in range(seq)]
+        y = steps[0] if seq == 1 else L.fb.concat(steps, 0)  # [seq, dirs, batch, H]
+        if batch_first:
+            y = L.fb.transpose(y, [2, 0, 1, 3])
+    if len(live) > 1 and live[1]:
+        y_h = stacked(last_h, [1, batch, hidden], 0)
+        if batch_first:
+            y_h = L.fb.transpose(y_h, [1, 0, 2])
+    if len(live) > 2 and live[2]:
+        y_c = stacked(last_c, [1, batch, hidden], 0)
+        if batch_first:
+            y_c = L.fb.transpose(y_c, [1, 0, 2])
+    return [y, y_h, y_c]
+
+
 def _shape(L, x, at):
     shape = np.array(L.shape(x[0]), np.int64)
     start, end = at.get("start", 0), at.get("end", None)
@@ -366,10 +474,34 @@ RULES = {
     "Transpose": _transpose, "Softmax": _softmax("softmax"), "LogSoftmax": _softmax("log_softmax"),
     "LayerNormalization": _layer_norm, "Dropout": _dropout, "Gather": _gather,
     "Slice": _slice_rule, "Split": _split, "Concat": _concat, "Where": _where,
-    "Identity": _identity, "Shape": _shape,
+    "Identity": _identity, "Shape": _shape, "ReduceMean": _reduce_mean, "LSTM": _lstm,
 }
 
 _DTYPE = {onnx.TensorProto.FLOAT: "f32", onnx.TensorProto.INT64: "i64", onnx.TensorProto.INT32: "i64"}
+
+
+#: Ops that are mapped only as part of a pattern (remat.onnx_patterns).
+_PATTERN_ONLY = {
+    "Erf": " (Erf is mapped only inside the exact GELU x * 0.5 * (1 + erf(x / sqrt(2))))",
+    "Sqrt": " (Sqrt is mapped only inside the layer normalization pattern)",
+}
+
+
+def _fused(L, env, op):
+    """The remat op of an onnx_patterns match."""
+    if op[0] == "gelu_erf":
+        return L.fb.gelu_erf(L.value(env[op[1]]))
+    _, x, scale, bias, eps, axis = op
+    v = L.value(env[x])
+    if axis % v.type.rank != v.type.rank - 1:
+        L.fail("layer normalization (ReduceMean/Sub/Pow/Sqrt/Div) over a dimension other "
+               "than the last")
+    d = v.type.shape[-1]
+    one = L.value(_c(np.ones(d, np.float32))) if scale is None else L.value(env[scale])
+    zero = L.value(_c(np.zeros(d, np.float32))) if bias is None else L.value(env[bias])
+    if one.type.shape != (d,) or zero.type.shape != (d,):
+        L.fail(f"layer normalization with a scale or bias not of shape [{d}]")
+    return L.fb.layer_norm(v, one, zero, eps)
 
 
 _CONST_ONLY = {"Shape", "Equal", "Cast", "ConstantOfShape", "Range", "Expand", "Sqrt", "Constant"}
@@ -406,6 +538,7 @@ def import_onnx(model, loss: str, target: np.ndarray, inputs: Optional[Dict[str,
 
     fb = CseBuilder(func_name)
     L = OnnxLowering(fb, 0)
+    L.opset = opset
     env: Dict[str, object] = {}
     trainable = None if params is None else set(params)
     params, batch, comments, used = [], [], [], set()
@@ -418,11 +551,19 @@ def import_onnx(model, loss: str, target: np.ndarray, inputs: Optional[Dict[str,
         used.add(name)
         return name
 
-    for node in graph.node:
+    trained = set(n for n, a in inits.items() if trainable is None or n in trainable)
+    constants = {n.output[0]: numpy_helper.to_array(n.attribute[0].t) for n in graph.node
+                 if n.op_type == "Constant" and len(n.attribute) == 1 and n.attribute[0].name == "value"}
+    constants.update((n, a) for n, a in inits.items() if n not in trained or a.ndim == 0)
+    skip, fused = onnx_patterns.find(
+        list(graph.node), [o.name for o in graph.output], constants.get,
+        lambda n: n in inits and inits[n].ndim == 1)
+    for i, node in enumerate(graph.node):
         if any(o in live for o in node.output) and node.op_type not in RULES \
-                and node.op_type not in _CONST_ONLY:
+                and node.op_type not in _CONST_ONLY and i not in skip and i not in fused:
+            why = _PATTERN_ONLY.get(node.op_type, "")
             raise UnsupportedOp(f"ONNX {node.op_type} (node '{node.name}'): no remat mapping "
-                                "for this op")
+                                f"for this op{why}")
     float_params = [n for n, a in inits.items() if a.dtype == np.float32 and n in live and a.ndim > 0
                     and (trainable is None or n in trainable)]
     for name in float_params:
@@ -463,10 +604,14 @@ def import_onnx(model, loss: str, target: np.ndarray, inputs: Optional[Dict[str,
         batch.append((buf, np.array(dropout_seed + i, np.int64)))
     L.new_seed = lambda: seeds.pop(0)
 
-    for node in graph.node:
-        if not any(o in live for o in node.output):
+    for index, node in enumerate(graph.node):
+        if index in skip or not any(o in live for o in node.output):
             continue
         L.node = node
+        L.live_outputs = [o in live for o in node.output]
+        if index in fused:
+            env[node.output[0]] = _fused(L, env, fused[index])
+            continue
         at = _attrs(node)
         if node.op_type == "Constant":
             env[node.output[0]] = _c(numpy_helper.to_array(at["value"]))
