@@ -45,6 +45,8 @@ static StringRef kindName(BufferKind kind) {
     return "REMAT_KIND_PARAM";
   case BufferKind::Result:
     return "REMAT_KIND_RESULT";
+  case BufferKind::State:
+    return "REMAT_KIND_STATE";
   }
   return "";
 }
@@ -74,7 +76,8 @@ std::string driver::getAbiSymbol(const EntryInfo &info) {
   for (const BufferInfo &buffer : info.buffers) {
     os << ';' << buffer.name << ',' << kindName(buffer.kind) << ','
        << buffer.elementType << ',' << buffer.elementBytes << ','
-       << buffer.bytes << ',' << buffer.intRange << ',' << buffer.gradOf;
+       << buffer.bytes << ',' << buffer.intRange << ',' << buffer.gradOf << ','
+       << buffer.stateOf;
     for (int64_t d : buffer.shape)
       os << 'x' << d;
   }
@@ -99,10 +102,12 @@ void driver::writeHeader(const EntryInfo &info, llvm::raw_ostream &os) {
      << " * C ABI: void " << info.function
      << "(T0 *buffer0, ..., Tn *bufferN);\n"
      << " * one pointer per buffer in the order of remat_buffers: the inputs\n"
-     << " * and parameters in source order, then the results (for a\n"
-     << " * training step: the loss, then one gradient per parameter). Each\n"
-     << " * points to a dense row-major array of the buffer's shape; results\n"
-     << " * are written, never read; buffers must not overlap.\n";
+     << " * parameters and state in source order, then the results (for a\n"
+     << " * training step: the loss, one gradient per parameter, then the\n"
+     << " * next value of each state buffer, next_<state>, which the caller\n"
+     << " * copies into the state before the next step). Each points to a\n"
+     << " * dense row-major array of the buffer's shape; results are\n"
+     << " * written, never read; buffers must not overlap.\n";
   if (cuda)
     os << " * CUDA: every pointer must be device-accessible managed memory\n"
        << " * (cuMemAllocManaged); the call returns after the GPU is done.\n"
@@ -122,7 +127,8 @@ void driver::writeHeader(const EntryInfo &info, llvm::raw_ostream &os) {
      << "#define REMAT_DTYPE_I16 6\n#define REMAT_DTYPE_I8 7\n"
      << "#define REMAT_DTYPE_I1 8\n#define REMAT_DTYPE_OTHER 9\n"
      << "#define REMAT_KIND_INPUT 0\n#define REMAT_KIND_PARAM 1\n"
-     << "#define REMAT_KIND_RESULT 2\n#define REMAT_MAX_RANK 8\n"
+     << "#define REMAT_KIND_RESULT 2\n#define REMAT_KIND_STATE 3\n"
+     << "#define REMAT_MAX_RANK 8\n"
      << "typedef struct remat_buffer_info {\n"
      << "  const char *name;\n  int kind;\n  int dtype;\n"
      << "  int element_bytes;\n  int rank;\n"
@@ -130,6 +136,7 @@ void driver::writeHeader(const EntryInfo &info, llvm::raw_ostream &os) {
      << "  int64_t bytes;\n"
      << "  int64_t int_range; /* ints: values in [0, int_range); 0: any */\n"
      << "  int grad_of; /* results: index of the parameter, or -1 */\n"
+     << "  int state_of; /* results: index of the state it updates, or -1 */\n"
      << "} remat_buffer_info;\n#endif\n\n";
 
   os << "#define REMAT_ENTRY " << info.function << "\n"
@@ -168,6 +175,8 @@ void driver::writeHeader(const EntryInfo &info, llvm::raw_ostream &os) {
       os << "#define " << prefix << "_INT_RANGE " << buffer.intRange << "\n";
     if (buffer.gradOf >= 0)
       os << "#define " << prefix << "_GRAD_OF " << buffer.gradOf << "\n";
+    if (buffer.stateOf >= 0)
+      os << "#define " << prefix << "_STATE_OF " << buffer.stateOf << "\n";
   }
 
   os << "\n#ifdef __cplusplus\nextern \"C\" {\n#endif\n"
@@ -196,7 +205,8 @@ void driver::writeHeader(const EntryInfo &info, llvm::raw_ostream &os) {
        << ", " << buffer.shape.size() << ", ";
     writeShape(buffer, os);
     os << ", " << numElements(buffer) << ", " << buffer.bytes << ", "
-       << buffer.intRange << ", " << buffer.gradOf << "},\n";
+       << buffer.intRange << ", " << buffer.gradOf << ", " << buffer.stateOf
+       << "},\n";
   }
   os << "};\n\n"
      << "/* Calls the entry point with (buffers)[i] as pointer argument i. */\n"

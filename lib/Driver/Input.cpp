@@ -219,6 +219,8 @@ LogicalResult driver::describeEntry(func::FuncOp func,
     if (func.getArgAttr(index, RematDialect::getParamAttrName())) {
       buffer.kind = BufferKind::Param;
       params.push_back(index);
+    } else if (func.getArgAttr(index, RematDialect::getStateAttrName())) {
+      buffer.kind = BufferKind::State;
     } else {
       buffer.kind = BufferKind::Input;
     }
@@ -228,15 +230,25 @@ LogicalResult driver::describeEntry(func::FuncOp func,
   }
   info.numInputs = func.getNumArguments();
 
+  // A training step returns the loss, one gradient per parameter and then
+  // its state results (`remat.state = N`, named after argument N).
+  unsigned numState = 0;
+  for (unsigned i = 0, e = func.getNumResults(); i < e; ++i)
+    numState += static_cast<bool>(
+        func.getResultAttr(i, RematDialect::getStateAttrName()));
   bool step = func->hasAttr(RematDialect::getTrainingStepAttrName()) &&
-              func.getNumResults() == params.size() + 1;
+              func.getNumResults() == params.size() + 1 + numState;
   for (auto [index, type] : llvm::enumerate(func.getResultTypes())) {
     BufferInfo buffer;
     buffer.kind = BufferKind::Result;
     if (failed(describeType(type, buffer, func.getLoc())))
       return failure();
     std::string name = "result" + std::to_string(index);
-    if (step && index == 0) {
+    if (auto state = func.getResultAttrOfType<IntegerAttr>(
+            index, RematDialect::getStateAttrName())) {
+      buffer.stateOf = state.getInt();
+      name = "next_" + info.buffers[buffer.stateOf].name;
+    } else if (step && index == 0) {
       name = "loss";
     } else if (step) {
       buffer.gradOf = params[index - 1];

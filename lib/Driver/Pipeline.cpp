@@ -38,14 +38,18 @@ static LogicalResult run(PassManager &pm, ModuleOp module,
 LogicalResult driver::runRematStage(ModuleOp module,
                                     const CompileOptions &options) {
   // A forward model (parameters marked, no training step yet, one returned
-  // value: the loss) gets its backward pass. A function returning more is a
-  // training step written by hand or by a framework (the loss and its
-  // gradients); remat-rematerialize infers its split.
+  // value besides its `remat.state` results: the loss) gets its backward
+  // pass. A function returning more is a training step written by hand or by
+  // a framework (the loss and its gradients); remat-rematerialize infers its
+  // split.
   bool forward = false;
   for (auto func : module.getOps<func::FuncOp>()) {
+    unsigned numUnmarked = 0;
+    for (unsigned i = 0, e = func.getNumResults(); i < e; ++i)
+      numUnmarked += !func.getResultAttr(i, RematDialect::getStateAttrName());
     if (func.isExternal() ||
         func->hasAttr(RematDialect::getTrainingStepAttrName()) ||
-        func.getNumResults() > 1)
+        numUnmarked > 1)
       continue;
     for (unsigned i = 0, e = func.getNumArguments(); i < e; ++i)
       forward |= static_cast<bool>(

@@ -52,12 +52,12 @@ func.func @train(%input: tensor<4x8xf32>, %labels: tensor<4xi32>,
 // HEADER: #define REMAT_BUF_grad_b_GRAD_OF 3
 // HEADER: void train(float *input, int32_t *labels, float *w, float *b, float *loss, float *grad_w, float *grad_b);
 // HEADER: static const remat_buffer_info remat_buffers[REMAT_NUM_BUFFERS] = {
-// HEADER-NEXT: {"input", REMAT_KIND_INPUT, REMAT_DTYPE_F32, 4, 2, {4, 8}, 32, 128, 0, -1},
-// HEADER-NEXT: {"labels", REMAT_KIND_INPUT, REMAT_DTYPE_I32, 4, 1, {4}, 4, 16, 3, -1},
-// HEADER-NEXT: {"w", REMAT_KIND_PARAM, REMAT_DTYPE_F32, 4, 2, {8, 3}, 24, 96, 0, -1},
-// HEADER-NEXT: {"b", REMAT_KIND_PARAM, REMAT_DTYPE_F32, 4, 1, {3}, 3, 12, 0, -1},
-// HEADER-NEXT: {"loss", REMAT_KIND_RESULT, REMAT_DTYPE_F32, 4, 0, {0}, 1, 4, 0, -1},
-// HEADER-NEXT: {"grad_w", REMAT_KIND_RESULT, REMAT_DTYPE_F32, 4, 2, {8, 3}, 24, 96, 0, 2},
-// HEADER-NEXT: {"grad_b", REMAT_KIND_RESULT, REMAT_DTYPE_F32, 4, 1, {3}, 3, 12, 0, 3},
+// HEADER-NEXT: {"input", REMAT_KIND_INPUT, REMAT_DTYPE_F32, 4, 2, {4, 8}, 32, 128, 0, -1, -1},
+// HEADER-NEXT: {"labels", REMAT_KIND_INPUT, REMAT_DTYPE_I32, 4, 1, {4}, 4, 16, 3, -1, -1},
+// HEADER-NEXT: {"w", REMAT_KIND_PARAM, REMAT_DTYPE_F32, 4, 2, {8, 3}, 24, 96, 0, -1, -1},
+// HEADER-NEXT: {"b", REMAT_KIND_PARAM, REMAT_DTYPE_F32, 4, 1, {3}, 3, 12, 0, -1, -1},
+// HEADER-NEXT: {"loss", REMAT_KIND_RESULT, REMAT_DTYPE_F32, 4, 0, {0}, 1, 4, 0, -1, -1},
+// HEADER-NEXT: {"grad_w", REMAT_KIND_RESULT, REMAT_DTYPE_F32, 4, 2, {8, 3}, 24, 96, 0, 2, -1},
+// HEADER-NEXT: {"grad_b", REMAT_KIND_RESULT, REMAT_DTYPE_F32, 4, 1, {3}, 3, 12, 0, 3, -1},
 // HEADER-NEXT: };
 // HEADER: #define REMAT_CALL(buffers) train((float *)(buffers)[0], (int32_t *)(buffers)[1], (float *)(buffers)[2], (float *)(buffers)[3], (float *)(buffers)[4], (float *)(buffers)[5], (float *)(buffers)[6])

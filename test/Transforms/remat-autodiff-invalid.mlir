@@ -24,7 +24,7 @@ func.func @scalar_not_tensor(%w: tensor<4xf32> {remat.param}, %s: f32) -> f32 {
 
 // -----
 
-// expected-error @+1 {{autodiff needs a function returning exactly one value, the scalar loss}}
+// expected-error @+1 {{autodiff needs exactly one returned value besides the 'remat.state' results, the scalar loss; results #0 and #1 are both unmarked}}
 func.func @two_results(%p: tensor<4xf32> {remat.param}, %t: tensor<4xf32>) -> (tensor<f32>, tensor<f32>) {
   %0 = remat.mse %p, %t : (tensor<4xf32>, tensor<4xf32>) -> tensor<f32>
   return %0, %0 : tensor<f32>, tensor<f32>
@@ -98,4 +98,43 @@ func.func @multi_block(%w: tensor<4xf32> {remat.param}, %t: tensor<4xf32>) -> te
 ^bb1:
   %0 = remat.mse %w, %t : (tensor<4xf32>, tensor<4xf32>) -> tensor<f32>
   return %0 : tensor<f32>
+}
+
+// -----
+
+// Results besides the loss must be marked remat.state.
+// expected-error @+1 {{autodiff needs exactly one returned value besides the 'remat.state' results, the scalar loss; results #0 and #1 are both unmarked (mark state results with 'remat.state = <argument index>')}}
+func.func @unmarked_extra_result(%p: tensor<4xf32> {remat.param}, %t: tensor<4xf32>, %s: tensor<4xf32> {remat.state}) -> (tensor<f32>, tensor<4xf32>) {
+  %0 = remat.mse %p, %t : (tensor<4xf32>, tensor<4xf32>) -> tensor<f32>
+  %1 = remat.add %s, %p : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  return %0, %1 : tensor<f32>, tensor<4xf32>
+}
+
+// -----
+
+// expected-error @+1 {{autodiff needs the scalar loss among the returned values, but every result is marked 'remat.state'}}
+func.func @only_state(%p: tensor<4xf32> {remat.param}, %s: tensor<4xf32> {remat.state}) -> (tensor<4xf32> {remat.state = 1 : i64}) {
+  %1 = remat.add %s, %p : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  return %1 : tensor<4xf32>
+}
+
+// -----
+
+// The loss is the unmarked result, wherever it is; it must be a scalar.
+func.func @state_and_vector_loss(%p: tensor<4xf32> {remat.param}, %s: tensor<4xf32> {remat.state}) -> (tensor<4xf32> {remat.state = 1 : i64}, tensor<4xf32>) {
+  %0 = remat.relu %p : (tensor<4xf32>) -> tensor<4xf32>
+  // expected-error @+1 {{the returned loss must be a rank-0 float tensor, got 'tensor<4xf32>'}}
+  return %s, %0 : tensor<4xf32>, tensor<4xf32>
+}
+
+// -----
+
+// The state may not reach the loss through an op without a gradient rule
+// on a parameter path: the state itself is inactive, so this is the usual
+// error for the op on the parameter's path.
+func.func @state_reads_param_through_opaque(%p: tensor<4xf32> {remat.param}, %t: tensor<4xf32>, %s: tensor<4xf32> {remat.state}) -> (tensor<f32>, tensor<4xf32> {remat.state = 2 : i64}) {
+  // expected-error @+1 {{'remat.opaque' is on the path from a parameter to the loss but has no gradient}}
+  %0 = remat.opaque "block"(%p, %s) {cost = 1.000000e+00 : f64} : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  %1 = remat.mse %0, %t : (tensor<4xf32>, tensor<4xf32>) -> tensor<f32>
+  return %1, %0 : tensor<f32>, tensor<4xf32>
 }

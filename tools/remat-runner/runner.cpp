@@ -7,12 +7,14 @@
 // Plain C++, no MLIR. Compiled with `-include <entry header>` from
 // remat-compile --header and linked with the entry's object (see build.sh).
 // Fills the inputs deterministically, runs N steps of the training step with
-// an SGD update of the parameters, and prints the loss per step, checksums
-// of every result (sum, sum of squares, FNV-1a of the bytes), the step time
-// and the memory.
+// an SGD update of the parameters (and the state buffers replaced by their
+// next values, the step's next_<state> results), and prints the loss per
+// step, checksums of every result (sum, sum of squares, FNV-1a of the
+// bytes), the step time and the memory.
 //
 //   runner [--steps N] [--seed S] [--lr LR] [--dump DIR] [--threads T]
 //          [--weights FILE.index] [--inputs FILE.index]
+//          [--state FILE.index] [--state-out FILE.index]
 //
 // --threads (CPU; default $REMAT_NUM_THREADS, else OpenBLAS's own default:
 // $OPENBLAS_NUM_THREADS, else every core) sets the threads of the BLAS the
@@ -21,8 +23,15 @@
 // --weights and --inputs replace the generated contents with tensors from a
 // tensor file (python/remat/tensorfile.py: FILE.index names every tensor,
 // its dtype, offset, size and shape; the data file it names holds them).
-// --weights must cover every parameter, --inputs every input; a tensor that
-// names no input or parameter, or whose dtype or shape differs, is an error.
+// --weights must cover every parameter, and every state buffer (remat.state
+// arguments: batch-norm running statistics) unless --state is given, which
+// then must cover every state buffer; --inputs must cover every input. A
+// tensor that names no input, parameter or state, or whose dtype or shape
+// differs, is an error.
+//
+// --state-out writes the state after the last step (its next_<state>
+// results) as a tensor file naming the state buffers, which --state (or
+// --weights) reads back.
 //
 // --dump writes every buffer after the last step (the parameters that step
 // saw, its inputs and results) to DIR/<name>.bin, raw, and DIR/manifest.txt
@@ -253,7 +262,8 @@ void release(void *data) {
 int usage(const char *argv0) {
   std::fprintf(stderr,
                "usage: %s [--steps N] [--seed S] [--lr LR] [--dump DIR] "
-               "[--threads T] [--weights FILE.index] [--inputs FILE.index]\n",
+               "[--threads T] [--weights FILE.index] [--inputs FILE.index] "
+               "[--state FILE.index] [--state-out FILE.index]\n",
                argv0);
   return 2;
 }
@@ -315,8 +325,8 @@ bool loadTensors(const std::string &indexPath,
         found = i;
     if (found < 0) {
       std::fprintf(stderr,
-                   "error: tensor '%s' in '%s' names no input or parameter "
-                   "of %s\n",
+                   "error: tensor '%s' in '%s' names no input, parameter or "
+                   "state of %s\n",
                    name, indexPath.c_str(), REMAT_ENTRY_NAME);
       ok = false;
       break;
@@ -362,7 +372,9 @@ bool allLoaded(int kind, const std::vector<bool> &loaded,
     if (remat_buffers[i].kind == kind && !loaded[i]) {
       std::fprintf(stderr, "error: '%s' has no tensor for %s '%s'\n",
                    path.c_str(),
-                   kind == REMAT_KIND_PARAM ? "parameter" : "input",
+                   kind == REMAT_KIND_PARAM   ? "parameter"
+                   : kind == REMAT_KIND_STATE ? "state"
+                                              : "input",
                    remat_buffers[i].name);
       return false;
     }
@@ -376,7 +388,7 @@ bool dump(const std::string &dir, const std::vector<void *> &buffers) {
     std::fprintf(stderr, "error: cannot write %s\n", manifestPath.c_str());
     return false;
   }
-  static const char *kinds[] = {"input", "param", "result"};
+  static const char *kinds[] = {"input", "param", "result", "state"};
   const char *const *dtypes = kDtypeNames;
   for (int i = 0; i < REMAT_NUM_BUFFERS; ++i) {
     const remat_buffer_info &info = remat_buffers[i];
@@ -396,6 +408,60 @@ bool dump(const std::string &dir, const std::vector<void *> &buffers) {
   }
   std::fclose(manifest);
   return true;
+}
+
+/// Writes the next value of every state buffer (the results with a
+/// `state_of`) as the tensor file `indexPath` (python/remat/tensorfile.py),
+/// each tensor named after its state buffer. Returns false after an error.
+bool writeState(const std::string &indexPath,
+                const std::vector<void *> &buffers) {
+  const std::string suffix = ".index";
+  if (indexPath.size() <= suffix.size() ||
+      indexPath.compare(indexPath.size() - suffix.size(), suffix.size(),
+                        suffix) != 0) {
+    std::fprintf(stderr, "error: --state-out '%s' must end in .index\n",
+                 indexPath.c_str());
+    return false;
+  }
+  std::string dataPath =
+      indexPath.substr(0, indexPath.size() - suffix.size()) + ".bin";
+  std::string dataName = dataPath.substr(dataPath.rfind('/') + 1);
+  FILE *data = std::fopen(dataPath.c_str(), "wb");
+  FILE *index = data ? std::fopen(indexPath.c_str(), "w") : nullptr;
+  if (!data || !index) {
+    std::fprintf(stderr, "error: cannot write %s\n",
+                 data ? indexPath.c_str() : dataPath.c_str());
+    if (data)
+      std::fclose(data);
+    return false;
+  }
+  bool ok = std::fprintf(index, "remat-tensors 1 %s\n", dataName.c_str()) > 0;
+  long long offset = 0;
+  static const char zeros[64] = {0};
+  for (int i = 0; ok && i < REMAT_NUM_BUFFERS; ++i) {
+    const remat_buffer_info &next = remat_buffers[i];
+    if (next.state_of < 0)
+      continue;
+    long long pad = (64 - offset % 64) % 64;
+    ok &= std::fwrite(zeros, 1, static_cast<size_t>(pad), data) ==
+          static_cast<size_t>(pad);
+    offset += pad;
+    ok &= std::fwrite(buffers[i], 1, static_cast<size_t>(next.bytes), data) ==
+          static_cast<size_t>(next.bytes);
+    const remat_buffer_info &state = remat_buffers[next.state_of];
+    std::fprintf(index, "%s %s %lld %lld %d", state.name,
+                 kDtypeNames[state.dtype], offset,
+                 static_cast<long long>(next.bytes), state.rank);
+    for (int d = 0; d < state.rank; ++d)
+      std::fprintf(index, " %lld", static_cast<long long>(state.shape[d]));
+    std::fprintf(index, " -\n");
+    offset += next.bytes;
+  }
+  ok &= std::fclose(data) == 0;
+  ok &= std::fclose(index) == 0;
+  if (!ok)
+    std::fprintf(stderr, "error: cannot write %s\n", indexPath.c_str());
+  return ok;
 }
 
 /// Most steps one run may take (a typo must not mean a run for ever).
@@ -435,7 +501,7 @@ int run(int argc, char **argv) {
   long long steps = 2;
   uint64_t seed = 1;
   double lr = 0.01;
-  std::string dumpDir, weightsPath, inputsPath;
+  std::string dumpDir, weightsPath, inputsPath, statePath, stateOutPath;
   long long threads = 0; // 0: the default
   if (const char *env = std::getenv("REMAT_NUM_THREADS"))
     if (!parseInteger(env, 1, kMaxThreads, threads)) {
@@ -485,6 +551,10 @@ int run(int argc, char **argv) {
       weightsPath = argv[++i];
     else if (arg == "--inputs")
       inputsPath = argv[++i];
+    else if (arg == "--state")
+      statePath = argv[++i];
+    else if (arg == "--state-out")
+      stateOutPath = argv[++i];
     else
       return usage(argv[0]);
   }
@@ -526,7 +596,15 @@ int run(int argc, char **argv) {
   if (!weightsPath.empty()) {
     std::vector<bool> loaded(REMAT_NUM_BUFFERS, false);
     if (!loadTensors(weightsPath, buffers, loaded) ||
-        !allLoaded(REMAT_KIND_PARAM, loaded, weightsPath))
+        !allLoaded(REMAT_KIND_PARAM, loaded, weightsPath) ||
+        (statePath.empty() &&
+         !allLoaded(REMAT_KIND_STATE, loaded, weightsPath)))
+      return 1;
+  }
+  if (!statePath.empty()) {
+    std::vector<bool> loaded(REMAT_NUM_BUFFERS, false);
+    if (!loadTensors(statePath, buffers, loaded) ||
+        !allLoaded(REMAT_KIND_STATE, loaded, statePath))
       return 1;
   }
   if (!inputsPath.empty()) {
@@ -588,10 +666,15 @@ int run(int argc, char **argv) {
         "perf step %lld device_peak_delta_bytes %lld\n", step,
         static_cast<long long>(remat_cuda_peak_used_bytes() - deviceBase));
 #endif
-    // SGD on the parameters, except after the last step, so that the
-    // printed gradients belong to the parameters the last step saw.
+    // SGD on the parameters and the state update, except after the last
+    // step, so that the printed gradients belong to the parameters the last
+    // step saw.
     if (step + 1 == steps)
       break;
+    for (int i = 0; i < REMAT_NUM_BUFFERS; ++i)
+      if (remat_buffers[i].state_of >= 0)
+        std::memcpy(buffers[remat_buffers[i].state_of], buffers[i],
+                    static_cast<size_t>(remat_buffers[i].bytes));
     for (int i = 0; i < REMAT_NUM_BUFFERS; ++i) {
       const remat_buffer_info &grad = remat_buffers[i];
       if (grad.grad_of < 0 || !isFloat(grad.dtype))
@@ -623,6 +706,8 @@ int run(int argc, char **argv) {
   }
   std::printf("finite %s\n", finite ? "yes" : "no");
   if (!dumpDir.empty() && !dump(dumpDir, buffers))
+    return 1;
+  if (!stateOutPath.empty() && !writeState(stateOutPath, buffers))
     return 1;
 
   struct rusage usage;

@@ -100,13 +100,17 @@ struct CompileOptions {
 };
 
 /// Kind of an argument of the C entry point.
-enum class BufferKind { Input, Param, Result };
+/// What a pointer argument of the C entry point holds: a data input, a
+/// trainable parameter (`remat.param`), a result, or non-trainable state the
+/// step reads and returns updated (`remat.state`, e.g. batch-norm running
+/// statistics).
+enum class BufferKind { Input, Param, Result, State };
 
 /// One pointer argument of the C entry point.
 struct BufferInfo {
   /// C identifier: the SSA name of the argument in the source (`%x` -> x),
-  /// `loss` and `grad_<param>` for the results of a training step,
-  /// `result<i>` otherwise.
+  /// `loss`, `grad_<param>` and `next_<state>` for the results of a training
+  /// step, `result<i>` otherwise.
   std::string name;
   BufferKind kind = BufferKind::Input;
   /// MLIR spelling of the element type (f32, i64, ...).
@@ -119,6 +123,9 @@ struct BufferInfo {
   int64_t intRange = 0;
   /// For a gradient result: the index of its parameter argument; else -1.
   int64_t gradOf = -1;
+  /// For a state result (`remat.state = N`): the index N of the state
+  /// argument it holds the next value of; else -1.
+  int64_t stateOf = -1;
 };
 
 /// What the header describes: the entry point and its arena.

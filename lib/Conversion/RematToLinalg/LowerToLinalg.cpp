@@ -62,16 +62,23 @@ struct LowerToLinalgPass
     if (failed(applyPartialConversion(func, target, std::move(patterns))))
       return signalPassFailure();
 
-    // Phases and parameter marks describe remat ops and tensor arguments;
-    // neither survives the lowering (remat.param would also be rejected on
-    // the memref arguments that bufferization creates).
+    // Phases, parameter and state marks describe remat ops and tensor
+    // arguments and results; none survives the lowering (remat.param and
+    // remat.state would also be rejected on the memref arguments that
+    // bufferization creates).
     StringRef phase = RematDialect::getPhaseAttrName();
     StringRef param = RematDialect::getParamAttrName();
+    StringRef state = RematDialect::getStateAttrName();
     func.walk([&](Operation *op) {
       op->removeAttr(phase);
-      if (auto fn = dyn_cast<FunctionOpInterface>(op))
-        for (unsigned i = 0, e = fn.getNumArguments(); i < e; ++i)
+      if (auto fn = dyn_cast<FunctionOpInterface>(op)) {
+        for (unsigned i = 0, e = fn.getNumArguments(); i < e; ++i) {
           fn.removeArgAttr(i, param);
+          fn.removeArgAttr(i, state);
+        }
+        for (unsigned i = 0, e = fn.getNumResults(); i < e; ++i)
+          fn.removeResultAttr(i, StringAttr::get(fn.getContext(), state));
+      }
     });
   }
 };

@@ -1527,3 +1527,77 @@ func.func @plan_on_op(%x: tensor<4xf32>) -> tensor<4xf32> {
   %0 = remat.relu %x {remat.plan = {}} : (tensor<4xf32>) -> tensor<4xf32>
   return %0 : tensor<4xf32>
 }
+
+//===----------------------------------------------------------------------===//
+// State attributes (verifyRegionArgAttribute, verifyRegionResultAttribute)
+//===----------------------------------------------------------------------===//
+
+// -----
+
+// expected-error @+1 {{'remat.state' is an argument or result attribute of a function}}
+func.func @state_on_op() attributes {remat.state} {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{'remat.state' must be a unit attribute}}
+func.func @state_arg_not_unit(%s: tensor<4xf32> {remat.state = 0 : i64}) {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{'remat.state' argument #0 must be a statically shaped tensor, got 'tensor<?xf32>'}}
+func.func @state_arg_dynamic(%s: tensor<?xf32> {remat.state}) {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{argument #0 is marked both 'remat.param' and 'remat.state': state is not trained}}
+func.func @state_and_param(%s: tensor<4xf32> {remat.param, remat.state}) {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{'remat.state' on result #0 must be an i64 naming the state argument it updates}}
+func.func @state_result_unit(%s: tensor<4xf32> {remat.state}) -> (tensor<4xf32> {remat.state}) {
+  return %s : tensor<4xf32>
+}
+
+// -----
+
+// expected-error @+1 {{'remat.state' on result #0 names argument #1, which is not a 'remat.state' argument}}
+func.func @state_result_unmarked_arg(%s: tensor<4xf32> {remat.state}, %x: tensor<4xf32>) -> (tensor<4xf32> {remat.state = 1 : i64}) {
+  return %x : tensor<4xf32>
+}
+
+// -----
+
+// expected-error @+1 {{'remat.state' on result #0 names argument #3, which is not a 'remat.state' argument}}
+func.func @state_result_out_of_range(%s: tensor<4xf32> {remat.state}) -> (tensor<4xf32> {remat.state = 3 : i64}) {
+  return %s : tensor<4xf32>
+}
+
+// -----
+
+// expected-error @+1 {{result #0 ('tensor<2xf32>') updates state argument #0 of type 'tensor<4xf32>'; the types must match}}
+func.func @state_result_type(%s: tensor<4xf32> {remat.state}, %x: tensor<2xf32>) -> (tensor<2xf32> {remat.state = 0 : i64}) {
+  return %x : tensor<2xf32>
+}
+
+// -----
+
+// expected-error @+1 {{results #0 and #1 both update state argument #0}}
+func.func @state_result_twice(%s: tensor<4xf32> {remat.state}) -> (tensor<4xf32> {remat.state = 0 : i64}, tensor<4xf32> {remat.state = 0 : i64}) {
+  return %s, %s : tensor<4xf32>, tensor<4xf32>
+}
+
+// -----
+
+// expected-error @+1 {{unknown remat result attribute 'remat.param'}}
+func.func @param_on_result(%s: tensor<4xf32>) -> (tensor<4xf32> {remat.param}) {
+  return %s : tensor<4xf32>
+}

@@ -310,3 +310,12 @@ func.func @recompute(%x: tensor<4x8xf32>, %w: tensor<8x8xf32>) -> (tensor<4x8xf3
   }
   return %1#0, %1#1 : tensor<4x8xf32>, tensor<4x8xf32>
 }
+
+// State: an argument marked remat.state and the result holding its next value.
+// CHECK-LABEL: func.func @state_round_trip(
+// CHECK-SAME: %{{.*}}: tensor<4xf32> {remat.param}, %{{.*}}: tensor<4xf32> {remat.state}, %{{.*}}: tensor<i64> {remat.state})
+// CHECK-SAME: -> (tensor<f32>, tensor<4xf32> {remat.state = 1 : i64}, tensor<i64> {remat.state = 2 : i64})
+func.func @state_round_trip(%w: tensor<4xf32> {remat.param}, %s: tensor<4xf32> {remat.state}, %n: tensor<i64> {remat.state}) -> (tensor<f32>, tensor<4xf32> {remat.state = 1 : i64}, tensor<i64> {remat.state = 2 : i64}) {
+  %0 = remat.mse %w, %s : (tensor<4xf32>, tensor<4xf32>) -> tensor<f32>
+  return %0, %s, %n : tensor<f32>, tensor<4xf32>, tensor<i64>
+}

@@ -87,6 +87,10 @@ LogicalResult RematDialect::verifyOperationAttribute(Operation *op,
   if (name == getParamAttrName())
     return op->emitError() << "'" << name
                            << "' is an argument attribute of a function";
+  if (name == getStateAttrName())
+    return op->emitError() << "'" << name
+                           << "' is an argument or result attribute of a "
+                              "function";
   return op->emitError() << "unknown remat attribute '" << name << "'";
 }
 
@@ -95,7 +99,8 @@ LogicalResult RematDialect::verifyRegionArgAttribute(Operation *op,
                                                      unsigned argIndex,
                                                      NamedAttribute attr) {
   StringRef name = attr.getName().strref();
-  if (name != getParamAttrName())
+  bool param = name == getParamAttrName();
+  if (!param && name != getStateAttrName())
     return op->emitError() << "unknown remat argument attribute '" << name
                            << "'";
   if (!isa<UnitAttr>(attr.getValue()))
@@ -105,11 +110,58 @@ LogicalResult RematDialect::verifyRegionArgAttribute(Operation *op,
     return success();
   Type type = region.getArgument(argIndex).getType();
   auto tensor = dyn_cast<RankedTensorType>(type);
-  if (!tensor || !tensor.hasStaticShape() ||
-      !isa<FloatType>(tensor.getElementType()))
+  if (param) {
+    if (!tensor || !tensor.hasStaticShape() ||
+        !isa<FloatType>(tensor.getElementType()))
+      return op->emitError()
+             << "'" << name << "' argument #" << argIndex
+             << " must be a statically shaped float tensor, got " << type;
+    return success();
+  }
+  if (!tensor || !tensor.hasStaticShape())
     return op->emitError() << "'" << name << "' argument #" << argIndex
-                           << " must be a statically shaped float tensor, got "
+                           << " must be a statically shaped tensor, got "
                            << type;
+  if (auto func = dyn_cast<FunctionOpInterface>(op);
+      func && func.getArgAttr(argIndex, getParamAttrName()))
+    return op->emitError() << "argument #" << argIndex << " is marked both '"
+                           << getParamAttrName() << "' and '" << name
+                           << "': state is not trained";
+  return success();
+}
+
+LogicalResult RematDialect::verifyRegionResultAttribute(Operation *op,
+                                                        unsigned regionIndex,
+                                                        unsigned resultIndex,
+                                                        NamedAttribute attr) {
+  StringRef name = attr.getName().strref();
+  if (name != getStateAttrName())
+    return op->emitError() << "unknown remat result attribute '" << name
+                           << "'";
+  auto func = dyn_cast<FunctionOpInterface>(op);
+  auto index = dyn_cast<IntegerAttr>(attr.getValue());
+  if (!func || !index || !index.getType().isInteger(64))
+    return op->emitError()
+           << "'" << name << "' on result #" << resultIndex
+           << " must be an i64 naming the state argument it updates";
+  int64_t arg = index.getInt();
+  if (arg < 0 || arg >= static_cast<int64_t>(func.getNumArguments()) ||
+      !func.getArgAttr(arg, getStateAttrName()))
+    return op->emitError() << "'" << name << "' on result #" << resultIndex
+                           << " names argument #" << arg
+                           << ", which is not a '" << name << "' argument";
+  Type argType = func.getArgumentTypes()[arg];
+  Type resultType = func.getResultTypes()[resultIndex];
+  if (argType != resultType)
+    return op->emitError() << "result #" << resultIndex << " (" << resultType
+                           << ") updates state argument #" << arg << " of type "
+                           << argType << "; the types must match";
+  for (unsigned other = 0; other < resultIndex; ++other)
+    if (auto prior = func.getResultAttrOfType<IntegerAttr>(other, name);
+        prior && prior.getValue() == index.getValue())
+      return op->emitError() << "results #" << other << " and #"
+                             << resultIndex << " both update state argument #"
+                             << arg;
   return success();
 }
 

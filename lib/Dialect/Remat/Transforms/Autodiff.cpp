@@ -28,22 +28,55 @@ static Value splat(OpBuilder &b, Location loc, RankedTensorType type,
   return arith::ConstantOp::create(b, loc, attr);
 }
 
-/// The loss `func` returns: its only returned value, a rank-0 float tensor.
-/// Emits a diagnostic and fails otherwise.
-static FailureOr<TypedValue<RankedTensorType>> getLoss(func::FuncOp func) {
+/// The results of a forward function: the loss, the only returned value not
+/// marked `remat.state` (a rank-0 float tensor), and the state results.
+struct ForwardResults {
+  TypedValue<RankedTensorType> loss;
+  /// The indices of the results marked `remat.state`, in order.
+  SmallVector<unsigned> state;
+};
+
+/// Splits the results of `func` into the loss and the state results. Emits a
+/// diagnostic and fails unless exactly one result is not marked `remat.state`
+/// and it is a rank-0 float tensor.
+static FailureOr<ForwardResults> getForwardResults(func::FuncOp func) {
   auto ret = dyn_cast<func::ReturnOp>(func.getBody().front().getTerminator());
-  if (!ret || ret.getNumOperands() != 1)
-    return emitCompactError(func,
-                            "autodiff needs a function returning exactly one "
-                            "value, the scalar loss");
-  Value loss = ret.getOperand(0);
+  if (!ret)
+    return emitCompactError(func, "autodiff needs a func.return terminator");
+  ForwardResults results;
+  std::optional<unsigned> lossIndex;
+  for (unsigned i = 0, e = ret.getNumOperands(); i < e; ++i) {
+    if (func.getResultAttr(i, RematDialect::getStateAttrName())) {
+      results.state.push_back(i);
+      continue;
+    }
+    if (lossIndex)
+      return emitCompactError(func, "autodiff needs exactly one returned "
+                                    "value besides the 'remat.state' "
+                                    "results, the scalar loss; results #")
+             << *lossIndex << " and #" << i
+             << " are both unmarked (mark state results with "
+                "'remat.state = <argument index>')";
+    lossIndex = i;
+  }
+  if (!lossIndex) {
+    if (ret.getNumOperands() == 0)
+      return emitCompactError(func,
+                              "autodiff needs a function returning exactly "
+                              "one value, the scalar loss");
+    return emitCompactError(func, "autodiff needs the scalar loss among the "
+                                  "returned values, but every result is "
+                                  "marked 'remat.state'");
+  }
+  Value loss = ret.getOperand(*lossIndex);
   auto lossType = dyn_cast<RankedTensorType>(loss.getType());
   if (!lossType || lossType.getRank() != 0 ||
       !isa<FloatType>(lossType.getElementType()))
     return ret.emitError(
                "the returned loss must be a rank-0 float tensor, got ")
            << loss.getType();
-  return cast<TypedValue<RankedTensorType>>(loss);
+  results.loss = cast<TypedValue<RankedTensorType>>(loss);
+  return results;
 }
 
 /// The arguments of `func` marked `remat.param`, in order.
@@ -154,33 +187,42 @@ static void eraseDeadBackwardOps(Block &block) {
 }
 
 /// Builds the backward of `func` in place: the function then returns the
-/// loss and the gradients of its parameters, in order. Returns failure after
+/// loss, the gradients of its parameters in order, and its state results in
+/// order (with their `remat.state` attributes). Returns failure after
 /// emitting a diagnostic.
 static LogicalResult differentiate(func::FuncOp func) {
   Block &block = func.getBody().front();
-  FailureOr<TypedValue<RankedTensorType>> loss = getLoss(func);
-  if (failed(loss))
+  FailureOr<ForwardResults> forwardResults = getForwardResults(func);
+  if (failed(forwardResults))
     return failure();
+  TypedValue<RankedTensorType> loss = forwardResults->loss;
   SmallVector<BlockArgument> params = getParams(func);
   FailureOr<llvm::DenseSet<Value>> active = findActiveValues(block, params);
   if (failed(active))
     return failure();
-  if (Operation *lossOp = loss->getDefiningOp())
+  if (Operation *lossOp = loss.getDefiningOp())
     setPhase(lossOp, Phase::loss);
 
   Operation *ret = block.getTerminator();
   OpBuilder b(ret);
   Operation *lastForward = ret->getPrevNode();
   FailureOr<DenseMap<Value, Value>> grads =
-      buildGradients(b, block, *loss, ret->getLoc(), *active);
+      buildGradients(b, block, loss, ret->getLoc(), *active);
   if (failed(grads))
     return failure();
-  SmallVector<Value> results{*loss};
+  SmallVector<Value> results{loss};
   for (BlockArgument p : params) {
     Value g = grads->lookup(p);
     if (!g)
       g = splat(b, func.getLoc(), cast<RankedTensorType>(p.getType()), 0.0);
     results.push_back(g);
+  }
+  // The state results follow the gradients, unchanged, with their attributes.
+  SmallVector<DictionaryAttr> resultAttrs(results.size(),
+                                          DictionaryAttr::get(func.getContext()));
+  for (unsigned i : forwardResults->state) {
+    results.push_back(ret->getOperand(i));
+    resultAttrs.push_back(func.getResultAttrDict(i));
   }
 
   // Everything created after the last forward op belongs to the backward.
@@ -195,6 +237,7 @@ static LogicalResult differentiate(func::FuncOp func) {
   func.setFunctionType(FunctionType::get(func.getContext(),
                                          func.getArgumentTypes(),
                                          ValueRange(results).getTypes()));
+  func.setAllResultAttrs(resultAttrs);
   func->setAttr(RematDialect::getTrainingStepAttrName(),
                 UnitAttr::get(func.getContext()));
   return success();

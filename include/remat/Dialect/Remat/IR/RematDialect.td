@@ -29,15 +29,27 @@ def Remat_Dialect : Dialect {
     `remat.phase = #remat.phase<backward>` attribute so that schedulers can
     tell the two halves of a training step apart; function arguments that are
     trainable parameters carry the `remat.param` unit attribute.
+
+    Non-trainable state that a step reads and updates (the running
+    statistics of a batch norm) is a function argument marked with the
+    `remat.state` unit attribute, and its next value a function result
+    marked `remat.state = N : i64`, N being the index of the state argument
+    it replaces (same type). `--remat-autodiff` differentiates only the
+    loss and returns the state results after the gradients.
   }];
   let useDefaultAttributePrinterParser = 1;
   let hasOperationAttrVerify = 1;
   let hasRegionArgAttrVerify = 1;
+  let hasRegionResultAttrVerify = 1;
   let extraClassDeclaration = [{
     /// Name of the unit attribute that marks a trainable function argument.
     static llvm::StringRef getParamAttrName() { return "remat.param"; }
     /// Name of the phase attribute attached to loss and backward ops.
     static llvm::StringRef getPhaseAttrName() { return "remat.phase"; }
+    /// Name of the state attribute: a unit attribute on a function argument
+    /// holding state, an i64 (the index of that argument) on the function
+    /// result holding its next value.
+    static llvm::StringRef getStateAttrName() { return "remat.state"; }
     /// Name of the unit attribute that forbids recomputing an op.
     static llvm::StringRef getNoRecomputeAttrName() {
       return "remat.no_recompute";

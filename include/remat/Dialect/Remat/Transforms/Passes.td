@@ -45,6 +45,31 @@ def RematAutodiff : Pass<"remat-autodiff", "mlir::func::FuncOp"> {
     Ops without `RematGradientOpInterface` on the path from a parameter to
     the loss are reported with an error at their location.
 
+    State: a function may also return the next values of non-trainable
+    state (the running statistics of a batch norm), each result marked
+    `remat.state = N : i64` where argument #N, marked `remat.state`, holds
+    the current value (same type). The loss is then the only unmarked
+    result. Only the loss is differentiated (no gradient flows into or out
+    of the state); the state results are returned after the gradients, in
+    their order and with their attributes, computed by the forward ops as
+    before (they are outputs of the step: the schedulers keep them to the
+    end and count them apart like the gradients).
+
+    Before:
+    ```mlir
+    func.func @f(%w: tensor<4xf32> {remat.param}, %t: tensor<4xf32>,
+                 %s: tensor<4xf32> {remat.state})
+        -> (tensor<4xf32> {remat.state = 2 : i64}, tensor<f32>) {
+      %0 = remat.tanh %w : ...
+      %1 = remat.add %s, %0 : ...
+      %2 = remat.mse %0, %t : ...
+      return %1, %2 : tensor<4xf32>, tensor<f32>
+    }
+    ```
+    After: `-> (tensor<f32>, tensor<4xf32>, tensor<4xf32> {remat.state = 2 :
+    i64})`, returning the loss `%2`, the gradient of `%w` and `%1`.
+    Several unmarked results, or none, are an error.
+
     The pass runs on one `func.func` at a time (it reads and rewrites only
     that function), so functions are differentiated in parallel when the
     pass is nested under `func.func`.
