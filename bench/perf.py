@@ -61,11 +61,13 @@ def compile_budget(build, model, budget, out):
 
 
 def compile_step(build, model, flags, out):
-    """Compiles; returns (wall s, cpu s, arena bytes) and, with -v among the
-    flags, the planned activation peak as a fourth element."""
+    """Compiles with -v; returns (wall s, cpu s, arena bytes, planned
+    activation peak, predicted recompute cost in % of the forward's cost),
+    the last two from the plan remark (None without a strategy or budget)."""
     wall, cpu = time.perf_counter(), children_cpu()
     done = subprocess.run([os.path.join(build, "bin", "remat-compile"), model,
-                           "-o", out + ".o", "--header=" + out + ".h"] + flags,
+                           "-o", out + ".o", "--header=" + out + ".h", "-v"] +
+                          flags,
                           stderr=subprocess.PIPE, text=True)
     wall, cpu = time.perf_counter() - wall, children_cpu() - cpu
     if done.returncode != 0:
@@ -76,12 +78,11 @@ def compile_step(build, model, flags, out):
     with open(out + ".h") as header:
         arena = int(re.search(r"#define REMAT_ARENA_BYTES (\d+)",
                               header.read()).group(1))
-    if "-v" in flags:
-        peak = re.search(r"peak activation bytes (\d+)", done.stderr)
-        if not peak:
-            raise CompileError("no plan remark in:\n" + done.stderr)
-        return wall, cpu, arena, int(peak.group(1))
-    return wall, cpu, arena
+    plan = re.search(r"peak activation bytes (\d+) .*recompute cost \S+ "
+                     r"\(([0-9.]+)% of forward\)", done.stderr)
+    if not plan:
+        return wall, cpu, arena, None, None
+    return wall, cpu, arena, int(plan.group(1)), float(plan.group(2))
 
 
 def run_step(runner, steps, threads, dump=None, extra=()):
@@ -163,10 +164,11 @@ def main():
             # of the planned activation peak (what --budget bounds), not of
             # the arena, which also holds arguments and results (e.g. every
             # weight gradient).
-            store = compile_step(args.build, model,
-                                 ["--strategy=store-all", "-v"],
+            store = compile_step(args.build, model, ["--strategy=store-all"],
                                  base + "-store")
-            strategies = [("store-all", store[:3])]
+            if store[3] is None:
+                raise CompileError("no plan remark for " + model)
+            strategies = [("store-all", store)]
             strategies.append(("sqrt", compile_step(
                 args.build, model, ["--strategy=sqrt"], base + "-sqrt")))
             budget = store[3] // 2
@@ -181,38 +183,59 @@ def main():
             os.makedirs(dump)
             run_step(base + "-store.run", 1, 1, dump, extra)
             for t in threads:
+                store_ms = None
                 if imported:
                     torch_ms, torch_rss, blas["torch"] = run_torch_zoo(
                         name, args.steps, t)
                 else:
                     torch_ms, torch_rss, blas["torch"] = run_torch(
                         model, dump, args.steps, t)
-                for label, (wall, cpu, arena) in strategies:
+                for label, (wall, cpu, arena, _, predicted) in strategies:
                     suffix = {"store-all": "-store", "sqrt": "-sqrt",
                               "store-all, loops": "-loops"}.get(
                                   label, "-budget")
                     ms, rss, blas["remat"] = run_step(
                         base + suffix + ".run", args.steps, t, extra=extra)
                     shown = name + (" (imported)" if imported else "")
+                    # Recompute overhead in time: this plan's step over
+                    # store-all's, same model, threads and run, beside what
+                    # the plan predicted (its recompute cost, % of the
+                    # forward's cost); none for the loop baseline.
+                    if label == "store-all":
+                        store_ms = ms
+                    measured = None
+                    if predicted is not None and store_ms:
+                        measured = 100.0 * (ms / store_ms - 1.0)
                     rows.append((shown, label, t, ms, torch_ms, ms / torch_ms,
-                                 rss, torch_rss, arena, wall, cpu))
+                                 measured, predicted, rss, torch_rss, arena,
+                                 wall, cpu))
                     print(rows[-1], file=sys.stderr)
                 loads.append(os.getloadavg()[0])
                 print(f"{name} threads {t} done", file=sys.stderr)
 
+    def percent(value):
+        return "-" if value is None else f"{value:+.1f}" if value else "0"
+
     lines = [
         "| model | strategy | threads | compiled ms | PyTorch ms | ratio | "
+        "recompute time % (measured) | recompute % of fwd (planned) | "
         "compiled RSS MiB | PyTorch RSS MiB | arena bytes | compile wall s | "
         "compile CPU s |",
-        "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
-    for (name, label, t, ms, tms, ratio, rss, trss, arena, wall,
-         cpu) in rows:
+        "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
+    for (name, label, t, ms, tms, ratio, measured, predicted, rss, trss,
+         arena, wall, cpu) in rows:
         lines.append(f"| {name} | {label} | {t} | {ms:.2f} | {tms:.2f} | "
-                     f"{ratio:.2f} | {rss / 1024:.1f} | {trss / 1024:.1f} | "
-                     f"{arena} | {wall:.1f} | {cpu:.1f} |")
+                     f"{ratio:.2f} | {percent(measured)} | "
+                     f"{percent(predicted)} | {rss / 1024:.1f} | "
+                     f"{trss / 1024:.1f} | {arena} | {wall:.1f} | {cpu:.1f} |")
     lines.append("")
     lines.append(f"BLAS: compiled step: {blas.get('remat')}; PyTorch "
                  f"{__import__('torch').__version__}: {blas.get('torch')}.")
+    lines.append("Recompute: measured = step time over store-all's in the "
+                 "same run and thread count - 1 (% of the step); planned = "
+                 "the plan's recompute cost in % of the forward's cost "
+                 "(remat-compile -v). With a backward about twice the "
+                 "forward, p% of the forward is about p/3 % of the step.")
     lines.append(f"Load average (1 min) during the run: "
                  f"{min(loads):.1f} to {max(loads):.1f} on "
                  f"{os.cpu_count()} cores.")

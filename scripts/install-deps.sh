@@ -7,7 +7,7 @@ PACKAGES=(
   cmake ninja-build g++ git ccache
   libmlir-22-dev mlir-22-tools llvm-22-dev llvm-22-tools clang-22 lld-22
   libclang-rt-22-dev
-  libgtest-dev coinor-libcbc-dev libopenblas-dev libopenblas0-pthread
+  libgtest-dev coinor-libcbc-dev libopenblas-dev libopenblas0-pthread libomp-22-dev
   python3 python3-numpy python3-pytest python3-networkx python3-torch
   python3-torchvision python3-onnx
   python3-matplotlib

@@ -123,6 +123,10 @@ LogicalResult driver::compile(ModuleOp module, const CompileOptions &options,
         return func.isDeclaration() &&
                func.getSymName().starts_with("remat_cpu_");
       });
+  // remat-cpu-parallel-loops and convert-scf-to-openmp run (they may find
+  // no loop large enough; the object is linked with libomp all the same).
+  info.usesOpenMP =
+      !cuda && !options.gpuLoopsOnCpu && options.parallelThreshold >= 0;
   if (!cuda && failed(addArenaEntry(module, entryName, info.arenaEntry)))
     return failure();
   if (options.emit == Emit::MlirBuffers) {

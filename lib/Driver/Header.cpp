@@ -115,7 +115,14 @@ void driver::writeHeader(const EntryInfo &info, llvm::raw_ostream &os) {
   else
     os << " * CPU: any alignment of the element type; 64 bytes recommended.\n";
   if (info.usesCpuRuntime)
-    os << " * Link: libRematCpuRuntime.a -lopenblas -lm (REMAT_CPU_RUNTIME).\n";
+    os << " * Link: libRematCpuRuntime.a -lopenblas -lomp -lm "
+          "(REMAT_CPU_RUNTIME).\n";
+  else if (info.usesOpenMP)
+    os << " * Link: -lomp -lm (REMAT_OPENMP).\n";
+  if (info.usesOpenMP)
+    os << " * Threads: OpenMP's count (omp_set_num_threads, "
+          "OMP_NUM_THREADS;\n"
+          " *   remat_cpu_set_num_threads sets it and OpenBLAS's).\n";
   os << " * The call allocates and frees its arena of REMAT_ARENA_BYTES.\n"
      << " */\n"
      << "#ifndef " << guard << "\n#define " << guard << "\n\n"
@@ -144,6 +151,7 @@ void driver::writeHeader(const EntryInfo &info, llvm::raw_ostream &os) {
      << (cuda ? "#define REMAT_TARGET_CUDA 1\n"
               : "#define REMAT_TARGET_CPU 1\n")
      << (info.usesCpuRuntime ? "#define REMAT_CPU_RUNTIME 1\n" : "")
+     << (info.usesOpenMP ? "#define REMAT_OPENMP 1\n" : "")
      << "#define REMAT_ARENA_BYTES " << info.arenaBytes << "\n"
      << "#define REMAT_ARENA_LOWER_BOUND_BYTES " << info.arenaLowerBound << "\n"
      << "#define REMAT_NUM_BUFFERS " << info.buffers.size() << "\n"

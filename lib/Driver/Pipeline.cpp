@@ -117,6 +117,7 @@ LogicalResult driver::runCpuLLVMStage(ModuleOp module,
   CpuLLVMPipelineOptions cpu;
   cpu.gpuLoops = options.gpuLoopsOnCpu;
   cpu.blockSize = options.gpuBlockSize;
+  cpu.parallelThreshold = options.parallelThreshold;
   PassManager pm(module.getContext());
   buildCpuLLVMPipeline(pm, cpu);
   return run(pm, module, options, "mlir-llvm");

@@ -96,19 +96,32 @@ static void addGpuLoopNest(OpPassManager &pm, int64_t blockSize) {
 
 void remat::buildCpuLLVMPipeline(OpPassManager &pm,
                                  const CpuLLVMPipelineOptions &options) {
+  // Threads: the outer loop of each large linalg op becomes an OpenMP
+  // worksharing loop (the testing aid's parallel loops stay sequential).
+  bool openmp = !options.gpuLoops && options.parallelThreshold >= 0;
   if (options.gpuLoops)
     addGpuLoopNest(pm, options.blockSize);
+  if (openmp)
+    pm.addNestedPass<func::FuncOp>(createRematCpuParallelLoops(
+        RematCpuParallelLoopsOptions{options.parallelThreshold}));
   pm.addNestedPass<func::FuncOp>(createConvertLinalgToLoopsPass());
+  if (openmp)
+    pm.addPass(createConvertSCFToOpenMPPass());
   pm.addPass(memref::createExpandStridedMetadataPass());
   pm.addPass(createLowerAffinePass());
+  // Before convert-scf-to-cf: the memref.alloca_scope that
+  // convert-scf-to-openmp puts around each loop body must still hold one
+  // block when it is lowered.
+  pm.addPass(createFinalizeMemRefToLLVMConversionPass());
   pm.addPass(createSCFToControlFlowPass());
   addHostScalarPasses(pm);
-  pm.addPass(createFinalizeMemRefToLLVMConversionPass());
   pm.addPass(createArithToLLVMConversionPass());
   ConvertFuncToLLVMPassOptions funcToLLVM;
   funcToLLVM.useBarePtrCallConv = true;
   pm.addPass(createConvertFuncToLLVMPass(funcToLLVM));
   pm.addPass(createConvertControlFlowToLLVMPass());
+  if (openmp)
+    pm.addPass(createConvertOpenMPToLLVMPass());
   pm.addPass(createReconcileUnrealizedCastsPass());
 }
 

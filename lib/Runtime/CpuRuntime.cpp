@@ -17,11 +17,15 @@
 #include "remat/Runtime/CpuRuntime.h"
 
 #include <algorithm>
+#include <cerrno>
+#include <cstdlib>
 #include <cstring>
 #include <limits>
 #include <vector>
 #include <cblas.h>
+#include <omp.h>
 #include <openblas_config.h> // OpenBLAS's cblas.h, with its extensions
+#include <sched.h>
 
 /// A leading dimension BLAS accepts: a matrix with one row may carry any
 /// row stride in its memref, but BLAS requires ld >= max(1, columns).
@@ -135,30 +139,46 @@ void copyRow(const float *from, int64_t step, int64_t count, float *to) {
     to[x] = from[x * step];
 }
 
+/// Least number of elements an im2col matrix must have to be written (or
+/// added back by col2im) by several OpenMP threads: below, the fork and
+/// join cost more than the copy.
+constexpr int64_t kMinParallelElements = 32768;
+
 /// Writes the im2col matrix of one image's group `image` ([c, h, w]) to
 /// `col`, whose rows are `ld` apart: row (ci, i, j), column (y, x) holds
-/// image[ci][y * sh + i * dh][x * sw + j * dw].
+/// image[ci][y * sh + i * dh][x * sw + j * dw]. A large matrix is written by
+/// the OpenMP threads, each its own rows (a copy: the bits do not depend on
+/// the number of threads).
 void im2col(const ConvShape &s, const float *image, float *col, int64_t ld) {
-  for (int64_t ci = 0; ci < s.c; ++ci)
-    for (int64_t i = 0; i < s.kh; ++i)
-      for (int64_t j = 0; j < s.kw; ++j, col += ld) {
-        const float *plane = image + ci * s.h * s.w + i * s.dh * s.w + j * s.dw;
-        for (int64_t y = 0; y < s.oh; ++y)
-          copyRow(plane + y * s.sh * s.w, s.sw, s.ow, col + y * s.ow);
-      }
+  int64_t rows = s.depth();
+#pragma omp parallel for schedule(static)                                     \
+    if (rows > 1 && rows * s.pixels() >= kMinParallelElements)
+  for (int64_t row = 0; row < rows; ++row) {
+    int64_t ci = row / (s.kh * s.kw), i = row / s.kw % s.kh, j = row % s.kw;
+    const float *plane = image + ci * s.h * s.w + i * s.dh * s.w + j * s.dw;
+    for (int64_t y = 0; y < s.oh; ++y)
+      copyRow(plane + y * s.sh * s.w, s.sw, s.ow, col + row * ld + y * s.ow);
+  }
 }
 
 /// The transpose of im2col: adds column (y, x) of row (ci, i, j) of `col`
 /// (rows `ld` apart) to image[ci][y * sh + i * dh][x * sw + j * dw], rows
-/// in increasing order.
+/// in increasing order. Rows of one channel overlap in the image, rows of
+/// different channels never: a large matrix is shared among the OpenMP
+/// threads by channel, each channel's rows still added in increasing order
+/// by one thread (the same bits for any number of threads).
 void col2im(const ConvShape &s, const float *col, int64_t ld, float *image) {
+  int64_t window = s.kh * s.kw;
+#pragma omp parallel for schedule(static)                                     \
+    if (s.c > 1 && s.depth() * s.pixels() >= kMinParallelElements)
   for (int64_t ci = 0; ci < s.c; ++ci)
     for (int64_t i = 0; i < s.kh; ++i)
-      for (int64_t j = 0; j < s.kw; ++j, col += ld) {
+      for (int64_t j = 0; j < s.kw; ++j) {
+        const float *rowCol = col + (ci * window + i * s.kw + j) * ld;
         float *plane = image + ci * s.h * s.w + i * s.dh * s.w + j * s.dw;
         for (int64_t y = 0; y < s.oh; ++y) {
           float *row = plane + y * s.sh * s.w;
-          const float *from = col + y * s.ow;
+          const float *from = rowCol + y * s.ow;
           for (int64_t x = 0; x < s.ow; ++x)
             row[x * s.sw] += from[x];
         }
@@ -317,12 +337,49 @@ extern "C" void remat_cpu_sconv2d_filter_grad(
   }
 }
 
-extern "C" void remat_cpu_set_num_threads(int threads) {
-  openblas_set_num_threads(std::max(threads, 1));
+// libomp's extension (its omp.h declares it; g++'s does not).
+extern "C" void kmp_set_blocktime(int milliseconds);
+
+extern "C" int remat_cpu_set_num_threads(int threads) {
+  if (threads < 1 || threads > REMAT_CPU_MAX_THREADS)
+    return -1;
+  // One count for both pools: OpenMP's threads run the loops, OpenBLAS's
+  // the GEMMs, one after the other, never nested.
+  omp_set_num_threads(threads);
+  openblas_set_num_threads(threads);
+  // libomp's idle threads spin for 200 ms after a parallel loop by default,
+  // on the cores OpenBLAS's threads need for the GEMM that follows: they
+  // sleep at once instead, unless the user chose (KMP_BLOCKTIME).
+  if (!std::getenv("KMP_BLOCKTIME"))
+    kmp_set_blocktime(0);
+  return 0;
 }
 
-extern "C" int remat_cpu_num_threads(void) {
-  return openblas_get_num_threads();
+extern "C" int remat_cpu_num_threads(void) { return omp_get_max_threads(); }
+
+/// Parses a thread count: a decimal integer in [1, REMAT_CPU_MAX_THREADS]
+/// (OMP_NUM_THREADS may list one count per nesting level: the first counts).
+static int parseThreads(const char *text, bool list) {
+  errno = 0;
+  char *end = nullptr;
+  long value = std::strtol(text, &end, 10);
+  if (end == text || errno != 0 || (*end != '\0' && !(list && *end == ',')) ||
+      value < 1 || value > REMAT_CPU_MAX_THREADS)
+    return -1;
+  return static_cast<int>(value);
+}
+
+extern "C" int remat_cpu_default_num_threads(void) {
+  if (const char *value = std::getenv("REMAT_NUM_THREADS"))
+    return parseThreads(value, /*list=*/false);
+  if (const char *value = std::getenv("OMP_NUM_THREADS"))
+    return parseThreads(value, /*list=*/true);
+  // The cores this process may run on (its affinity mask, as taskset or a
+  // container's cpuset limits it), not every core of the machine.
+  cpu_set_t set;
+  if (sched_getaffinity(0, sizeof(set), &set) == 0)
+    return std::clamp(CPU_COUNT(&set), 1, REMAT_CPU_MAX_THREADS);
+  return std::clamp(omp_get_num_procs(), 1, REMAT_CPU_MAX_THREADS);
 }
 
 extern "C" const char *remat_cpu_blas_name(void) {

@@ -31,9 +31,16 @@
 // remat-cpu-llvm-pipeline: loops, then the LLVM dialect.
 // RUN: remat-opt %t.buffers.mlir --remat-cpu-llvm-pipeline -o %t.llvm.mlir
 // RUN: remat-opt %t.buffers.mlir -o %t.llvm-text.mlir \
-// RUN:   --pass-pipeline='builtin.module(func.func(convert-linalg-to-loops),expand-strided-metadata,lower-affine,convert-scf-to-cf,arith-expand,convert-math-to-llvm,convert-math-to-libm,finalize-memref-to-llvm,convert-arith-to-llvm,convert-func-to-llvm{use-bare-ptr-memref-call-conv=1},convert-cf-to-llvm,reconcile-unrealized-casts)'
+// RUN:   --pass-pipeline='builtin.module(func.func(remat-cpu-parallel-loops{min-work=32768}),func.func(convert-linalg-to-loops),convert-scf-to-openmp,expand-strided-metadata,lower-affine,finalize-memref-to-llvm,convert-scf-to-cf,arith-expand,convert-math-to-llvm,convert-math-to-libm,convert-arith-to-llvm,convert-func-to-llvm{use-bare-ptr-memref-call-conv=1},convert-cf-to-llvm,convert-openmp-to-llvm,reconcile-unrealized-casts)'
 // RUN: diff %t.llvm.mlir %t.llvm-text.mlir
 // RUN: FileCheck %s --check-prefix=LLVM < %t.llvm.mlir
+// With a threshold every op meets, the loops become OpenMP worksharing
+// loops; -1 (no OpenMP) is the plain loop lowering.
+// RUN: remat-opt %t.buffers.mlir --remat-cpu-llvm-pipeline='parallel-threshold=1' | FileCheck %s --check-prefix=OMP
+// RUN: remat-opt %t.buffers.mlir --remat-cpu-llvm-pipeline='parallel-threshold=-1' -o %t.seq.mlir
+// RUN: remat-opt %t.buffers.mlir -o %t.seq-text.mlir \
+// RUN:   --pass-pipeline='builtin.module(func.func(convert-linalg-to-loops),expand-strided-metadata,lower-affine,finalize-memref-to-llvm,convert-scf-to-cf,arith-expand,convert-math-to-llvm,convert-math-to-libm,convert-arith-to-llvm,convert-func-to-llvm{use-bare-ptr-memref-call-conv=1},convert-cf-to-llvm,reconcile-unrealized-casts)'
+// RUN: diff %t.seq.mlir %t.seq-text.mlir
 //
 // The CUDA path: remat-buffer-pipeline with cuda=true, then
 // remat-cuda-llvm-pipeline to PTX (format=isa needs no CUDA toolkit here:
@@ -77,8 +84,14 @@
 // BUFFERS: call @remat_cpu_sgemm
 
 // LLVM: llvm.func @chain4
+// LLVM-NOT: omp.parallel
 // LLVM-NOT: func.func @chain4
 // LLVM: llvm.call @remat_cpu_sgemm
+
+// OMP: llvm.func @chain4
+// OMP: omp.parallel
+// OMP: omp.wsloop
+// OMP: llvm.call @remat_cpu_sgemm
 
 // CUDA: llvm.func @chain4
 // CUDA: gpu.launch_func @chain4_kernel::@chain4_kernel blocks in

@@ -94,6 +94,13 @@ static cl::opt<long long> splitThreshold(
              "optimizing (compile time; -1: never)"),
     cl::init(20000));
 
+static cl::opt<long long> parallelThreshold(
+    "parallel-threshold",
+    cl::desc("CPU: linalg ops with at least this many loop iterations run "
+             "their outermost parallel loop on OpenMP threads; smaller ones "
+             "stay sequential (-1: no OpenMP)"),
+    cl::init(32768));
+
 static cl::opt<bool> verbose("v",
                              cl::desc("Print each stage and its wall time to "
                                       "stderr as it finishes"),
@@ -165,6 +172,7 @@ int main(int argc, char **argv) {
   options.blas = blas;
   options.verbose = verbose;
   options.splitInstructions = splitThreshold;
+  options.parallelThreshold = parallelThreshold;
   options.configurePassManager = [](mlir::PassManager &pm) {
     return mlir::applyPassManagerCLOptions(pm);
   };

@@ -9,8 +9,8 @@
 # A header with REMAT_TARGET_CUDA needs the remat CUDA runtime, cuBLAS and
 # libcuda (the toolkit's link stub is enough to link; running needs the
 # driver).
-# A CPU entry point is linked with the remat CPU runtime and OpenBLAS (its
-# GEMM calls, and the runner's --threads).
+# A CPU entry point is linked with the remat CPU runtime, OpenBLAS (its GEMM
+# calls) and LLVM's OpenMP runtime libomp (its parallel loops; --threads).
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -73,7 +73,7 @@ else
          "(--cpu-runtime libRematCpuRuntime.a)" >&2
     exit 1
   fi
-  libs=("$cpu_runtime" -lopenblas -lm)
+  libs=("$cpu_runtime" -lopenblas -lomp -lm)
 fi
 
 exec "$cxx" "${flags[@]}" "$here/runner.cpp" "$object" "${libs[@]}" -o "$output"

@@ -16,9 +16,10 @@
 //          [--weights FILE.index] [--inputs FILE.index]
 //          [--state FILE.index] [--state-out FILE.index]
 //
-// --threads (CPU; default $REMAT_NUM_THREADS, else OpenBLAS's own default:
-// $OPENBLAS_NUM_THREADS, else every core) sets the threads of the BLAS the
-// step's matmuls call. The results do not depend on it (docs/Conventions.md).
+// --threads (CPU; default $REMAT_NUM_THREADS, else $OMP_NUM_THREADS, else
+// the cores this process may run on) sets the threads of the step's loops
+// (OpenMP) and of the BLAS its matmuls call, one count for both. The results
+// do not depend on it (docs/Conventions.md).
 //
 // --weights and --inputs replace the generated contents with tensors from a
 // tensor file (python/remat/tensorfile.py: FILE.index names every tensor,
@@ -467,7 +468,7 @@ bool writeState(const std::string &indexPath,
 /// Most steps one run may take (a typo must not mean a run for ever).
 constexpr long long kMaxSteps = 1000000;
 /// Most threads one run may ask for.
-constexpr long long kMaxThreads = 4096;
+constexpr long long kMaxThreads = 4096; // REMAT_CPU_MAX_THREADS
 
 /// Parses all of `text` as a decimal integer in [lo, hi].
 bool parseInteger(const char *text, long long lo, long long hi,
@@ -503,14 +504,6 @@ int run(int argc, char **argv) {
   double lr = 0.01;
   std::string dumpDir, weightsPath, inputsPath, statePath, stateOutPath;
   long long threads = 0; // 0: the default
-  if (const char *env = std::getenv("REMAT_NUM_THREADS"))
-    if (!parseInteger(env, 1, kMaxThreads, threads)) {
-      std::fprintf(stderr,
-                   "error: REMAT_NUM_THREADS must be an integer in [1, %lld], "
-                   "got '%s'\n",
-                   kMaxThreads, env);
-      return 2;
-    }
   for (int i = 1; i < argc; ++i) {
     std::string arg = argv[i];
     if (i + 1 >= argc)
@@ -570,8 +563,24 @@ int run(int argc, char **argv) {
   int64_t deviceBase = remat_cuda_device_used_bytes();
 #else
   const char *target = "cpu";
-  if (threads > 0)
-    remat_cpu_set_num_threads(static_cast<int>(threads));
+  if (threads == 0) {
+    // $REMAT_NUM_THREADS, else $OMP_NUM_THREADS, else the cores available.
+    int fallback = remat_cpu_default_num_threads();
+    if (fallback < 0) {
+      const char *name = std::getenv("REMAT_NUM_THREADS") ? "REMAT_NUM_THREADS"
+                                                          : "OMP_NUM_THREADS";
+      std::fprintf(stderr,
+                   "error: %s must be an integer in [1, %d], got '%s'\n", name,
+                   REMAT_CPU_MAX_THREADS, std::getenv(name));
+      return 2;
+    }
+    threads = fallback;
+  }
+  // The loops (OpenMP) and the BLAS get the same count.
+  if (remat_cpu_set_num_threads(static_cast<int>(threads)) != 0) {
+    std::fprintf(stderr, "error: cannot use %lld threads\n", threads);
+    return 2;
+  }
   std::printf("perf threads %d blas %s\n", remat_cpu_num_threads(),
               remat_cpu_blas_name());
 #endif

@@ -89,6 +89,10 @@ struct CompileOptions {
   /// loop passes and code generation are superlinear in function size);
   /// negative: never.
   int64_t splitInstructions = 20000;
+  /// CPU: linalg ops with at least this many loop iterations run their
+  /// outermost parallel loop on OpenMP threads (remat-cpu-parallel-loops);
+  /// negative: no OpenMP (the object then needs no libomp).
+  int64_t parallelThreshold = 32768;
   /// Times every stage (its passes under it, MLIR pass timing) in this
   /// scope when set and enabled; the LLVM stages too.
   mlir::TimingScope *timing = nullptr;
@@ -139,6 +143,8 @@ struct EntryInfo {
   Target target = Target::CPU;
   /// CPU: the object calls libRematCpuRuntime (link it and -lopenblas).
   bool usesCpuRuntime = false;
+  /// CPU: the object calls the OpenMP runtime (libomp).
+  bool usesOpenMP = false;
   /// CPU: `<function>_arena(uint8_t *arena, buffers...)`, the entry with a
   /// caller-provided arena of arenaBytes; empty if there is none.
   std::string arenaEntry;

@@ -168,4 +168,44 @@ def RematMergeGpuModules : Pass<"remat-merge-gpu-modules", "mlir::ModuleOp"> {
   }];
 }
 
+def RematCpuParallelLoops
+    : Pass<"remat-cpu-parallel-loops", "mlir::func::FuncOp"> {
+  let summary = "Lowers large host linalg ops to loops whose outermost loop "
+                "is an scf.parallel";
+  let description = [{
+    Every linalg op on buffers (not nested in another linalg op or loop)
+    whose static iteration space holds at least `min-work` points and whose
+    first iterator is parallel with a trip count of at least 2 becomes a
+    loop nest (as `convert-linalg-to-loops` writes it) whose outermost loop
+    is a one-dimensional `scf.parallel`; every inner loop stays a sequential
+    `scf.for`, so that the innermost loops stay plain loops for LLVM's
+    vectorizer and each reduction runs in one thread in its own order.
+    `convert-scf-to-openmp` then shares the outer iterations among the
+    OpenMP threads. Smaller ops, ops whose first iterator is a reduction and
+    ops with dynamic sizes are left for `convert-linalg-to-loops`. Each
+    iteration of the parallel loop writes its own output elements, so the
+    results do not depend on the number of threads.
+
+    Before (`min-work=1000`):
+    ```mlir
+    linalg.generic {iterator_types = ["parallel", "parallel"], ...}
+        ins(%a : memref<64x64xf32>) outs(%b : memref<64x64xf32>) { ... }
+    ```
+    After:
+    ```mlir
+    scf.parallel (%i) = (%c0) to (%c64) step (%c1) {
+      scf.for %j = %c0 to %c64 step %c1 { ... }
+    }
+    ```
+  }];
+  let options = [
+    Option<"minWork", "min-work", "int64_t", /*default=*/"32768",
+           "Least number of iteration points (product of the static loop "
+           "trip counts) of an op that runs in parallel">,
+  ];
+  let dependentDialects = ["::mlir::scf::SCFDialect",
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::affine::AffineDialect"];
+}
+
 #endif // REMAT_DRIVER_PASSES_TD

@@ -90,6 +90,13 @@ struct CpuLLVMPipelineOptions
       *this, "block-size",
       llvm::cl::desc("Tile size of the parallel loops with gpu-loops"),
       llvm::cl::init(256)};
+  PassOptions::Option<int64_t> parallelThreshold{
+      *this, "parallel-threshold",
+      llvm::cl::desc("Linalg ops with at least this many iteration points "
+                     "run their outermost parallel loop on OpenMP threads "
+                     "(remat-cpu-parallel-loops); -1: no OpenMP (not with "
+                     "gpu-loops)"),
+      llvm::cl::init(32768)};
 };
 
 /// Options of `remat-cuda-llvm-pipeline`.

@@ -93,10 +93,24 @@ void remat_cpu_sconv2d_input_grad(int64_t n, int64_t g, int64_t c, int64_t h,
                                   uintptr_t dy, int64_t offsetDy,
                                   uintptr_t dx, int64_t offsetDx);
 
-/* Sets the number of threads the BLAS uses (at least 1). */
-void remat_cpu_set_num_threads(int threads);
-/* The number of threads the BLAS uses now. */
+/* Most threads remat_cpu_set_num_threads accepts. */
+#define REMAT_CPU_MAX_THREADS 4096
+/* Sets the number of threads of the compiled loops (OpenMP,
+ * omp_set_num_threads: for steps run by the calling thread) and of the BLAS
+ * (openblas_set_num_threads) to `threads`, one count for both so that they
+ * do not oversubscribe the cores; unless $KMP_BLOCKTIME is set, idle OpenMP
+ * threads then sleep at once instead of spinning on the cores the BLAS
+ * needs (kmp_set_blocktime(0)). Returns 0, or -1 (and changes nothing)
+ * when `threads` is not in [1, REMAT_CPU_MAX_THREADS]. Results do not
+ * depend on the count (docs/Conventions.md). */
+int remat_cpu_set_num_threads(int threads);
+/* The number of threads the compiled loops use now (omp_get_max_threads). */
 int remat_cpu_num_threads(void);
+/* The count users expect by default: $REMAT_NUM_THREADS, else
+ * $OMP_NUM_THREADS (its first entry), else the cores this process may run
+ * on (its affinity mask). -1 when the variable that decides is not an
+ * integer in [1, REMAT_CPU_MAX_THREADS]. */
+int remat_cpu_default_num_threads(void);
 /* The BLAS library and its build configuration, e.g. "OpenBLAS 0.3.21 ...". */
 const char *remat_cpu_blas_name(void);
 

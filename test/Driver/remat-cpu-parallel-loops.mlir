@@ -1,0 +1,134 @@
+// RUN: remat-opt %s --split-input-file --pass-pipeline='builtin.module(func.func(remat-cpu-parallel-loops{min-work=1000}))' | FileCheck %s
+
+#id = affine_map<(i, j) -> (i, j)>
+#row = affine_map<(i, j) -> (i)>
+#col = affine_map<(i, j) -> (j)>
+
+// An elementwise op with 64 x 64 points: the outer loop is parallel, the
+// inner one a sequential loop.
+// CHECK-LABEL: func.func @elementwise
+// CHECK-DAG: %[[C0:.*]] = arith.constant 0 : index
+// CHECK-DAG: %[[C64:.*]] = arith.constant 64 : index
+// CHECK-DAG: %[[C1:.*]] = arith.constant 1 : index
+// CHECK: scf.parallel (%[[I:.*]]) = (%[[C0]]) to (%[[C64]]) step (%[[C1]]) {
+// CHECK-NEXT: scf.for %[[J:.*]] = %{{.*}} to %{{.*}} step %{{.*}} {
+// CHECK: affine.apply #{{.*}}(%[[I]])
+// CHECK: affine.apply #{{.*}}(%[[J]])
+// CHECK: math.tanh
+// CHECK: memref.store
+// CHECK-NEXT: }
+// CHECK-NEXT: scf.reduce
+// CHECK-NOT: scf.parallel
+// CHECK-NOT: linalg.generic
+// CHECK: return
+func.func @elementwise(%a: memref<64x64xf32>, %b: memref<64x64xf32>) {
+  linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%a : memref<64x64xf32>) outs(%b : memref<64x64xf32>) {
+  ^bb0(%x: f32, %y: f32):
+    %t = math.tanh %x : f32
+    linalg.yield %t : f32
+  }
+  return
+}
+
+// -----
+
+#id = affine_map<(i, j) -> (i, j)>
+#row = affine_map<(i, j) -> (i)>
+
+// A row sum: rows in parallel, each row's sum in one thread, in order.
+// CHECK-LABEL: func.func @row_sum
+// CHECK: scf.parallel (%[[I:.*]]) =
+// CHECK-NEXT: scf.for %[[J:.*]] =
+// CHECK: affine.apply #{{.*}}(%[[J]])
+// CHECK: arith.addf
+// CHECK: memref.store %{{.*}}, %arg1
+func.func @row_sum(%a: memref<64x64xf32>, %s: memref<64xf32>) {
+  linalg.generic {indexing_maps = [#id, #row], iterator_types = ["parallel", "reduction"]}
+      ins(%a : memref<64x64xf32>) outs(%s : memref<64xf32>) {
+  ^bb0(%x: f32, %acc: f32):
+    %r = arith.addf %x, %acc : f32
+    linalg.yield %r : f32
+  }
+  return
+}
+
+// -----
+
+#id = affine_map<(i, j) -> (i, j)>
+#col = affine_map<(i, j) -> (j)>
+
+// A reduction first (a column sum as written): left to
+// convert-linalg-to-loops, no threads.
+// CHECK-LABEL: func.func @reduction_first
+// CHECK-NOT: scf.parallel
+// CHECK: linalg.generic
+func.func @reduction_first(%a: memref<64x64xf32>, %s: memref<64xf32>) {
+  linalg.generic {indexing_maps = [#id, #col], iterator_types = ["reduction", "parallel"]}
+      ins(%a : memref<64x64xf32>) outs(%s : memref<64xf32>) {
+  ^bb0(%x: f32, %acc: f32):
+    %r = arith.addf %x, %acc : f32
+    linalg.yield %r : f32
+  }
+  return
+}
+
+// -----
+
+#id = affine_map<(i, j) -> (i, j)>
+
+// Below min-work (16 x 16 = 256 points < 1000): stays as it is.
+// CHECK-LABEL: func.func @small
+// CHECK-NOT: scf.parallel
+// CHECK: linalg.generic
+func.func @small(%a: memref<16x16xf32>, %b: memref<16x16xf32>) {
+  linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%a : memref<16x16xf32>) outs(%b : memref<16x16xf32>) {
+  ^bb0(%x: f32, %y: f32):
+    linalg.yield %x : f32
+  }
+  return
+}
+
+// -----
+
+#id = affine_map<(i, j) -> (i, j)>
+
+// A first loop of one iteration has nothing to share; dynamic sizes have no
+// static count: both stay.
+// CHECK-LABEL: func.func @one_row
+// CHECK-NOT: scf.parallel
+// CHECK: linalg.generic
+// CHECK-LABEL: func.func @dynamic
+// CHECK-NOT: scf.parallel
+// CHECK: linalg.generic
+func.func @one_row(%a: memref<1x4096xf32>, %b: memref<1x4096xf32>) {
+  linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%a : memref<1x4096xf32>) outs(%b : memref<1x4096xf32>) {
+  ^bb0(%x: f32, %y: f32):
+    linalg.yield %x : f32
+  }
+  return
+}
+func.func @dynamic(%a: memref<?x4096xf32>, %b: memref<?x4096xf32>) {
+  linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%a : memref<?x4096xf32>) outs(%b : memref<?x4096xf32>) {
+  ^bb0(%x: f32, %y: f32):
+    linalg.yield %x : f32
+  }
+  return
+}
+
+// -----
+
+// Named ops too (a matmul on loops, --blas=false): rows of C in parallel,
+// the k loop innermost and sequential.
+// CHECK-LABEL: func.func @matmul
+// CHECK: scf.parallel
+// CHECK-NEXT: scf.for
+// CHECK-NEXT: scf.for
+// CHECK-NOT: linalg.matmul
+func.func @matmul(%a: memref<32x16xf32>, %b: memref<16x32xf32>, %c: memref<32x32xf32>) {
+  linalg.matmul ins(%a, %b : memref<32x16xf32>, memref<16x32xf32>) outs(%c : memref<32x32xf32>)
+  return
+}
