@@ -8,6 +8,7 @@
 
 #include "remat/Scheduling/KeptSet.h"
 #include "remat/Scheduling/KeptSetSearch.h"
+#include "remat/Scheduling/MaxFlow.h"
 
 #include <algorithm>
 #include <cassert>
@@ -17,134 +18,6 @@
 #include <set>
 
 using namespace remat::sched;
-
-namespace {
-
-/// Dinic's maximum flow on double capacities (infinity allowed).
-class FlowNetwork {
-public:
-  explicit FlowNetwork(unsigned numVertices)
-      : adjacency(numVertices), level(numVertices), next(numVertices) {}
-
-  void addEdge(unsigned from, unsigned to, double capacity) {
-    if (capacity <= 0)
-      return;
-    adjacency[from].push_back(edges.size());
-    edges.push_back({to, capacity});
-    adjacency[to].push_back(edges.size());
-    edges.push_back({from, 0});
-  }
-
-  void maxFlow(unsigned source, unsigned sink) {
-    while (buildLevels(source, sink)) {
-      std::fill(next.begin(), next.end(), 0);
-      while (push(source, sink, kInf) > 0) {
-      }
-    }
-  }
-
-  /// Vertices reachable from `source` in the residual network.
-  std::vector<bool> sourceSide(unsigned source) const {
-    std::vector<bool> seen(adjacency.size(), false);
-    std::vector<unsigned> stack = {source};
-    seen[source] = true;
-    while (!stack.empty()) {
-      unsigned v = stack.back();
-      stack.pop_back();
-      for (unsigned e : adjacency[v])
-        if (residual(e) > 0 && !seen[edges[e].to]) {
-          seen[edges[e].to] = true;
-          stack.push_back(edges[e].to);
-        }
-    }
-    return seen;
-  }
-
-private:
-  static constexpr double kInf = std::numeric_limits<double>::infinity();
-  /// Residual capacities below this fraction of the flow pushed are zero:
-  /// double rounding must not leave phantom residual edges.
-  static constexpr double kEps = 1e-9;
-
-  struct Edge {
-    unsigned to;
-    double capacity;
-    double flow = 0;
-  };
-
-  double residual(unsigned e) const {
-    const Edge &edge = edges[e];
-    if (std::isinf(edge.capacity))
-      return kInf;
-    double r = edge.capacity - edge.flow;
-    return r > kEps * std::max(1.0, std::fabs(edge.capacity)) ? r : 0;
-  }
-
-  bool buildLevels(unsigned source, unsigned sink) {
-    std::fill(level.begin(), level.end(), -1);
-    std::vector<unsigned> queue = {source};
-    level[source] = 0;
-    for (size_t i = 0; i < queue.size(); ++i) {
-      unsigned v = queue[i];
-      for (unsigned e : adjacency[v])
-        if (level[edges[e].to] < 0 && residual(e) > 0) {
-          level[edges[e].to] = level[v] + 1;
-          queue.push_back(edges[e].to);
-        }
-    }
-    return level[sink] >= 0;
-  }
-
-  /// One augmenting path of the level graph (iterative DFS).
-  double push(unsigned source, unsigned sink, double limit) {
-    std::vector<unsigned> path; // Edge ids.
-    unsigned v = source;
-    while (true) {
-      if (v == sink) {
-        double f = limit;
-        for (unsigned e : path)
-          f = std::min(f, residual(e));
-        if (std::isinf(f))
-          return 0; // An infinite path: not built (see minCutKeptSet).
-        for (unsigned e : path) {
-          if (!std::isinf(edges[e].capacity))
-            edges[e].flow += f;
-          if (!std::isinf(edges[e ^ 1].capacity))
-            edges[e ^ 1].flow -= f;
-        }
-        return f;
-      }
-      bool advanced = false;
-      for (; next[v] < adjacency[v].size(); ++next[v]) {
-        unsigned e = adjacency[v][next[v]];
-        unsigned to = edges[e].to;
-        if (level[to] == level[v] + 1 && residual(e) > 0) {
-          path.push_back(e);
-          v = to;
-          advanced = true;
-          break;
-        }
-      }
-      if (advanced)
-        continue;
-      // Dead end: retreat.
-      level[v] = -1;
-      if (path.empty())
-        return 0;
-      unsigned e = path.back();
-      path.pop_back();
-      v = edges[e ^ 1].to;
-      ++next[v];
-    }
-  }
-
-  std::vector<Edge> edges;
-  std::vector<std::vector<unsigned>> adjacency;
-  std::vector<int> level;
-  std::vector<size_t> next;
-};
-
-} // namespace
 
 std::vector<bool> remat::sched::minCutKeptSet(const Graph &graph,
                                               const MinCutOptions &options) {

@@ -48,6 +48,12 @@ std::string remat::sched::describePlan(const PlanResult &plan,
                      percent(plan.sim.recomputeCost, graph.forwardCost()))
      << "% of forward), " << plan.sim.recomputeCount << " recomputed ops, "
      << "planned in " << llvm::format("%.3f", plan.planSeconds * 1e3) << " ms";
+  if (const std::optional<BoundStats> &b = plan.bound)
+    os << "; recompute lower bound " << llvm::format("%.6g", b->recomputeCost)
+       << " ("
+       << llvm::format("%.1f", percent(b->recomputeCost, graph.forwardCost()))
+       << "% of forward), gap to bound " << llvm::format("%.1f", b->gapPercent)
+       << "%" << (b->complete ? "" : " (bound cut short by its time limit)");
   return s;
 }
 
@@ -67,6 +73,14 @@ void remat::sched::writePlanJSON(llvm::json::OStream &j, const PlanResult &plan,
                 static_cast<int64_t>(plan.sim.recomputeCount));
     j.attribute("plan_seconds", jsonNumber(plan.planSeconds));
     j.attribute("resequenced_forward_first", !plan.order.empty());
+    if (const std::optional<BoundStats> &b = plan.bound) {
+      j.attribute("lower_bound", jsonNumber(b->recomputeCost));
+      j.attribute("lower_bound_percent",
+                  jsonNumber(percent(b->recomputeCost, graph.forwardCost())));
+      j.attribute("gap_to_bound", jsonNumber(b->gapPercent));
+      j.attribute("lower_bound_seconds", jsonNumber(b->seconds));
+      j.attribute("lower_bound_complete", b->complete);
+    }
     if (const std::optional<sched::SolverStats> &s = plan.solver) {
       j.attributeObject("solver", [&] {
         j.attribute("optimal", s->optimal);

@@ -55,6 +55,20 @@ struct SolverStats {
   bool fromWarmStart = false;
 };
 
+/// A lower bound on the recompute of every schedule within the budget
+/// (LowerBound.h), attached to the chosen plan on request
+/// (`PlannerOptions::boundSeconds`).
+struct BoundStats {
+  /// The bound, in the units of the plan's recompute cost.
+  double recomputeCost = 0;
+  /// 100 (plan recompute - bound) / plan recompute (0 when the plan
+  /// recomputes nothing): the plan is proven within this much of optimal.
+  double gapPercent = 0;
+  double seconds = 0;
+  /// Every step that could raise the bound was evaluated in time.
+  bool complete = true;
+};
+
 /// A candidate plan: which strategy built it, with which parameter, the
 /// schedule, its exact simulation and the time spent planning it.
 struct PlanResult {
@@ -73,6 +87,8 @@ struct PlanResult {
   std::vector<unsigned> order;
   /// Set by solver-based strategies.
   std::optional<SolverStats> solver;
+  /// Set on the chosen plan when a lower bound was asked for.
+  std::optional<BoundStats> bound;
 };
 
 /// The plan of `plans` with the least peak (ties: least recompute); null

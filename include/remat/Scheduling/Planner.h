@@ -62,6 +62,10 @@ struct PlannerOptions {
   /// limit (for `auto`: every plan of `planFrontier`), and within `budget`
   /// if one is given.
   double maxRecomputePercent = -1;
+  /// Seconds for the recompute lower bound at `budget` (LowerBound.h,
+  /// `recomputeLowerBoundAnyOrder`), attached to the chosen plan as
+  /// `PlanResult::bound`; 0: none. Needs a budget.
+  double boundSeconds = 0;
 };
 
 //===----------------------------------------------------------------------===//

@@ -53,6 +53,9 @@ struct RematerializePass
     if (!(timeLimit > 0))
       return emitError(loc) << "time-limit must be positive, got "
                             << timeLimit;
+    if (!(lowerBound >= 0))
+      return emitError(loc) << "lower-bound must be >= 0 seconds, got "
+                            << lowerBound;
     return success();
   }
 
@@ -120,6 +123,7 @@ struct RematerializePass
     options.dpSlots = dpSlots;
     options.timeLimitSeconds = timeLimit;
     options.maxRecomputePercent = maxRecomputePercent;
+    options.boundSeconds = lowerBound;
     llvm::Expected<PlannerResult> planned =
         planRematerialization(tg->graph, options);
     if (!planned)

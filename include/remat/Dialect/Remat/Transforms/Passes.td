@@ -170,6 +170,11 @@ def RematRematerialize : Pass<"remat-rematerialize", "mlir::func::FuncOp"> {
     strategy, and Revolve and the chain optimum at budgets of 0.2 .. 0.9 of
     store-all); with `budget=` too, the plan must also fit it.
 
+    `lower-bound=S` (with `budget=`): spend up to S seconds on a lower bound
+    on the recompute cost of every schedule within the budget (cut bounds
+    at single steps, docs/Scheduling.md); the remark and the JSON report it
+    with the plan's gap to it (`lower_bound`, `gap_to_bound`).
+
     Forward-only functions (the unit attribute `remat.forward_only`, which
     remat-import sets on graphs without a backward phase such as the Moccasin
     DAGs) are planned too: any value may be freed after a use and recomputed
@@ -272,6 +277,10 @@ def RematRematerialize : Pass<"remat-rematerialize", "mlir::func::FuncOp"> {
            "Memory discretisation of the chain dynamic program (fallback of its exact table)">,
     Option<"timeLimit", "time-limit", "double", /*default=*/"60",
            "Wall-time limit in seconds of the exact MILP (strategy milp; auto gives it at most 10 s)">,
+    Option<"lowerBound", "lower-bound", "double", /*default=*/"0",
+           "With a budget: seconds for a lower bound on the recompute of "
+           "any schedule within it, reported with the plan's gap to it "
+           "(0: none)">,
     Option<"reportJson", "report-json", "std::string", /*default=*/"\"\"",
            "Write the plan report as JSON to this file ('-' for stdout)">,
     Option<"verify", "verify", "bool", /*default=*/"false",

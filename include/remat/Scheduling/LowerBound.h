@@ -1,0 +1,125 @@
+//===- LowerBound.h - Lower bounds on recompute and peak --------*- C++ -*-===//
+//
+// Part of the remat project.
+//
+//===----------------------------------------------------------------------===//
+///
+/// \file
+/// Lower bounds that hold for every schedule of remat's model (Graph.h), so
+/// that a plan's distance from the optimum can be bounded on graphs far too
+/// large for the exact MILP.
+///
+/// The cut bound at a step. Take the execution of node t in the original
+/// order. Every forward value v made before t (index < t) and read by some
+/// node at index >= t is, at that moment, either held by a live instance or
+/// executed again after t (an instance made before t that serves a read at
+/// or after t is live during t). A value recomputed after t needs each
+/// forward operand in the same way: live at t or recomputed after t (graph
+/// inputs are resident). Values t itself reads (and, in a training graph
+/// before its first backward node, values read before the first backward
+/// node, where nothing may be recomputed) must be live, as must values that
+/// are never recomputed (`noRecompute`, `keep`). Backward values made before
+/// t and read at or after t, and t's own result, are live too, whatever
+/// the schedule. So, with L the live forward values and R the values
+/// recomputed after t,
+///
+///   bytes(L) <= budget - fixed(t),   recompute cost >= cost(R),
+///
+/// and the least cost(R) over closed (L, R) within that memory is a lower
+/// bound on the recompute of every schedule whose peak is within `budget`.
+/// That least cost is a cut problem with one knapsack row; relaxing the row
+/// with a multiplier lambda >= 0 gives, for every lambda,
+///
+///   cost(R) >= mincut(lambda) - lambda * (budget - fixed(t)),
+///
+/// mincut(lambda) the minimum over closed (L, R) of cost(R) + lambda *
+/// bytes(L), a minimum s-t cut (the network of MinCut.h with v_in -> v_out of
+/// capacity lambda * bytes). The bound maximises over lambda (a concave
+/// piecewise-linear function; its breakpoints are found by intersecting
+/// cut lines) and over steps t. A maximum flow never exceeds the minimum cut,
+/// so using the flow value keeps the bound valid under rounding. Memory is
+/// counted as the simulator counts it: the returned part of an output node
+/// never counts, so it is left out.
+///
+/// Windows. The same argument for the recomputations executed after node t
+/// and before node t + 1 (the list of t + 1): the values t + 1 reads that
+/// were made before t are live at t or recomputed in that window, with
+/// their operands. Windows are disjoint in time, so the bounds of all
+/// windows add up, and they add to the bound of a cut to the end at a step
+/// after them. The result is the larger of the sum of the windows and the
+/// best (windows before t) + (cut from t to the end).
+///
+/// The same argument without recomputation gives the least-peak bound: at
+/// step t the forced values, t's result and the live backward values are
+/// live in every schedule.
+///
+//===----------------------------------------------------------------------===//
+
+#ifndef REMAT_SCHEDULING_LOWERBOUND_H
+#define REMAT_SCHEDULING_LOWERBOUND_H
+
+#include "remat/Scheduling/Graph.h"
+
+#include <cstdint>
+
+namespace remat {
+namespace sched {
+
+/// Limits of `recomputeLowerBound`.
+struct LowerBoundOptions {
+  /// Wall-time limit in seconds for the cut bounds (the windows first, then
+  /// cuts to the end in decreasing order of the bytes they would have to
+  /// shed; the bound of the cuts made so far is returned when time runs
+  /// out). <= 0: no limit.
+  double timeLimitSeconds = 2;
+  /// At most this many steps get a cut to the end (0: all that could give
+  /// a positive bound).
+  unsigned maxSteps = 0;
+};
+
+/// A lower bound and how it was found.
+struct LowerBound {
+  /// No schedule has a peak within the budget: the least-peak bound
+  /// exceeds it, or some step's least memory does.
+  bool infeasible = false;
+  /// Lower bound on the recompute cost (the units of `Node::cost`) of every
+  /// schedule whose activation peak is within the budget (0 if infeasible).
+  double recomputeCost = 0;
+  /// Lower bound on the activation peak of every schedule, whatever its
+  /// recompute.
+  int64_t peakBytes = 0;
+  /// The step whose cut to the end gives `recomputeCost` with the windows
+  /// before it (the graph's size: the windows alone).
+  unsigned step = 0;
+  /// Cuts computed (windows and cuts to the end), and cuts that could give
+  /// a positive bound (the window or step holds more than the budget when
+  /// nothing is recomputed).
+  unsigned stepsEvaluated = 0;
+  unsigned stepsCandidate = 0;
+  /// Every candidate step was evaluated (not cut short by the limits).
+  bool complete = true;
+  /// Wall time spent.
+  double seconds = 0;
+};
+
+/// The least activation peak any schedule of `graph` can reach: the bytes
+/// live at some step whatever is recomputed. The graph must be valid.
+int64_t leastPeakLowerBound(const Graph &graph);
+
+/// Lower bounds on the recompute of every schedule of `graph` whose
+/// activation peak is within `budgetBytes`, and on the least peak. The graph
+/// must be valid (Graph::validate).
+LowerBound recomputeLowerBound(const Graph &graph, int64_t budgetBytes,
+                               const LowerBoundOptions &options = {});
+
+/// The bound for the orders the planner plans (Phases.h): the input order
+/// and, when forward nodes come after the first backward node, the stable
+/// forward-first re-sequencing; the weaker of the two (each gets half of
+/// the time limit), so it bounds a plan in either order.
+LowerBound recomputeLowerBoundAnyOrder(const Graph &graph, int64_t budgetBytes,
+                                       const LowerBoundOptions &options = {});
+
+} // namespace sched
+} // namespace remat
+
+#endif // REMAT_SCHEDULING_LOWERBOUND_H

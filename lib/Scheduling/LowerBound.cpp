@@ -1,0 +1,456 @@
+//===- LowerBound.cpp - Lower bounds on recompute and peak ----------------===//
+//
+// Part of the remat project.
+//
+//===----------------------------------------------------------------------===//
+
+#include "remat/Scheduling/LowerBound.h"
+
+#include "remat/Scheduling/MaxFlow.h"
+#include "remat/Scheduling/Phases.h"
+
+#include "llvm/ADT/STLExtras.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <limits>
+#include <optional>
+
+using namespace remat::sched;
+
+namespace {
+
+constexpr double kInf = std::numeric_limits<double>::infinity();
+
+/// Per-node and per-step facts the bounds share, all in the simulator's
+/// counting (the returned part of an output never counts).
+struct StepFacts {
+  unsigned n = 0;
+  /// Recomputation may precede node t only for t >= phaseStart (a training
+  /// graph's first backward node; 0 in a forward-only graph).
+  unsigned phaseStart = 0;
+  std::vector<int64_t> counted;
+  /// Last node reading v (-1: none), and the last one before phaseStart.
+  std::vector<int> lastRead, lastReadEarly;
+  std::vector<bool> recomputable;
+  /// The nodes reading v, in increasing order.
+  std::vector<std::vector<unsigned>> readers;
+  /// Bytes live at step t in every schedule: t's result, backward values
+  /// made before t and read at or after t.
+  std::vector<int64_t> fixed;
+  /// Bytes of forward values that must be live at t (read by t, read
+  /// before phaseStart, or never recomputed).
+  std::vector<int64_t> forced;
+  /// Bytes of every forward value made before t and read at or after t.
+  std::vector<int64_t> needed;
+
+  explicit StepFacts(const Graph &graph);
+  bool isNeeded(unsigned v, unsigned t) const {
+    return v < t && lastRead[v] >= int(t);
+  }
+  /// v is made before t and read by a node in [t, last].
+  bool isReadWithin(unsigned v, unsigned t, unsigned last) const {
+    if (v >= t)
+      return false;
+    auto it = std::lower_bound(readers[v].begin(), readers[v].end(), t);
+    return it != readers[v].end() && *it <= last;
+  }
+  bool isForced(unsigned v, unsigned t,
+                const std::vector<bool> &readByT) const {
+    return isNeeded(v, t) &&
+           (!recomputable[v] || readByT[v] || lastReadEarly[v] >= int(t));
+  }
+};
+
+StepFacts::StepFacts(const Graph &graph) : n(graph.size()) {
+  const std::vector<Node> &nodes = graph.nodes;
+  phaseStart = n;
+  for (unsigned v = 0; v != n && phaseStart == n; ++v)
+    if (nodes[v].backward)
+      phaseStart = v;
+  if (phaseStart == n)
+    phaseStart = 0; // Forward-only: recomputation anywhere.
+  counted.resize(n);
+  lastRead.assign(n, -1);
+  lastReadEarly.assign(n, -1);
+  recomputable.resize(n);
+  readers.resize(n);
+  for (unsigned v = 0; v != n; ++v) {
+    const Node &node = nodes[v];
+    int64_t returned = 0;
+    if (node.output)
+      returned = node.outputBytes >= 0 ? std::min(node.outputBytes, node.bytes)
+                                       : node.bytes;
+    counted[v] = node.bytes - returned;
+    recomputable[v] = !node.backward && !node.noRecompute && !node.keep;
+    for (unsigned op : node.operands) {
+      if (readers[op].empty() || readers[op].back() != v)
+        readers[op].push_back(v);
+      lastRead[op] = std::max(lastRead[op], int(v));
+      if (v < phaseStart)
+        lastReadEarly[op] = std::max(lastReadEarly[op], int(v));
+    }
+  }
+  // Interval sums as difference arrays over steps.
+  std::vector<int64_t> dFixed(n + 1, 0), dForced(n + 1, 0), dNeeded(n + 1, 0);
+  auto addOver = [&](std::vector<int64_t> &d, unsigned from, int to,
+                     int64_t bytes) {
+    if (int(from) > to)
+      return;
+    d[from] += bytes;
+    d[to + 1] -= bytes;
+  };
+  for (unsigned v = 0; v != n; ++v) {
+    if (nodes[v].backward) {
+      addOver(dFixed, v + 1, lastRead[v], counted[v]);
+      continue;
+    }
+    addOver(dNeeded, v + 1, lastRead[v], counted[v]);
+    addOver(dForced, v + 1, recomputable[v] ? lastReadEarly[v] : lastRead[v],
+            counted[v]);
+  }
+  fixed.resize(n);
+  forced.resize(n);
+  needed.resize(n);
+  int64_t f = 0, fo = 0, ne = 0;
+  for (unsigned t = 0; t != n; ++t) {
+    f += dFixed[t];
+    fo += dForced[t];
+    ne += dNeeded[t];
+    fixed[t] = f + counted[t];
+    needed[t] = ne;
+    forced[t] = fo;
+    // Recomputable operands of t read after the early phase: forced at t.
+    if (t >= phaseStart) {
+      for (unsigned i = 0; i != nodes[t].operands.size(); ++i) {
+        unsigned op = nodes[t].operands[i];
+        bool repeated =
+            std::find(nodes[t].operands.begin(), nodes[t].operands.begin() + i,
+                      op) != nodes[t].operands.begin() + i;
+        if (!repeated && !nodes[op].backward && recomputable[op] &&
+            lastReadEarly[op] < int(t))
+          forced[t] += counted[op];
+      }
+    }
+  }
+}
+
+/// The cut bound of one step t for the recomputations executed after t and
+/// before node `last` (inclusive; the graph's size: to the end): max over
+/// lambda of mincut(lambda) - lambda * cap, in normalised units (costs /
+/// costUnit, bytes / byteUnit). The values the cut must provide are those
+/// made before t and read by a node in [t, last], and the forced ones.
+class StepCut {
+public:
+  StepCut(const Graph &graph, const StepFacts &facts, unsigned t, unsigned last,
+          double costUnit, double byteUnit)
+      : graph(graph), facts(facts), t(t), costUnit(costUnit),
+        byteUnit(byteUnit), readByT(graph.size(), false), needed(t, false) {
+    for (unsigned op : graph.nodes[t].operands)
+      readByT[op] = true;
+    // The forward values the cut concerns: needed ones and their forward
+    // ancestors (a recomputation reads them).
+    std::vector<bool> seen(t, false);
+    std::vector<unsigned> stack;
+    for (unsigned v = 0; v != t; ++v)
+      if (!graph.nodes[v].backward &&
+          (facts.isReadWithin(v, t, last) || facts.isForced(v, t, readByT))) {
+        needed[v] = seen[v] = true;
+        stack.push_back(v);
+      }
+    while (!stack.empty()) {
+      unsigned v = stack.back();
+      stack.pop_back();
+      relevant.push_back(v);
+      if (!facts.recomputable[v] || facts.isForced(v, t, readByT))
+        continue; // Never recomputed here: its operands are not needed.
+      for (unsigned op : graph.nodes[v].operands)
+        if (!graph.nodes[op].backward && !seen[op]) {
+          seen[op] = true;
+          stack.push_back(op);
+        }
+    }
+    std::sort(relevant.begin(), relevant.end());
+    local.assign(t, ~0u);
+    for (unsigned i = 0; i != relevant.size(); ++i)
+      local[relevant[i]] = i;
+  }
+
+  /// A line cost + lambda * bytes of one cut (normalised cost, raw bytes).
+  struct Line {
+    double cost = 0;
+    int64_t bytes = 0;
+  };
+
+  /// Max flow at `lambda` (a lower bound on mincut(lambda)) and the line of
+  /// the cut it leaves.
+  double solve(double lambda, Line &line) const {
+    unsigned m = relevant.size();
+    unsigned source = 2 * m, sink = 2 * m + 1;
+    FlowNetwork net(2 * m + 2);
+    for (unsigned i = 0; i != m; ++i) {
+      unsigned v = relevant[i];
+      const Node &node = graph.nodes[v];
+      bool pinned = !facts.recomputable[v] || facts.isForced(v, t, readByT);
+      net.addEdge(source, 2 * i, pinned ? kInf : node.cost / costUnit);
+      net.addEdge(2 * i, 2 * i + 1,
+                  lambda * double(facts.counted[v]) / byteUnit);
+      if (needed[v])
+        net.addEdge(2 * i + 1, sink, kInf);
+      if (!pinned)
+        for (unsigned op : node.operands)
+          if (!graph.nodes[op].backward)
+            net.addEdge(2 * local[op] + 1, 2 * i, kInf);
+    }
+    double flow = net.maxFlow(source, sink);
+    std::vector<bool> side = net.sourceSide(source);
+    line = Line();
+    for (unsigned i = 0; i != m; ++i) {
+      unsigned v = relevant[i];
+      if (!side[2 * i])
+        line.cost += graph.nodes[v].cost / costUnit;
+      else if (!side[2 * i + 1])
+        line.bytes += facts.counted[v];
+    }
+    return flow;
+  }
+
+  /// Bytes of the needed values (the cut that recomputes nothing).
+  int64_t neededBytes() const {
+    int64_t b = 0;
+    for (unsigned v : relevant)
+      if (needed[v])
+        b += facts.counted[v];
+    return b;
+  }
+  double totalCost() const {
+    double c = 0;
+    for (unsigned v : relevant)
+      c += graph.nodes[v].cost / costUnit;
+    return c;
+  }
+  int64_t minPositiveBytes() const {
+    int64_t b = 0;
+    for (unsigned v : relevant)
+      if (facts.counted[v] > 0 && (b == 0 || facts.counted[v] < b))
+        b = facts.counted[v];
+    return b;
+  }
+
+private:
+  const Graph &graph;
+  const StepFacts &facts;
+  unsigned t;
+  double costUnit, byteUnit;
+  std::vector<bool> readByT;
+  std::vector<bool> needed;
+  std::vector<unsigned> relevant;
+  std::vector<unsigned> local;
+};
+
+struct StepBound {
+  double value = 0; // Normalised cost.
+  double lambda = 0;
+  bool infeasible = false;
+};
+
+/// max over lambda >= 0 of mincut(lambda) - lambda * cap (cap in bytes).
+StepBound boundStep(const StepCut &cut, int64_t cap, double byteUnit) {
+  StepBound best;
+  using Line = StepCut::Line;
+  Line lo{0, cut.neededBytes()};
+  if (lo.bytes <= cap)
+    return best;
+  double capN = double(cap) / byteUnit;
+  double total = cut.totalCost();
+  int64_t minBytes = cut.minPositiveBytes();
+  if (minBytes == 0)
+    return best;
+  auto evaluate = [&](double lambda, Line &line) {
+    double flow = cut.solve(lambda, line);
+    double g = flow - lambda * capN;
+    if (g > best.value) {
+      best.value = g;
+      best.lambda = lambda;
+    }
+    return flow;
+  };
+  // A multiplier at which one byte outweighs all recomputation: its cut
+  // holds the fewest bytes.
+  double big = 2 * (total + 1) / (double(minBytes) / byteUnit);
+  Line hi;
+  evaluate(big, hi);
+  // No closed cut fits: every schedule exceeds the budget here (the flow
+  // bounds every cut's cost, so this is sound whatever the rounding).
+  if (best.value > total * (1 + 1e-9) + 1e-12) {
+    best.infeasible = true;
+    return best;
+  }
+  if (hi.bytes > cap)
+    return best;
+  for (unsigned iter = 0; iter != 60; ++iter) {
+    double lambda =
+        (hi.cost - lo.cost) / (double(lo.bytes - hi.bytes) / byteUnit);
+    if (!(lambda > 0) || !std::isfinite(lambda))
+      break;
+    Line line;
+    double flow = evaluate(lambda, line);
+    double meet = lo.cost + lambda * double(lo.bytes) / byteUnit;
+    if (flow >= meet - 1e-9 * std::max(1.0, std::fabs(meet)))
+      break; // lambda is the maximiser: no cut lies below the two lines.
+    if (line.bytes > cap) {
+      if (line.bytes == lo.bytes && line.cost == lo.cost)
+        break;
+      lo = line;
+    } else {
+      if (line.bytes == hi.bytes && line.cost == hi.cost)
+        break;
+      hi = line;
+    }
+  }
+  return best;
+}
+
+} // namespace
+
+int64_t remat::sched::leastPeakLowerBound(const Graph &graph) {
+  StepFacts facts(graph);
+  int64_t peak = 0;
+  for (unsigned t = 0; t != facts.n; ++t)
+    peak = std::max(peak, facts.fixed[t] + facts.forced[t]);
+  return peak;
+}
+
+LowerBound remat::sched::recomputeLowerBound(const Graph &graph,
+                                             int64_t budgetBytes,
+                                             const LowerBoundOptions &options) {
+  auto start = std::chrono::steady_clock::now();
+  auto elapsed = [&] {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() -
+                                         start)
+        .count();
+  };
+  auto outOfTime = [&] {
+    return options.timeLimitSeconds > 0 && elapsed() > options.timeLimitSeconds;
+  };
+  LowerBound result;
+  StepFacts facts(graph);
+  unsigned n = facts.n;
+  for (unsigned t = 0; t != n; ++t)
+    result.peakBytes =
+        std::max(result.peakBytes, facts.fixed[t] + facts.forced[t]);
+  if (result.peakBytes > budgetBytes) {
+    result.infeasible = true;
+    result.seconds = elapsed();
+    return result;
+  }
+  double costUnit = graph.forwardCost() > 0 ? graph.forwardCost() : 1;
+  double byteUnit = double(std::max<int64_t>(budgetBytes, 1));
+  // Bound of the cut at step t for the recomputations before node `last`
+  // (inclusive); nullopt: no schedule fits.
+  auto cutBound = [&](unsigned t, unsigned last) -> std::optional<double> {
+    StepCut cut(graph, facts, t, last, costUnit, byteUnit);
+    StepBound b = boundStep(cut, budgetBytes - facts.fixed[t], byteUnit);
+    ++result.stepsEvaluated;
+    if (b.infeasible)
+      return std::nullopt;
+    return b.value * costUnit;
+  };
+  auto infeasibleAt = [&](unsigned t) {
+    result.infeasible = true;
+    result.recomputeCost = 0;
+    result.step = t;
+    result.seconds = elapsed();
+    return result;
+  };
+
+  // Windows: the recomputations listed before node t + 1 serve its reads of
+  // values made before t that are not live at t. Windows are disjoint in
+  // time, so their bounds add up. window[t + 1]: the bound of the window
+  // ending at node t + 1.
+  std::vector<double> window(n + 1, 0);
+  for (unsigned t = facts.phaseStart; t + 1 < n && !outOfTime(); ++t) {
+    // Bytes of the values t + 1 reads that are not forced at t already.
+    int64_t readBytes = 0;
+    const std::vector<unsigned> &ops = graph.nodes[t + 1].operands;
+    for (unsigned i = 0; i != ops.size(); ++i) {
+      unsigned v = ops[i];
+      if (v >= t || graph.nodes[v].backward || !facts.recomputable[v] ||
+          facts.lastReadEarly[v] >= int(t) ||
+          llvm::is_contained(graph.nodes[t].operands, v) ||
+          std::find(ops.begin(), ops.begin() + i, v) != ops.begin() + i)
+        continue;
+      readBytes += facts.counted[v];
+    }
+    // Holding every such value and the forced ones fits: nothing to bound.
+    if (facts.fixed[t] + facts.forced[t] + readBytes <= budgetBytes)
+      continue;
+    ++result.stepsCandidate;
+    std::optional<double> b = cutBound(t, t + 1);
+    if (!b)
+      return infeasibleAt(t);
+    window[t + 1] = *b;
+  }
+  // prefix[T]: the windows ending at or before node T.
+  std::vector<double> prefix(n + 1, 0);
+  for (unsigned T = 1; T <= n; ++T)
+    prefix[T] = prefix[T - 1] + window[T];
+  result.recomputeCost = prefix[n];
+  result.step = n;
+
+  // Single steps to the end: every later read, the largest excess first;
+  // the windows before such a step add to it.
+  std::vector<std::pair<int64_t, unsigned>> candidates;
+  for (unsigned t = 0; t != n; ++t) {
+    int64_t excess = facts.fixed[t] + facts.needed[t] - budgetBytes;
+    if (excess > 0)
+      candidates.push_back({excess, t});
+  }
+  std::sort(
+      candidates.begin(), candidates.end(), [](const auto &a, const auto &b) {
+        return a.first != b.first ? a.first > b.first : a.second < b.second;
+      });
+  result.stepsCandidate += candidates.size();
+  unsigned singles = 0;
+  for (const auto &[excess, t] : candidates) {
+    if ((options.maxSteps && singles >= options.maxSteps) || outOfTime()) {
+      result.complete = false;
+      break;
+    }
+    ++singles;
+    std::optional<double> b = cutBound(t, n);
+    if (!b)
+      return infeasibleAt(t);
+    double total = prefix[t] + *b;
+    if (total > result.recomputeCost) {
+      result.recomputeCost = total;
+      result.step = t;
+    }
+  }
+  if (outOfTime())
+    result.complete = false;
+  result.seconds = elapsed();
+  return result;
+}
+
+LowerBound remat::sched::recomputeLowerBoundAnyOrder(
+    const Graph &graph, int64_t budgetBytes, const LowerBoundOptions &options) {
+  if (lateForwardNodes(graph).empty())
+    return recomputeLowerBound(graph, budgetBytes, options);
+  LowerBoundOptions half = options;
+  half.timeLimitSeconds = options.timeLimitSeconds / 2;
+  LowerBound input = recomputeLowerBound(graph, budgetBytes, half);
+  Graph resequenced = reorderGraph(graph, forwardFirstOrder(graph));
+  LowerBound other = recomputeLowerBound(resequenced, budgetBytes, half);
+  LowerBound result = input;
+  if (input.infeasible ||
+      (!other.infeasible && other.recomputeCost < input.recomputeCost))
+    result = other;
+  result.peakBytes = std::min(input.peakBytes, other.peakBytes);
+  result.complete = input.complete && other.complete;
+  result.stepsEvaluated = input.stepsEvaluated + other.stepsEvaluated;
+  result.stepsCandidate = input.stepsCandidate + other.stepsCandidate;
+  result.seconds = input.seconds + other.seconds;
+  return result;
+}

@@ -1,0 +1,213 @@
+//===- LowerBoundTest.cpp - Tests of the recompute lower bounds -----------===//
+//
+// Part of the remat project.
+//
+//===----------------------------------------------------------------------===//
+
+#include "remat/Scheduling/LowerBound.h"
+#include "remat/Scheduling/KeptSet.h"
+#include "remat/Scheduling/Milp.h"
+#include "remat/Scheduling/MinCut.h"
+#include "remat/Scheduling/Strategies.h"
+
+#include "TestGraphs.h"
+
+#include <gtest/gtest.h>
+
+#include <limits>
+#include <random>
+
+using namespace remat::sched;
+
+namespace {
+
+/// Every (peak, recompute) pair of every schedule that recomputes each
+/// recomputable forward node at most once per list, lists before the
+/// backward nodes only (the schedules of the MILP's model on these graphs).
+std::vector<std::pair<int64_t, double>> allSchedules(const Graph &g) {
+  std::vector<unsigned> fwd, bwd;
+  for (unsigned v = 0; v != g.size(); ++v) {
+    if (g.nodes[v].backward)
+      bwd.push_back(v);
+    else if (!isAlwaysKept(g.nodes[v]))
+      fwd.push_back(v);
+  }
+  unsigned bits = fwd.size() * bwd.size();
+  EXPECT_LE(bits, 18u) << "graph too large for enumeration";
+  std::vector<std::pair<int64_t, double>> points;
+  for (uint64_t mask = 0; mask < (uint64_t(1) << bits); ++mask) {
+    Schedule s(g.size());
+    for (unsigned t = 0; t != bwd.size(); ++t)
+      for (unsigned q = 0; q != fwd.size(); ++q)
+        if ((mask >> (t * fwd.size() + q)) & 1)
+          s.recomputeBefore[bwd[t]].push_back(fwd[q]);
+    SimResult sim;
+    std::optional<std::string> err = simulate(g, s, sim);
+    EXPECT_FALSE(err) << *err;
+    if (!err)
+      points.push_back({sim.peakBytes, sim.recomputeCost});
+  }
+  return points;
+}
+
+/// Least recompute within `budget` among `points` (infinity if none).
+double leastWithin(const std::vector<std::pair<int64_t, double>> &points,
+                   int64_t budget) {
+  double best = std::numeric_limits<double>::infinity();
+  for (auto [peak, cost] : points)
+    if (peak <= budget)
+      best = std::min(best, cost);
+  return best;
+}
+
+/// A gradient chain (4 layers of 16 bytes, cost 4 each).
+Graph chain4() {
+  test::GradChain c = test::makeGradChain(4, 16, 4);
+  return c.graph;
+}
+
+TEST(LowerBoundTest, ChainByHand) {
+  Graph g = chain4();
+  SimResult sa;
+  ASSERT_FALSE(simulate(g, Schedule(g.size()), sa));
+  // Store-all needs no recompute: the bound is 0 at its peak.
+  LowerBound atStoreAll = recomputeLowerBound(g, sa.peakBytes);
+  EXPECT_FALSE(atStoreAll.infeasible);
+  EXPECT_EQ(atStoreAll.recomputeCost, 0);
+  EXPECT_EQ(atStoreAll.stepsCandidate, 0u);
+  // During b3 (reads the loss, f3, f2) the values f0..f3, the loss and b3
+  // are live when nothing is recomputed: 4 * 16 + 4 + 16 = 84 bytes, the
+  // store-all peak. During b2 every schedule holds b3, f2, f1 and b2: 64.
+  EXPECT_EQ(sa.peakBytes, 84);
+  EXPECT_EQ(leastPeakLowerBound(g), 64);
+  // At 68 bytes one of f0, f1 must go during b3 (b3, its operands and the
+  // other layer take 68), and f0 during b2: a recomputation of cost 4.
+  LowerBound at68 = recomputeLowerBound(g, 68);
+  EXPECT_FALSE(at68.infeasible);
+  EXPECT_DOUBLE_EQ(at68.recomputeCost, 4);
+  // At 64 both go during b3 (52 bytes forced, 12 free): f1 and f0 are
+  // recomputed later (f1 reads f0), cost 8 in the optimum. The cut to the
+  // end at b3 relaxes the memory row with a multiplier l: min(68 l,
+  // 4 + 52 l, 8 + 36 l) - 48 l (keep both, drop one, drop both) is at most
+  // 5 (l = 1/4). The windows add up more: before b2, f1 must be back (cut
+  // at b3 with f1 needed: min(4 l, 4 + 4 l, 8 - 12 l) <= 2, at l = 1/2), and
+  // before b1, f0 (at b2 only f2 and f1 fit: 4); 2 + 4 = 6.
+  LowerBound at64 = recomputeLowerBound(g, 64);
+  EXPECT_FALSE(at64.infeasible);
+  EXPECT_NEAR(at64.recomputeCost, 6, 1e-9);
+  EXPECT_EQ(at64.peakBytes, 64);
+  // One byte below the least peak: no schedule.
+  EXPECT_TRUE(recomputeLowerBound(g, 63).infeasible);
+}
+
+TEST(LowerBoundTest, NeverAboveExhaustiveOptimum) {
+  std::mt19937 rng(4321);
+  unsigned positive = 0, optimumPositive = 0;
+  for (unsigned iter = 0; iter != 40; ++iter) {
+    unsigned numF = 3 + iter % 2, numB = 8 - numF - (iter % 3 == 0);
+    Graph g = test::makeRandomGraph(rng, numF, numB);
+    ASSERT_FALSE(g.validate());
+    std::vector<std::pair<int64_t, double>> points = allSchedules(g);
+    int64_t minPeak = std::numeric_limits<int64_t>::max(), maxPeak = 0;
+    for (auto [peak, cost] : points) {
+      minPeak = std::min(minPeak, peak);
+      maxPeak = std::max(maxPeak, peak);
+    }
+    EXPECT_LE(leastPeakLowerBound(g), minPeak) << "graph " << iter;
+    for (int64_t budget = std::max<int64_t>(minPeak - 2, 0); budget <= maxPeak;
+         ++budget) {
+      double optimum = leastWithin(points, budget);
+      LowerBound lb = recomputeLowerBound(g, budget);
+      if (lb.infeasible) {
+        EXPECT_TRUE(std::isinf(optimum))
+            << "graph " << iter << " budget " << budget;
+        continue;
+      }
+      if (std::isinf(optimum))
+        continue;
+      EXPECT_LE(lb.recomputeCost, optimum * (1 + 1e-9) + 1e-9)
+          << "graph " << iter << " budget " << budget;
+      optimumPositive += optimum > 0;
+      positive += lb.recomputeCost > 0;
+    }
+  }
+  // Not trivially zero: most budgets that need recompute get a positive
+  // bound.
+  EXPECT_GT(optimumPositive, 0u);
+  EXPECT_GE(positive * 2, optimumPositive)
+      << positive << " of " << optimumPositive;
+}
+
+TEST(LowerBoundTest, NeverAboveAnyPlanOnLargerGraphs) {
+  // Every schedule within a budget recomputes at least the bound: checked
+  // on the min-cut sweep's plans (kept sets, searched and hoisted plans) and
+  // on random recompute lists, at each plan's own peak.
+  std::mt19937 rng(99);
+  unsigned checked = 0, positive = 0;
+  for (unsigned iter = 0; iter != 12; ++iter) {
+    Graph g = test::makeRandomGraph(rng, 12 + iter, 14 + iter);
+    ASSERT_FALSE(g.validate());
+    std::vector<Schedule> schedules;
+    for (MinCutPlan &p : minCutSweep(g))
+      schedules.push_back(std::move(p.schedule));
+    unsigned first = 12 + iter;
+    for (unsigned r = 0; r != 20; ++r) {
+      Schedule s(g.size());
+      for (unsigned k = first; k != g.size(); ++k)
+        for (unsigned v = 0; v != first; ++v)
+          if (!isAlwaysKept(g.nodes[v]) &&
+              std::uniform_int_distribution<int>(0, 6)(rng) == 0)
+            s.recomputeBefore[k].push_back(v);
+      schedules.push_back(std::move(s));
+    }
+    for (const Schedule &s : schedules) {
+      SimResult sim;
+      ASSERT_FALSE(simulate(g, s, sim));
+      LowerBound lb = recomputeLowerBound(g, sim.peakBytes);
+      EXPECT_FALSE(lb.infeasible) << "graph " << iter;
+      EXPECT_LE(lb.recomputeCost, sim.recomputeCost * (1 + 1e-9) + 1e-9)
+          << "graph " << iter;
+      EXPECT_LE(lb.peakBytes, sim.peakBytes);
+      ++checked;
+      positive += lb.recomputeCost > 0;
+    }
+  }
+  EXPECT_GT(checked, 100u);
+  EXPECT_GT(positive, 0u);
+}
+
+TEST(LowerBoundTest, NeverAboveProvenMilpOptimum) {
+  if (!milpAvailable())
+    GTEST_SKIP() << "built without CBC";
+  std::mt19937 rng(7);
+  unsigned proven = 0;
+  for (unsigned iter = 0; iter != 4; ++iter) {
+    test::GradChain c = test::makeGradChain(5 + iter, 16);
+    std::uniform_int_distribution<int> bytes(1, 64), cost(1, 10);
+    for (Node &node : c.graph.nodes) {
+      node.bytes = bytes(rng);
+      node.cost = cost(rng);
+    }
+    const Graph &g = c.graph;
+    SimResult sa;
+    ASSERT_FALSE(simulate(g, Schedule(g.size()), sa));
+    for (double f : {0.5, 0.8}) {
+      int64_t budget = int64_t(f * double(sa.peakBytes));
+      std::string note;
+      std::optional<PlanResult> p = milpOptimal(g, budget, 10, note);
+      LowerBound lb = recomputeLowerBound(g, budget);
+      if (!p) {
+        continue; // Infeasible or not solved: nothing to compare.
+      }
+      EXPECT_FALSE(lb.infeasible);
+      if (!p->solver || !p->solver->optimal)
+        continue;
+      ++proven;
+      EXPECT_LE(lb.recomputeCost, p->sim.recomputeCost * (1 + 1e-9) + 1e-9)
+          << "chain " << iter << " budget " << budget;
+    }
+  }
+  EXPECT_GT(proven, 0u);
+}
+
+} // namespace
