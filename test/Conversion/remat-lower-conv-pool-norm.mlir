@@ -243,26 +243,31 @@ func.func @global_avg_pool_grad(%g: tensor<2x3xf32>) -> tensor<2x3x5x4xf32> {
   return %0 : tensor<2x3x5x4xf32>
 }
 
-// [2, 3, 8] is normalized as [6, 8]: sum, mean, centered sum of squares,
-// rstd = 1 / sqrt(var + eps), all accumulated and computed in f64 and
-// rounded to f32 once; then the affine map in f32; restored to [2, 3, 8].
+// [2, 3, 8] is normalized as [6, 8]: one pass sums x and x * x, then
+// mean = sum / 8, var = max(sumsq / 8 - mean^2, 0), rstd = 1 / sqrt(var +
+// eps), all accumulated and computed in f64 and rounded to f32 once; then
+// the affine map in f32; restored to [2, 3, 8].
 // CHECK-LABEL: func.func @layer_norm(
 // CHECK:         %[[X:.*]] = tensor.collapse_shape %arg0 {{\[}}[0, 1], [2]] : tensor<2x3x8xf32> into tensor<6x8xf32>
-// CHECK:         %[[SUM:.*]] = linalg.generic {indexing_maps = [#[[$ID2]], #[[$ROW]]], iterator_types = ["parallel", "reduction"]} ins(%[[X]] : tensor<6x8xf32>) outs(%{{.*}} : tensor<6xf64>)
-// CHECK:           arith.extf %{{.*}} : f32 to f64
-// CHECK:         %[[MEAN:.*]] = linalg.generic {{.*}} ins(%[[SUM]] : tensor<6xf64>)
-// CHECK:           arith.constant 8.000000e+00 : f64
-// CHECK:         %[[SQ:.*]] = linalg.generic {{.*}} iterator_types = ["parallel", "reduction"]} ins(%[[X]], %[[MEAN]] : tensor<6x8xf32>, tensor<6xf64>) outs(%{{.*}} : tensor<6xf64>)
-// CHECK:           arith.subf
-// CHECK:           arith.mulf
-// CHECK:         %[[RSTD:.*]] = linalg.generic {{.*}} ins(%[[SQ]] : tensor<6xf64>)
+// CHECK:         %[[SUMS:.*]]:2 = linalg.generic {indexing_maps = [#[[$ID2]], #[[$ROW]], #[[$ROW]]], iterator_types = ["parallel", "reduction"]} ins(%[[X]] : tensor<6x8xf32>) outs(%{{.*}}, %{{.*}} : tensor<6xf64>, tensor<6xf64>)
+// CHECK:           %[[XW:.*]] = arith.extf %{{.*}} : f32 to f64
+// CHECK:           arith.addf %{{.*}}, %[[XW]] : f64
+// CHECK:           %[[X2:.*]] = arith.mulf %[[XW]], %[[XW]] : f64
+// CHECK:           arith.addf %{{.*}}, %[[X2]] : f64
+// CHECK:         %[[ST:.*]]:2 = linalg.generic {{.*}} ins(%[[SUMS]]#0, %[[SUMS]]#1 : tensor<6xf64>, tensor<6xf64>)
+// CHECK:           %[[N:.*]] = arith.constant 8.000000e+00 : f64
+// CHECK:           %[[M:.*]] = arith.divf %{{.*}}, %[[N]] : f64
+// CHECK:           %[[MS:.*]] = arith.divf %{{.*}}, %[[N]] : f64
+// CHECK:           %[[M2:.*]] = arith.mulf %[[M]], %[[M]] : f64
+// CHECK:           %[[VAR:.*]] = arith.subf %[[MS]], %[[M2]] : f64
+// CHECK:           %[[VP:.*]] = arith.maximumf %[[VAR]], %{{.*}} : f64
 // CHECK:           %[[EPS:.*]] = arith.constant 1.000000e-03 : f64
-// CHECK:           %[[V:.*]] = arith.addf %{{.*}}, %[[EPS]] : f64
+// CHECK:           %[[V:.*]] = arith.addf %[[VP]], %[[EPS]] : f64
 // CHECK:           %[[SD:.*]] = math.sqrt %[[V]] : f64
 // CHECK:           arith.divf %{{.*}}, %[[SD]] : f64
-// CHECK:         %[[MEAN32:.*]] = linalg.generic {{.*}} ins(%[[MEAN]] : tensor<6xf64>) outs(%{{.*}} : tensor<6xf32>)
+// CHECK:         %[[MEAN32:.*]] = linalg.generic {{.*}} ins(%[[ST]]#0 : tensor<6xf64>) outs(%{{.*}} : tensor<6xf32>)
 // CHECK:           arith.truncf %{{.*}} : f64 to f32
-// CHECK:         %[[RSTD32:.*]] = linalg.generic {{.*}} ins(%[[RSTD]] : tensor<6xf64>) outs(%{{.*}} : tensor<6xf32>)
+// CHECK:         %[[RSTD32:.*]] = linalg.generic {{.*}} ins(%[[ST]]#1 : tensor<6xf64>) outs(%{{.*}} : tensor<6xf32>)
 // CHECK:         %[[Y:.*]] = linalg.generic {indexing_maps = [#[[$ID2]], #[[$ROW]], #[[$ROW]], #[[$COL]], #[[$COL]], #[[$ID2]]], iterator_types = ["parallel", "parallel"]}
 // CHECK-SAME:        ins(%[[X]], %[[MEAN32]], %[[RSTD32]], %arg1, %arg2 : tensor<6x8xf32>, tensor<6xf32>, tensor<6xf32>, tensor<8xf32>, tensor<8xf32>)
 // CHECK:         tensor.expand_shape %[[Y]] {{\[}}[0, 1], [2]] output_shape [2, 3, 8] : tensor<6x8xf32> into tensor<2x3x8xf32>
@@ -276,7 +281,7 @@ func.func @layer_norm(%x: tensor<2x3x8xf32>, %s: tensor<8xf32>, %b: tensor<8xf32
 // to f32.
 // CHECK-LABEL: func.func @layer_norm_grad(
 // CHECK-SAME:      %[[G:.*]]: tensor<4x8xf32>, %[[X:.*]]: tensor<4x8xf32>, %[[S:.*]]: tensor<8xf32>
-// CHECK:         %[[SUM:.*]] = linalg.generic {{.*}} ins(%[[X]] : tensor<4x8xf32>)
+// CHECK:         %[[SUMS:.*]]:2 = linalg.generic {{.*}} ins(%[[X]] : tensor<4x8xf32>)
 // CHECK:         %[[ROWS:.*]]:2 = linalg.generic {indexing_maps = [#[[$ID2]], #[[$ID2]], #[[$COL]], #[[$ROW]], #[[$ROW]], #[[$ROW]], #[[$ROW]]], iterator_types = ["parallel", "reduction"]}
 // CHECK-SAME:        ins(%[[X]], %[[G]], %[[S]], %{{.*}}, %{{.*}} : tensor<4x8xf32>, tensor<4x8xf32>, tensor<8xf32>, tensor<4xf32>, tensor<4xf32>)
 // CHECK:         %[[DX:.*]] = linalg.generic {{.*}} ins(%[[X]], %[[G]], %[[S]], %{{.*}}, %{{.*}}, %[[ROWS]]#0, %[[ROWS]]#1 :
@@ -293,7 +298,7 @@ func.func @layer_norm_grad(%g: tensor<4x8xf32>, %x: tensor<4x8xf32>, %s: tensor<
 // [N, C, H, W] is normalized as [N, C, H*W] with loops (c | n, s).
 // CHECK-LABEL: func.func @batch_norm(
 // CHECK:         %[[X:.*]] = tensor.collapse_shape %arg0 {{\[}}[0], [1], [2, 3]] : tensor<3x4x5x6xf32> into tensor<3x4x30xf32>
-// CHECK:         %[[SUM:.*]] = linalg.generic {indexing_maps = [#[[$BNX]], #[[$BNC]]], iterator_types = ["parallel", "reduction", "reduction"]} ins(%[[X]] : tensor<3x4x30xf32>) outs(%{{.*}} : tensor<4xf64>)
+// CHECK:         %[[SUMS:.*]]:2 = linalg.generic {indexing_maps = [#[[$BNX]], #[[$BNC]], #[[$BNC]]], iterator_types = ["parallel", "reduction", "reduction"]} ins(%[[X]] : tensor<3x4x30xf32>) outs(%{{.*}}, %{{.*}} : tensor<4xf64>, tensor<4xf64>)
 // CHECK:           arith.constant 9.000000e+01 : f64
 // CHECK:         %[[Y:.*]] = linalg.generic {indexing_maps = [#[[$BNX]], #[[$BNC]], #[[$BNC]], #[[$BNC]], #[[$BNC]], #[[$BNX]]], iterator_types = ["parallel", "parallel", "parallel"]}
 // CHECK-SAME:        ins(%[[X]], %{{.*}}, %{{.*}}, %arg1, %arg2 : tensor<3x4x30xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>)
@@ -309,7 +314,7 @@ func.func @batch_norm(%x: tensor<3x4x5x6xf32>, %s: tensor<4xf32>, %b: tensor<4xf
 // CHECK-LABEL: func.func @batch_norm_grad(
 // CHECK:         %[[X:.*]] = tensor.expand_shape %arg1 {{\[}}[0], [1, 2]] output_shape [8, 5, 1] : tensor<8x5xbf16> into tensor<8x5x1xbf16>
 // CHECK:         %[[G:.*]] = tensor.expand_shape %arg0 {{\[}}[0], [1, 2]] output_shape [8, 5, 1]
-// CHECK:         linalg.generic {{.*}} ins(%[[X]] : tensor<8x5x1xbf16>) outs(%{{.*}} : tensor<5xf64>)
+// CHECK:         linalg.generic {{.*}} ins(%[[X]] : tensor<8x5x1xbf16>) outs(%{{.*}}, %{{.*}} : tensor<5xf64>, tensor<5xf64>)
 // CHECK:           arith.extf %{{.*}} : bf16 to f64
 // CHECK:         %[[P:.*]]:2 = linalg.generic {{.*}} iterator_types = ["parallel", "reduction", "reduction"]} ins(%[[X]], %[[G]], %{{.*}}, %{{.*}} : tensor<8x5x1xbf16>, tensor<8x5x1xbf16>, tensor<5xf32>, tensor<5xf32>) outs(%{{.*}}, %{{.*}} : tensor<5xf64>, tensor<5xf64>)
 // CHECK:         %[[DB32:.*]] = linalg.generic {{.*}} ins(%[[P]]#0 : tensor<5xf64>) outs(%{{.*}} : tensor<5xf32>)

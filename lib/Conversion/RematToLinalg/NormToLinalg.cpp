@@ -5,10 +5,11 @@
 //===----------------------------------------------------------------------===//
 //
 // layer_norm, batch_norm (training mode) and their gradients to linalg on
-// tensors. Statistics are computed with two passes (mean, then the biased
-// variance of the centered values); rstd = 1 / sqrt(var + epsilon). The
-// reductions over the normalized elements (the two statistics, dbias and
-// dscale) accumulate in f64 and are rounded to f32 once: a batch norm sums
+// tensors. Statistics are computed in one pass over the input (the sums of
+// x and of x * x; the biased variance is sum(x^2) / K - mean^2, at least 0);
+// rstd = 1 / sqrt(var + epsilon). The reductions over the normalized
+// elements (the statistics, dbias and dscale) accumulate in f64 (where x * x
+// of an f32 x is exact) and are rounded to f32 once: a batch norm sums
 // N * H * W elements per channel (32768 for a batch of 8 at 64x64), and a
 // sequential f32 sum of that length is off by ~1e-4 relative, 10-100x
 // PyTorch's blocked sums - enough to move ReLU6 kinks in MobileNetV2 and
@@ -90,74 +91,53 @@ Value narrow(OpBuilder &b, Location loc, Value wide) {
 }
 
 /// Mean and rstd (f32, [statSize]) of `layout`, accumulated and computed in
-/// the wide type and rounded once.
+/// the wide type and rounded once. One pass over x sums x and x * x (two
+/// independent f64 chains per statistic); var = sum(x^2) / K - mean^2,
+/// clamped at 0 against rounding.
 std::pair<Value, Value> computeStats(OpBuilder &b, Location loc,
                                      const NormLayout &layout, double epsilon) {
   unsigned nRed = layout.numLoops - 1;
   Type wide = wideType(b.getContext());
   Value sumInit = wideZeros(b, loc, layout.statSize);
-  Value sum = linalg::GenericOp::create(
-                  b, loc, TypeRange{sumInit.getType()}, ValueRange{layout.x},
-                  ValueRange{sumInit},
-                  ArrayRef<AffineMap>{layout.xMap, layout.statMap},
-                  getIteratorTypes(1, nRed),
-                  [&](OpBuilder &nb, Location l, ValueRange args) {
-                    linalg::YieldOp::create(
-                        nb, l,
-                        arith::AddFOp::create(nb, l, args[1],
-                                              toWide(nb, l, args[0]))
-                            .getResult());
-                  })
-                  .getResult(0);
+  Value sqInit = wideZeros(b, loc, layout.statSize);
+  auto sums = linalg::GenericOp::create(
+      b, loc, TypeRange{sumInit.getType(), sqInit.getType()},
+      ValueRange{layout.x}, ValueRange{sumInit, sqInit},
+      ArrayRef<AffineMap>{layout.xMap, layout.statMap, layout.statMap},
+      getIteratorTypes(1, nRed),
+      [&](OpBuilder &nb, Location l, ValueRange args) {
+        Value x = toWide(nb, l, args[0]);
+        Value sum = arith::AddFOp::create(nb, l, args[1], x);
+        Value sq = arith::AddFOp::create(
+            nb, l, args[2], arith::MulFOp::create(nb, l, x, x).getResult());
+        linalg::YieldOp::create(nb, l, ValueRange{sum, sq});
+      });
   double count = double(layout.count);
   Value meanInit = createEmptyTensor(b, loc, {layout.statSize}, wide);
-  AffineMap id1 = b.getMultiDimIdentityMap(1);
-  Value mean =
-      linalg::GenericOp::create(
-          b, loc, TypeRange{meanInit.getType()}, ValueRange{sum},
-          ValueRange{meanInit}, ArrayRef<AffineMap>{id1, id1},
-          getIteratorTypes(1, 0),
-          [&](OpBuilder &nb, Location l, ValueRange args) {
-            Value n = createFloatConstant(nb, l, args[0].getType(), count);
-            linalg::YieldOp::create(
-                nb, l, arith::DivFOp::create(nb, l, args[0], n).getResult());
-          })
-          .getResult(0);
-  Value varInit = wideZeros(b, loc, layout.statSize);
-  Value sq =
-      linalg::GenericOp::create(
-          b, loc, TypeRange{varInit.getType()}, ValueRange{layout.x, mean},
-          ValueRange{varInit},
-          ArrayRef<AffineMap>{layout.xMap, layout.statMap, layout.statMap},
-          getIteratorTypes(1, nRed),
-          [&](OpBuilder &nb, Location l, ValueRange args) {
-            Value c =
-                arith::SubFOp::create(nb, l, toWide(nb, l, args[0]), args[1]);
-            Value c2 = arith::MulFOp::create(nb, l, c, c);
-            linalg::YieldOp::create(
-                nb, l, arith::AddFOp::create(nb, l, args[2], c2).getResult());
-          })
-          .getResult(0);
   Value rstdInit = createEmptyTensor(b, loc, {layout.statSize}, wide);
-  Value rstd = linalg::GenericOp::create(
-                   b, loc, TypeRange{rstdInit.getType()}, ValueRange{sq},
-                   ValueRange{rstdInit}, ArrayRef<AffineMap>{id1, id1},
-                   getIteratorTypes(1, 0),
-                   [&](OpBuilder &nb, Location l, ValueRange args) {
-                     Type f = args[0].getType();
-                     Value var = arith::DivFOp::create(
-                         nb, l, args[0], createFloatConstant(nb, l, f, count));
-                     Value shifted = arith::AddFOp::create(
-                         nb, l, var, createFloatConstant(nb, l, f, epsilon));
-                     Value root = math::SqrtOp::create(nb, l, shifted);
-                     linalg::YieldOp::create(
-                         nb, l,
-                         arith::DivFOp::create(
-                             nb, l, createFloatConstant(nb, l, f, 1.0), root)
-                             .getResult());
-                   })
-                   .getResult(0);
-  return {narrow(b, loc, mean), narrow(b, loc, rstd)};
+  AffineMap id1 = b.getMultiDimIdentityMap(1);
+  auto stats = linalg::GenericOp::create(
+      b, loc, TypeRange{meanInit.getType(), rstdInit.getType()},
+      sums.getResults(), ValueRange{meanInit, rstdInit},
+      ArrayRef<AffineMap>{id1, id1, id1, id1}, getIteratorTypes(1, 0),
+      [&](OpBuilder &nb, Location l, ValueRange args) {
+        Type f = args[0].getType();
+        Value n = createFloatConstant(nb, l, f, count);
+        Value mean = arith::DivFOp::create(nb, l, args[0], n);
+        Value meanSq = arith::DivFOp::create(nb, l, args[1], n);
+        Value var = arith::SubFOp::create(
+            nb, l, meanSq, arith::MulFOp::create(nb, l, mean, mean));
+        var = arith::MaximumFOp::create(nb, l, var,
+                                        createFloatConstant(nb, l, f, 0.0));
+        Value shifted = arith::AddFOp::create(
+            nb, l, var, createFloatConstant(nb, l, f, epsilon));
+        Value root = math::SqrtOp::create(nb, l, shifted);
+        Value rstd = arith::DivFOp::create(
+            nb, l, createFloatConstant(nb, l, f, 1.0), root);
+        linalg::YieldOp::create(nb, l, ValueRange{mean, rstd});
+      });
+  return {narrow(b, loc, stats.getResult(0)),
+          narrow(b, loc, stats.getResult(1))};
 }
 
 /// (x - mean) * rstd for compute-type scalars.
