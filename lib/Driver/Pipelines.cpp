@@ -47,6 +47,7 @@ void remat::buildLinalgPipeline(OpPassManager &pm) {
   OpPassManager &funcPm = pm.nest<func::FuncOp>();
   funcPm.addPass(createRematLowerToLinalg());
   funcPm.addPass(createRematOpenRecompute());
+  funcPm.addPass(createRematFuseElementwise());
 }
 
 void remat::buildBufferPipeline(OpPassManager &pm,
@@ -169,7 +170,8 @@ void remat::registerRematPipelines() {
       buildTrainingPipeline);
   PassPipelineRegistration<NoPipelineOptions>(
       "remat-linalg-pipeline",
-      "remat-lower-to-linalg and remat-open-recompute on every function",
+      "remat-lower-to-linalg, remat-open-recompute and "
+      "remat-fuse-elementwise on every function",
       [](OpPassManager &pm, const NoPipelineOptions &) {
         buildLinalgPipeline(pm);
       });

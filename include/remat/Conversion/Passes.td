@@ -96,4 +96,48 @@ def RematOpenRecompute : Pass<"remat-open-recompute", "mlir::func::FuncOp"> {
   ];
 }
 
+def RematFuseElementwise
+    : Pass<"remat-fuse-elementwise", "mlir::func::FuncOp"> {
+  let summary = "Fuses chains of elementwise linalg.generic ops on tensors";
+  let description = [{
+    Fuses an elementwise `linalg.generic` (every loop parallel, one result)
+    into the elementwise `linalg.generic` that is the only user of its
+    result, when the consumer reads it through a permutation (same
+    iteration space: no broadcast, so nothing is computed twice), with
+    upstream linalg's elementwise fusion (`linalg::fuseElementwiseOps`),
+    repeatedly, so that a chain such as batch-norm apply + ReLU, a residual
+    add + ReLU or the steps of a GELU becomes one loop nest with no
+    intermediate tensor. The scalar ops of the bodies are unchanged (same
+    types, same order), so the results are bitwise the same. Nothing else is
+    touched: no folding, no CSE, no canonicalization (the schedule is fixed;
+    see `--remat-open-recompute`), reductions and ops that
+    `--remat-linalg-to-blas` matches are neither producers nor consumers.
+    Runs after `--remat-open-recompute`, on tensors.
+
+    Before:
+    ```mlir
+    %y = linalg.generic {... iterator_types = ["parallel"]}
+        ins(%x, %b : tensor<8xf32>, tensor<8xf32>) outs(%e0 : tensor<8xf32>) {
+      ... arith.addf ...
+    } -> tensor<8xf32>
+    %z = linalg.generic {... iterator_types = ["parallel"]}
+        ins(%y : tensor<8xf32>) outs(%e1 : tensor<8xf32>) {
+      ... arith.maximumf ...
+    } -> tensor<8xf32>
+    ```
+    After:
+    ```mlir
+    %z = linalg.generic {... iterator_types = ["parallel"]}
+        ins(%x, %b : tensor<8xf32>, tensor<8xf32>) outs(%e1 : tensor<8xf32>) {
+      ... arith.addf ... arith.maximumf ...
+    } -> tensor<8xf32>
+    ```
+  }];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect"];
+  let statistics = [
+    Statistic<"numFused", "ops-fused",
+              "elementwise producers fused into their consumer">,
+  ];
+}
+
 #endif // REMAT_CONVERSION_PASSES_TD

@@ -11,7 +11,8 @@
 ///
 ///   remat-training-pipeline  func.func(remat-autodiff, remat-rematerialize)
 ///   remat-linalg-pipeline    func.func(remat-lower-to-linalg,
-///                                      remat-open-recompute)
+///                                      remat-open-recompute,
+///                                      remat-fuse-elementwise)
 ///   remat-buffer-pipeline    one-shot-bufferize ... remat-plan-arena ...
 ///   remat-cpu-llvm-pipeline  loops, then the LLVM dialect (host code)
 ///   remat-cuda-llvm-pipeline GPU kernels and the LLVM dialect (host code)
@@ -127,7 +128,8 @@ struct CudaLLVMPipelineOptions
 void buildTrainingPipeline(mlir::OpPassManager &pm,
                            const TrainingPipelineOptions &options);
 
-/// remat ops to linalg/tensor/arith/math/scf, recompute regions opened.
+/// remat ops to linalg/tensor/arith/math/scf, recompute regions opened,
+/// elementwise chains fused.
 void buildLinalgPipeline(mlir::OpPassManager &pm);
 
 /// Bufferization, out-parameters, remat's memref rewrites and the arena.
