@@ -801,6 +801,13 @@ public:
 /// model alone when the model says they exceed the budget.
 constexpr uint64_t kMaxJudgedForwards = 2000000;
 
+/// Binomial schedules estimated to recompute more forward ops than this (or
+/// than 16 per op of the graph, if that is more) are never materialised:
+/// with few slots on a long chain the count grows quadratically (one slot on
+/// 6,000 stages: 1.5 * 10^8 recomputations), and simulating, returning or
+/// rewriting such a plan is out of proportion to the graph.
+constexpr double kMaxMaterialisedRecomputes = 2e6;
+
 /// The model peak of storing every tape in the first sweep (the most memory
 /// any useful schedule needs in the model).
 static int64_t tapeAllModelPeak(const StageChain &chain) {
@@ -905,12 +912,23 @@ ChainPlan remat::sched::chainOptimal(const Graph &graph, int64_t budgetBytes,
   //    of any length (Revolve.h), and what guarantees that chain-opt never
   //    declines a budget Revolve meets nor recomputes more than Revolve at
   //    Revolve's peak.
+  // The peak of the binomial schedule with the fewest slots tried that is
+  // not too long to materialise (one slot, unless that one is).
   std::optional<int64_t> oneSlotPeak;
   {
     unsigned L = fine.size();
     unsigned lo = 1, hi = L;
+    size_t numForward = 0;
+    for (const Node &node : graph.nodes)
+      numForward += !node.backward;
+    double maxRecomputes =
+        std::max(kMaxMaterialisedRecomputes, 16.0 * double(graph.size()));
+    unsigned fewestSlots = ~0u;
     while (lo <= hi) {
       unsigned mid = lo + (hi - lo) / 2;
+      uint64_t forwards = revolveMinForwards(L, mid);
+      bool tooLong =
+          double(forwards) * double(numForward) / double(L) > maxRecomputes;
       ChainSchedule actions = revolveSchedule(L, mid);
       // The model bounds the simulated peak: a schedule within the budget in
       // the model needs no simulation to decide the bisection, and one far
@@ -920,17 +938,23 @@ ChainPlan remat::sched::chainOptimal(const Graph &graph, int64_t budgetBytes,
       bool modelOk = !checkChainSchedule(actions, L, stats, &fine);
       int64_t modelPeak = stats.modelPeakBytes + fine.pinnedBytes;
       std::optional<int64_t> peak;
-      if (modelOk && modelPeak > budgetBytes &&
-          revolveMinForwards(L, mid) > kMaxJudgedForwards)
+      if (modelOk && modelPeak > budgetBytes && forwards > kMaxJudgedForwards)
         peak = modelPeak;
-      else
+      else if (modelOk && tooLong) {
+        // It may fit, but is never offered: more slots, fewer
+        // recomputations.
+        lo = mid + 1;
+        continue;
+      } else
         peak = judge.consider(fine, std::move(actions),
                               "binomial schedule with " + std::to_string(mid) +
                                   " slots" +
                                   (coarsened ? " on the uncoarsened chain"
                                              : ""));
-      if (mid == 1)
+      if (mid < fewestSlots && !tooLong) {
+        fewestSlots = mid;
         oneSlotPeak = peak;
+      }
       if (peak && *peak <= budgetBytes)
         lo = mid + 1;
       else if (mid == 1)

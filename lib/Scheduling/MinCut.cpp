@@ -163,8 +163,11 @@ static void searchFromCuts(const Graph &graph, std::vector<MinCutPlan> &plans,
                             100.0, 50000.0);
   double phaseLeft = 0;
   auto run = [&](std::vector<bool> kept, unsigned searchesLeft) {
-    search.maxEvaluations =
-        static_cast<unsigned>(phaseLeft / std::max(searchesLeft, 1u));
+    // Every search evaluates its start, so the phase can overdraw by one per
+    // search: what is left never goes below none (a negative double cast to
+    // unsigned would lift the limit).
+    search.maxEvaluations = static_cast<unsigned>(
+        std::max(0.0, phaseLeft) / std::max(searchesLeft, 1u));
     KeptSetSearchResult r = improveKeptSet(graph, std::move(kept), search);
     phaseLeft -= r.evaluations;
     return r;

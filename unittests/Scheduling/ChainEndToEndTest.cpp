@@ -229,3 +229,22 @@ TEST(ChainEndToEndTest, LongChainIsCoarsened) {
   // Generous: a loaded 2-core machine.
   EXPECT_LT(seconds, 20.0);
 }
+
+TEST(ChainEndToEndTest, LeastMemoryOnALongChainStaysMaterialisable) {
+  // 2,500 stages: the one-slot binomial schedule recomputes about 3 * 10^6
+  // stages, more than chain-opt materialises. The least budget the strategy
+  // names is one a schedule of at most that many recomputations meets, and
+  // planning at it returns such a schedule.
+  const unsigned L = 2500;
+  Graph g = homogeneousChain(L);
+  ChainPlan probe = chainOptimal(g, 0);
+  ASSERT_FALSE(probe.ok);
+  ASSERT_TRUE(probe.infeasible);
+  ASSERT_TRUE(probe.minFeasibleBytes);
+  ChainPlan plan = chainOptimal(g, *probe.minFeasibleBytes);
+  ASSERT_TRUE(plan.ok) << plan.detail;
+  SimResult sim = simulateOk(g, plan.schedule);
+  EXPECT_LE(sim.peakBytes, *probe.minFeasibleBytes);
+  EXPECT_LE(sim.recomputeCount, size_t(2000000)) << plan.detail;
+  EXPECT_GT(sim.recomputeCount, size_t(L)) << plan.detail;
+}
