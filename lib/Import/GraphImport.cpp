@@ -13,6 +13,7 @@
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/StringSet.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/MathExtras.h"
 #include "llvm/Support/Path.h"
@@ -37,6 +38,165 @@ llvm::StringRef remat::stringifyGraphFormat(GraphFormat format) {
 }
 
 namespace {
+
+/// A JSON object split into its fields without building it: the text of
+/// every field's value, and of every element of its 'nodes' and 'links'
+/// lists. The texts are not checked beyond their extent (each is parsed on
+/// its own later).
+struct TopLevelFields {
+  std::vector<std::pair<std::string, llvm::StringRef>> fields;
+  std::vector<llvm::StringRef> nodes, links;
+};
+
+/// Splits JSON text by its brackets and strings.
+class JsonSplitter {
+public:
+  explicit JsonSplitter(llvm::StringRef text) : text(text) {}
+
+  /// The fields of `text` if it is one object whose 'nodes' and 'links' are
+  /// lists and whose keys are distinct and plain (no escapes); none for
+  /// anything else, which is left to `json::parse`.
+  std::optional<TopLevelFields> split() {
+    TopLevelFields top;
+    llvm::StringSet<> keys;
+    bool haveNodes = false, haveLinks = false;
+    skipSpace();
+    if (!eat('{'))
+      return std::nullopt;
+    skipSpace();
+    if (!eat('}')) {
+      do {
+        skipSpace();
+        std::optional<llvm::StringRef> key = scanKey();
+        skipSpace();
+        if (!key || !eat(':') || !keys.insert(*key).second)
+          return std::nullopt;
+        skipSpace();
+        bool isNodes = *key == "nodes", isLinks = *key == "links";
+        if (isNodes || isLinks) {
+          std::vector<llvm::StringRef> &items = isNodes ? top.nodes : top.links;
+          if (!scanList(items))
+            return std::nullopt;
+          (isNodes ? haveNodes : haveLinks) = true;
+        } else {
+          std::optional<llvm::StringRef> value = scanValue();
+          if (!value)
+            return std::nullopt;
+          top.fields.emplace_back(key->str(), *value);
+        }
+        skipSpace();
+      } while (eat(','));
+      if (!eat('}'))
+        return std::nullopt;
+    }
+    skipSpace();
+    if (pos != text.size() || !haveNodes || !haveLinks)
+      return std::nullopt;
+    return top;
+  }
+
+private:
+  bool eat(char c) {
+    if (pos < text.size() && text[pos] == c) {
+      ++pos;
+      return true;
+    }
+    return false;
+  }
+  void skipSpace() {
+    while (pos < text.size() && (text[pos] == ' ' || text[pos] == '\t' ||
+                                 text[pos] == '\n' || text[pos] == '\r'))
+      ++pos;
+  }
+  /// Moves past a string starting at `pos`; false if it is unterminated.
+  bool skipString() {
+    for (++pos; pos < text.size(); ++pos) {
+      if (text[pos] == '\\')
+        ++pos;
+      else if (text[pos] == '"') {
+        ++pos;
+        return true;
+      }
+    }
+    return false;
+  }
+  /// A key without escapes, its quotes removed.
+  std::optional<llvm::StringRef> scanKey() {
+    size_t start = pos;
+    if (!(pos < text.size() && text[pos] == '"') || !skipString())
+      return std::nullopt;
+    llvm::StringRef key = text.slice(start + 1, pos - 1);
+    if (key.contains('\\'))
+      return std::nullopt;
+    // What json::parse checks in a key (UTF-8, control characters).
+    llvm::Expected<json::Value> parsed = json::parse(text.slice(start, pos));
+    if (!parsed) {
+      llvm::consumeError(parsed.takeError());
+      return std::nullopt;
+    }
+    return key;
+  }
+  /// The text of one value: a string, a bracketed group (strings skipped,
+  /// brackets counted) or a scalar up to the next delimiter.
+  std::optional<llvm::StringRef> scanValue() {
+    size_t start = pos;
+    if (pos == text.size())
+      return std::nullopt;
+    char c = text[pos];
+    if (c == '"') {
+      if (!skipString())
+        return std::nullopt;
+    } else if (c == '{' || c == '[') {
+      size_t depth = 0;
+      while (pos < text.size()) {
+        char d = text[pos];
+        if (d == '"') {
+          if (!skipString())
+            return std::nullopt;
+          continue;
+        }
+        ++pos;
+        if (d == '{' || d == '[')
+          ++depth;
+        else if ((d == '}' || d == ']') && --depth == 0)
+          break;
+      }
+      if (depth != 0)
+        return std::nullopt;
+    } else {
+      llvm::StringRef delimiters = ",:{}[]\" \t\n\r";
+      while (pos < text.size() && !delimiters.contains(text[pos]))
+        ++pos;
+    }
+    if (pos == start)
+      return std::nullopt;
+    return text.slice(start, pos);
+  }
+  /// The elements of a list.
+  bool scanList(std::vector<llvm::StringRef> &items) {
+    if (!eat('['))
+      return false;
+    skipSpace();
+    if (eat(']'))
+      return true;
+    do {
+      skipSpace();
+      std::optional<llvm::StringRef> item = scanValue();
+      if (!item)
+        return false;
+      items.push_back(*item);
+      skipSpace();
+    } while (eat(','));
+    return eat(']');
+  }
+
+  llvm::StringRef text;
+  size_t pos = 0;
+};
+
+std::optional<TopLevelFields> splitTopLevel(llvm::StringRef text) {
+  return JsonSplitter(text).split();
+}
 
 /// Reads one graph file; every error names the file.
 class GraphParser {
@@ -65,8 +225,23 @@ private:
                                    llvm::StringRef field,
                                    const llvm::Twine &where) const;
 
+  /// The whole file as one `llvm::json` document.
+  llvm::Expected<ImportedGraph> parseDocument(llvm::StringRef text);
+  /// The file as split by `splitTopLevel`: every node and link parsed on its
+  /// own (a document of 10^5 nodes takes 1.6 GB as one `json::Value`, where
+  /// each object is a hash map of at least 64 entries).
+  llvm::Expected<ImportedGraph> parseFields(const TopLevelFields &top);
+  /// Reads the format from `first` (the first node) if it is `Auto`.
+  llvm::Error detectFormat(const json::Value *first);
+  /// The parts of `parse` after the nodes and links are read.
+  llvm::Expected<ImportedGraph> finish(const json::Object &root);
+
+  llvm::Error readNode(size_t index, const json::Value &value);
   llvm::Error readNodes(const json::Array &nodes);
   llvm::Error readOrder(const json::Object &root);
+  llvm::Error readLink(size_t index, const json::Value &value,
+                       llvm::DenseSet<std::pair<unsigned, unsigned>> &seen);
+  void finishLinks(size_t numLinks);
   llvm::Error readLinks(const json::Array &links);
   llvm::Error inferInputBytes();
   llvm::Error derivePhases();
@@ -126,8 +301,17 @@ llvm::Expected<int64_t> GraphParser::getBytes(const json::Object &object,
 }
 
 llvm::Error GraphParser::readNodes(const json::Array &nodes) {
+  for (auto [index, value] : llvm::enumerate(nodes))
+    if (llvm::Error error = readNode(index, value))
+      return error;
+  if (byKey.empty())
+    return fail("the graph has no nodes");
+  return llvm::Error::success();
+}
+
+llvm::Error GraphParser::readNode(size_t index, const json::Value &value) {
   bool checkmate = graph.format == GraphFormat::Checkmate;
-  for (auto [index, value] : llvm::enumerate(nodes)) {
+  {
     std::string where = "nodes[" + std::to_string(index) + "]";
     const json::Object *object = value.getAsObject();
     if (!object)
@@ -201,8 +385,6 @@ llvm::Error GraphParser::readNodes(const json::Array &nodes) {
     }
     byKey[key] = std::move(node);
   }
-  if (byKey.empty())
-    return fail("the graph has no nodes");
   return llvm::Error::success();
 }
 
@@ -266,11 +448,21 @@ llvm::Error GraphParser::readOrder(const json::Object &root) {
 }
 
 llvm::Error GraphParser::readLinks(const json::Array &links) {
+  llvm::DenseSet<std::pair<unsigned, unsigned>> seen;
+  for (auto [index, value] : llvm::enumerate(links))
+    if (llvm::Error error = readLink(index, value, seen))
+      return error;
+  finishLinks(links.size());
+  return llvm::Error::success();
+}
+
+llvm::Error
+GraphParser::readLink(size_t index, const json::Value &value,
+                      llvm::DenseSet<std::pair<unsigned, unsigned>> &seen) {
   bool checkmate = graph.format == GraphFormat::Checkmate;
   llvm::StringRef sourceField = checkmate ? "source" : "0";
   llvm::StringRef targetField = checkmate ? "target" : "1";
-  llvm::DenseSet<std::pair<unsigned, unsigned>> seen;
-  for (auto [index, value] : llvm::enumerate(links)) {
+  {
     std::string where = "links[" + std::to_string(index) + "]";
     const json::Object *object = value.getAsObject();
     if (!object)
@@ -295,10 +487,13 @@ llvm::Error GraphParser::readLinks(const json::Array &links) {
       return fail(where + ": duplicate link");
     graph.nodes[to->second].inputs.push_back(from->second);
   }
+  return llvm::Error::success();
+}
+
+void GraphParser::finishLinks(size_t numLinks) {
   for (ImportedGraph::Node &node : graph.nodes)
     llvm::sort(node.inputs);
-  graph.numEdges = links.size();
-  return llvm::Error::success();
+  graph.numEdges = numLinks;
 }
 
 llvm::Error GraphParser::inferInputBytes() {
@@ -412,6 +607,83 @@ llvm::Expected<ImportedGraph> GraphParser::parse(llvm::StringRef text) {
     return fail("line " + llvm::Twine(line) + ": brackets nest deeper than " +
                 llvm::Twine(options.maxNesting) + " levels (--max-nesting)");
   }
+  // A well-formed file is read node by node; any error (or a form the split
+  // does not handle) is reported by the reading of the whole document, so
+  // that the messages and their order are the same either way.
+  if (std::optional<TopLevelFields> top = splitTopLevel(text)) {
+    GraphParser split(fileName, options);
+    llvm::Expected<ImportedGraph> result = split.parseFields(*top);
+    if (result)
+      return result;
+    llvm::consumeError(result.takeError());
+  }
+  return parseDocument(text);
+}
+
+llvm::Error GraphParser::detectFormat(const json::Value *firstNode) {
+  graph.format = options.format;
+  if (graph.format != GraphFormat::Auto)
+    return llvm::Error::success();
+  const json::Object *first = firstNode ? firstNode->getAsObject() : nullptr;
+  if (first && first->get("cost_ram"))
+    graph.format = GraphFormat::Checkmate;
+  else if (first && first->get("out_cost"))
+    graph.format = GraphFormat::Moccasin;
+  else
+    return fail("cannot tell the format: the first node has neither "
+                "'cost_ram' (Checkmate) nor 'out_cost' (Moccasin); pass "
+                "--format");
+  return llvm::Error::success();
+}
+
+llvm::Expected<ImportedGraph>
+GraphParser::parseFields(const TopLevelFields &top) {
+  // Every other field, parsed as a whole (they are small), as the root
+  // object readOrder and readSavedSets look at.
+  json::Object root;
+  for (const auto &[key, value] : top.fields) {
+    llvm::Expected<json::Value> parsed = json::parse(value);
+    if (!parsed)
+      return parsed.takeError();
+    root[key] = std::move(*parsed);
+  }
+  if (const json::Object *info = root.getObject("graph"))
+    if (std::optional<llvm::StringRef> name = info->getString("name"))
+      graph.name = name->str();
+  auto parseItem = [](llvm::StringRef text) { return json::parse(text); };
+  std::optional<json::Value> first;
+  if (!top.nodes.empty()) {
+    llvm::Expected<json::Value> parsed = parseItem(top.nodes.front());
+    if (!parsed)
+      return parsed.takeError();
+    first = std::move(*parsed);
+  }
+  if (llvm::Error error = detectFormat(first ? &*first : nullptr))
+    return std::move(error);
+  for (auto [index, item] : llvm::enumerate(top.nodes)) {
+    llvm::Expected<json::Value> value = parseItem(item);
+    if (!value)
+      return value.takeError();
+    if (llvm::Error error = readNode(index, *value))
+      return std::move(error);
+  }
+  if (byKey.empty())
+    return fail("the graph has no nodes");
+  if (llvm::Error error = readOrder(root))
+    return std::move(error);
+  llvm::DenseSet<std::pair<unsigned, unsigned>> seen;
+  for (auto [index, item] : llvm::enumerate(top.links)) {
+    llvm::Expected<json::Value> value = parseItem(item);
+    if (!value)
+      return value.takeError();
+    if (llvm::Error error = readLink(index, *value, seen))
+      return std::move(error);
+  }
+  finishLinks(top.links.size());
+  return finish(root);
+}
+
+llvm::Expected<ImportedGraph> GraphParser::parseDocument(llvm::StringRef text) {
   llvm::Expected<json::Value> root = json::parse(text);
   if (!root)
     return fail("invalid JSON: " + llvm::toString(root.takeError()));
@@ -428,25 +700,20 @@ llvm::Expected<ImportedGraph> GraphParser::parse(llvm::StringRef text) {
     if (std::optional<llvm::StringRef> name = info->getString("name"))
       graph.name = name->str();
 
-  graph.format = options.format;
-  if (graph.format == GraphFormat::Auto) {
-    const json::Object *first =
-        nodes->empty() ? nullptr : nodes->front().getAsObject();
-    if (first && first->get("cost_ram"))
-      graph.format = GraphFormat::Checkmate;
-    else if (first && first->get("out_cost"))
-      graph.format = GraphFormat::Moccasin;
-    else
-      return fail("cannot tell the format: the first node has neither "
-                  "'cost_ram' (Checkmate) nor 'out_cost' (Moccasin); pass "
-                  "--format");
-  }
+  if (llvm::Error error =
+          detectFormat(nodes->empty() ? nullptr : &nodes->front()))
+    return std::move(error);
   if (llvm::Error error = readNodes(*nodes))
     return std::move(error);
   if (llvm::Error error = readOrder(*object))
     return std::move(error);
   if (llvm::Error error = readLinks(*links))
     return std::move(error);
+  return finish(*object);
+}
+
+llvm::Expected<ImportedGraph> GraphParser::finish(const json::Object &root) {
+  const json::Object *object = &root;
   if (llvm::Error error = inferInputBytes())
     return std::move(error);
   if (llvm::Error error = derivePhases())
