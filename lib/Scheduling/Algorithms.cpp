@@ -191,17 +191,19 @@ static std::vector<PlanResult> heuristicPlans(PlanRequest &request) {
   };
   add(storeAllPlan(request));
   add(sqrtPlan(request));
-  const std::vector<int64_t> &thresholds =
-      request.getCache()
-          .get("greedy-grid", "",
-               [&] {
-                 PlanCache::Entry entry;
-                 entry.parameters = greedyThresholdGrid(graph);
-                 return entry;
-               })
-          .parameters;
-  for (int64_t threshold : thresholds)
-    add(greedyPlan(request, threshold));
+  // Every threshold of the grid at once (greedyPlans shares the work that
+  // does not depend on the threshold).
+  const PlanCache::Entry &grid =
+      request.getCache().get("greedy-grid", "", [&] {
+        PlanCache::Entry entry;
+        entry.parameters = greedyThresholdGrid(graph);
+        for (std::optional<PlanResult> &p : greedyPlans(graph, entry.parameters))
+          if (p)
+            entry.plans.push_back(std::move(*p));
+        return entry;
+      });
+  const std::vector<int64_t> &thresholds = grid.parameters;
+  llvm::append_range(plans, grid.plans);
   const PlanCache::Entry &search = greedySearchEntry(request);
   int64_t searched = search.parameters.front();
   if (!std::binary_search(thresholds.begin(), thresholds.end(), searched)) {

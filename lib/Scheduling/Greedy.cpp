@@ -10,20 +10,59 @@
 #include "remat/Scheduling/Strategies.h"
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <limits>
+#include <optional>
+#include <set>
+#include <unordered_map>
 
 using namespace remat::sched;
 
-std::vector<bool>
-remat::sched::greedySeparatorKeptSet(const Graph &graph, int64_t thresholdBytes,
-                                     int64_t *keptBytes,
-                                     int64_t *maxSegmentBytes) {
-  unsigned n = graph.size();
-  std::vector<bool> isSeparator(n, false);
-  for (unsigned v : findSeparators(graph))
-    isSeparator[v] = true;
+namespace {
+/// What Chen's accumulation shares across thresholds: the separators, the
+/// forward cuts and their candidates (none depends on the threshold), and
+/// the simulation of every kept set lowered so far (several thresholds often
+/// give the same set). A search over T thresholds then costs T walks plus one
+/// lowering and simulation per distinct kept set, instead of recomputing
+/// everything per threshold.
+class GreedyContext {
+public:
+  explicit GreedyContext(const Graph &graph)
+      : graph(graph), isSeparator(graph.size(), false),
+        cuts(computeForwardCuts(graph)),
+        candidates(cutCandidates(graph, cuts)) {
+    for (unsigned v : findSeparators(graph))
+      isSeparator[v] = true;
+  }
 
+  std::vector<bool> separatorKeptSet(int64_t thresholdBytes,
+                                     int64_t *keptBytes = nullptr,
+                                     int64_t *maxSegmentBytes = nullptr) const;
+  std::vector<bool> cutKeptSet(int64_t thresholdBytes,
+                               int64_t *keptBytes = nullptr,
+                               int64_t *maxSegmentBytes = nullptr) const;
+  /// greedyKeptSet.
+  std::vector<bool> keptSet(int64_t thresholdBytes,
+                            int64_t *keptBytes = nullptr,
+                            int64_t *maxSegmentBytes = nullptr);
+  /// The simulation of `lowerKeptSet(graph, kept)`; none if it does not
+  /// simulate (only on an invalid graph). Memoized.
+  const std::optional<SimResult> &evaluate(const std::vector<bool> &kept);
+
+private:
+  const Graph &graph;
+  std::vector<bool> isSeparator;
+  ForwardCuts cuts;
+  std::vector<unsigned> candidates;
+  std::unordered_map<std::vector<bool>, std::optional<SimResult>> simulated;
+};
+} // namespace
+
+std::vector<bool>
+GreedyContext::separatorKeptSet(int64_t thresholdBytes, int64_t *keptBytes,
+                                int64_t *maxSegmentBytes) const {
+  unsigned n = graph.size();
   std::vector<bool> kept(n, false);
   int64_t acc = 0, x = 0, y = 0;
   for (unsigned v = 0; v != n; ++v) {
@@ -45,14 +84,10 @@ remat::sched::greedySeparatorKeptSet(const Graph &graph, int64_t thresholdBytes,
   return kept;
 }
 
-std::vector<bool> remat::sched::greedyCutKeptSet(const Graph &graph,
-                                                 int64_t thresholdBytes,
-                                                 int64_t *keptBytes,
-                                                 int64_t *maxSegmentBytes) {
+std::vector<bool> GreedyContext::cutKeptSet(int64_t thresholdBytes,
+                                            int64_t *keptBytes,
+                                            int64_t *maxSegmentBytes) const {
   unsigned n = graph.size();
-  ForwardCuts cuts = computeForwardCuts(graph);
-  std::vector<unsigned> candidates = cutCandidates(graph, cuts);
-
   // Chen's accumulation over forward positions, closing a segment at the
   // first candidate cut once the accumulator (its node included) exceeds the
   // threshold.
@@ -86,25 +121,90 @@ std::vector<bool> remat::sched::greedyCutKeptSet(const Graph &graph,
   return kept;
 }
 
-std::vector<bool> remat::sched::greedyKeptSet(const Graph &graph,
-                                              int64_t thresholdBytes,
-                                              int64_t *keptBytes,
-                                              int64_t *maxSegmentBytes) {
+const std::optional<SimResult> &
+GreedyContext::evaluate(const std::vector<bool> &kept) {
+  auto [it, inserted] = simulated.try_emplace(kept);
+  if (inserted) {
+    SimResult sim;
+    if (!simulate(graph, lowerKeptSet(graph, kept), sim))
+      it->second = sim;
+  }
+  return it->second;
+}
+
+std::vector<bool> GreedyContext::keptSet(int64_t thresholdBytes,
+                                         int64_t *keptBytes,
+                                         int64_t *maxSegmentBytes) {
   int64_t sepX = 0, sepY = 0, cutX = 0, cutY = 0;
-  std::vector<bool> separators =
-      greedySeparatorKeptSet(graph, thresholdBytes, &sepX, &sepY);
-  std::vector<bool> cuts =
-      greedyCutKeptSet(graph, thresholdBytes, &cutX, &cutY);
-  bool useCuts = cuts != separators && lowersBetter(graph, cuts, separators);
+  std::vector<bool> separators = separatorKeptSet(thresholdBytes, &sepX, &sepY);
+  std::vector<bool> cutSet = cutKeptSet(thresholdBytes, &cutX, &cutY);
+  // lowersBetter(graph, cutSet, separators), on the memoized simulations.
+  bool useCuts = false;
+  if (cutSet != separators) {
+    const std::optional<SimResult> &c = evaluate(cutSet);
+    const std::optional<SimResult> &i = evaluate(separators);
+    useCuts = c && i &&
+              (c->peakBytes < i->peakBytes ||
+               (c->peakBytes == i->peakBytes &&
+                c->recomputeCost < i->recomputeCost));
+  }
   if (keptBytes)
     *keptBytes = useCuts ? cutX : sepX;
   if (maxSegmentBytes)
     *maxSegmentBytes = useCuts ? cutY : sepY;
-  return useCuts ? cuts : separators;
+  return useCuts ? cutSet : separators;
+}
+
+std::vector<bool> remat::sched::greedySeparatorKeptSet(const Graph &graph,
+                                                       int64_t thresholdBytes,
+                                                       int64_t *keptBytes,
+                                                       int64_t *maxSegmentBytes) {
+  return GreedyContext(graph).separatorKeptSet(thresholdBytes, keptBytes,
+                                               maxSegmentBytes);
+}
+
+std::vector<bool> remat::sched::greedyCutKeptSet(const Graph &graph,
+                                                 int64_t thresholdBytes,
+                                                 int64_t *keptBytes,
+                                                 int64_t *maxSegmentBytes) {
+  return GreedyContext(graph).cutKeptSet(thresholdBytes, keptBytes,
+                                         maxSegmentBytes);
+}
+
+std::vector<bool> remat::sched::greedyKeptSet(const Graph &graph,
+                                              int64_t thresholdBytes,
+                                              int64_t *keptBytes,
+                                              int64_t *maxSegmentBytes) {
+  return GreedyContext(graph).keptSet(thresholdBytes, keptBytes,
+                                      maxSegmentBytes);
 }
 
 Schedule remat::sched::greedy(const Graph &graph, int64_t thresholdBytes) {
   return lowerKeptSet(graph, greedyKeptSet(graph, thresholdBytes));
+}
+
+std::vector<std::optional<PlanResult>>
+remat::sched::greedyPlans(const Graph &graph,
+                          const std::vector<int64_t> &thresholds) {
+  GreedyContext context(graph);
+  std::vector<std::optional<PlanResult>> plans;
+  for (int64_t threshold : thresholds) {
+    auto start = std::chrono::steady_clock::now();
+    std::vector<bool> kept = context.keptSet(threshold);
+    const std::optional<SimResult> &sim = context.evaluate(kept);
+    std::optional<PlanResult> &plan = plans.emplace_back();
+    if (!sim)
+      continue;
+    plan.emplace();
+    plan->strategy = strategy::kGreedy.str();
+    plan->detail = "threshold=" + std::to_string(threshold);
+    plan->schedule = lowerKeptSet(graph, kept);
+    plan->sim = *sim;
+    plan->planSeconds = std::chrono::duration<double>(
+                            std::chrono::steady_clock::now() - start)
+                            .count();
+  }
+  return plans;
 }
 
 /// The threshold grid: `points` geometric values, 0, and Chen's estimate
@@ -132,10 +232,11 @@ static std::vector<int64_t> thresholdGrid(const Graph &graph, unsigned points,
     // Chen's estimate sqrt(x * y) from a first sqrt(n)-like pass.
     int64_t first = total / std::max(1u, sqrtNSegments(graph));
     int64_t x = 0, y = 0;
-    greedySeparatorKeptSet(graph, first, &x, &y);
+    GreedyContext context(graph);
+    context.separatorKeptSet(first, &x, &y);
     grid.push_back(std::llround(std::sqrt(double(x) * double(y))));
     if (withCutEstimate) {
-      greedyCutKeptSet(graph, first, &x, &y);
+      context.cutKeptSet(first, &x, &y);
       grid.push_back(std::llround(std::sqrt(double(x) * double(y))));
     }
   }
@@ -199,33 +300,35 @@ GreedySearchResult remat::sched::greedySearch(const Graph &graph) {
   SimResult separatorBest;
   int64_t separatorBestThreshold = 0;
   bool separatorFound = false;
-  std::vector<int64_t> tried;
+  std::set<int64_t> tried;
+  GreedyContext context(graph);
+  // The best kept set so far, lowered once at the end.
+  std::vector<bool> bestKept;
 
   auto consider = [&](int64_t threshold, bool onSeparatorGrid) {
-    if (std::find(tried.begin(), tried.end(), threshold) != tried.end())
+    if (!tried.insert(threshold).second)
       return;
-    tried.push_back(threshold);
-    Schedule schedule = greedy(graph, threshold);
-    SimResult sim;
-    if (simulate(graph, schedule, sim))
+    std::vector<bool> kept = context.keptSet(threshold);
+    const std::optional<SimResult> &evaluated = context.evaluate(kept);
+    if (!evaluated)
       return; // Only possible on an invalid graph.
+    SimResult sim = *evaluated;
     ++best.tried;
     if (onSeparatorGrid) {
-      SimResult sepSim;
-      Schedule sepSchedule =
-          lowerKeptSet(graph, greedySeparatorKeptSet(graph, threshold));
-      if (!simulate(graph, sepSchedule, sepSim) &&
+      const std::optional<SimResult> &sepSim =
+          context.evaluate(context.separatorKeptSet(threshold));
+      if (sepSim &&
           (!separatorFound ||
-           beats(sepSim, threshold, separatorBest, separatorBestThreshold))) {
+           beats(*sepSim, threshold, separatorBest, separatorBestThreshold))) {
         separatorFound = true;
-        separatorBest = sepSim;
+        separatorBest = *sepSim;
         separatorBestThreshold = threshold;
       }
     }
     if (found && !beats(sim, threshold, best.sim, best.threshold))
       return;
     found = true;
-    best.schedule = std::move(schedule);
+    bestKept = std::move(kept);
     best.threshold = threshold;
     best.sim = sim;
   };
@@ -248,5 +351,6 @@ GreedySearchResult remat::sched::greedySearch(const Graph &graph) {
   if (separatorFound)
     for (int64_t t : refinement(separatorGrid, separatorBestThreshold))
       consider(t, false);
+  best.schedule = lowerKeptSet(graph, bestKept);
   return best;
 }

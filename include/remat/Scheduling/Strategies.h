@@ -21,8 +21,10 @@
 #define REMAT_SCHEDULING_STRATEGIES_H
 
 #include "remat/Scheduling/Graph.h"
+#include "remat/Scheduling/Plan.h"
 
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 namespace remat {
@@ -107,6 +109,15 @@ std::vector<bool> greedyKeptSet(const Graph &graph, int64_t thresholdBytes,
 
 /// Chen's Algorithm 2 lowered: `lowerKeptSet(graph, greedyKeptSet(...))`.
 Schedule greedy(const Graph &graph, int64_t thresholdBytes);
+
+/// `greedy(graph, t)` at every threshold t of `thresholds`, as "greedy"
+/// plans with detail "threshold=t" and their simulation (none where the
+/// schedule does not simulate, only on an invalid graph). Shares what does
+/// not depend on the threshold (separators, forward cuts) and the simulation
+/// of kept sets several thresholds give. `planSeconds`: each threshold's own
+/// time.
+std::vector<std::optional<PlanResult>>
+greedyPlans(const Graph &graph, const std::vector<int64_t> &thresholds);
 
 /// The thresholds greedySearch tries, ascending and distinct: 0, `points`
 /// values spaced geometrically from the smallest positive forward node size to
