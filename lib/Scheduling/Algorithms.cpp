@@ -9,6 +9,7 @@
 #include "remat/Scheduling/Chain.h"
 #include "remat/Scheduling/ChainOptimal.h"
 #include "remat/Scheduling/ForwardOnly.h"
+#include "remat/Scheduling/KeptSetSearch.h"
 #include "remat/Scheduling/Milp.h"
 #include "remat/Scheduling/MinCut.h"
 #include "remat/Scheduling/Revolve.h"
@@ -527,6 +528,10 @@ std::vector<PlanResult> sched::autoCandidates(PlanRequest &request) {
       all.push_back(std::move(*p));
     else
       request.note(p.takeError());
+    // The budget's slack spent on less recompute, from the cheapest plans
+    // within it (KeptSetSearch.h).
+    llvm::append_range(all,
+                       relaxToBudget(request.getGraph(), all, options.budget));
     // Small graphs: the exact optimum joins the candidates (the least
     // recompute within the budget, or the least peak when none fits), so
     // that auto is optimal where that can be proven.

@@ -8,8 +8,11 @@
 
 #include "remat/Scheduling/KeptSet.h"
 
+#include "llvm/ADT/STLExtras.h"
+
 #include <algorithm>
 #include <cassert>
+#include <chrono>
 #include <limits>
 #include <optional>
 #include <tuple>
@@ -226,4 +229,94 @@ Schedule remat::sched::hoistRecomputations(const Graph &graph,
     steps = std::move(bestSteps);
   }
   return schedule;
+}
+
+std::vector<PlanResult>
+remat::sched::relaxToBudget(const Graph &graph,
+                            const std::vector<PlanResult> &candidates,
+                            int64_t budgetBytes, unsigned maxStarts,
+                            unsigned maxEvaluations) {
+  auto start = std::chrono::steady_clock::now();
+  // The cheapest plans within the budget, distinct kept sets only.
+  std::vector<const PlanResult *> within;
+  for (const PlanResult &p : candidates)
+    if (p.order.empty() && p.sim.peakBytes <= budgetBytes &&
+        p.sim.recomputeCost > 0 &&
+        p.schedule.recomputeBefore.size() == graph.size())
+      within.push_back(&p);
+  std::stable_sort(within.begin(), within.end(),
+                   [](const PlanResult *a, const PlanResult *b) {
+                     return a->sim.recomputeCost < b->sim.recomputeCost;
+                   });
+  unsigned n = graph.size();
+  std::vector<std::vector<bool>> starts;
+  std::vector<const PlanResult *> origins;
+  for (const PlanResult *p : within) {
+    if (starts.size() == maxStarts)
+      break;
+    std::vector<bool> kept(n, false);
+    for (unsigned v = 0; v != n; ++v)
+      kept[v] = !graph.nodes[v].backward;
+    for (const std::vector<unsigned> &list : p->schedule.recomputeBefore)
+      for (unsigned v : list)
+        kept[v] = false;
+    if (llvm::is_contained(starts, kept))
+      continue;
+    starts.push_back(std::move(kept));
+    origins.push_back(p);
+  }
+  std::vector<PlanResult> out;
+  unsigned perStart = starts.empty() ? 0 : maxEvaluations / starts.size();
+  for (unsigned i = 0; i != starts.size(); ++i) {
+    std::vector<bool> &kept = starts[i];
+    Evaluated current;
+    if (!evaluate(graph, kept, current) ||
+        current.sim.peakBytes > budgetBytes)
+      continue; // The lowering of the kept set alone does not fit.
+    std::vector<unsigned> dropped;
+    for (unsigned v = 0; v != n; ++v)
+      if (!graph.nodes[v].backward && !kept[v] && !isAlwaysKept(graph.nodes[v]))
+        dropped.push_back(v);
+    // Most compute saved per byte held first.
+    std::stable_sort(dropped.begin(), dropped.end(), [&](unsigned a,
+                                                         unsigned b) {
+      const Node &x = graph.nodes[a], &y = graph.nodes[b];
+      return x.cost * double(std::max<int64_t>(y.bytes, 1)) >
+             y.cost * double(std::max<int64_t>(x.bytes, 1));
+    });
+    unsigned used = 0;
+    bool improved = false;
+    for (unsigned v : dropped) {
+      if (used >= perStart)
+        break;
+      ++used;
+      kept[v] = true;
+      Evaluated trial;
+      if (evaluate(graph, kept, trial) &&
+          trial.sim.peakBytes <= budgetBytes &&
+          trial.sim.recomputeCost < current.sim.recomputeCost) {
+        current = std::move(trial);
+        improved = true;
+      } else {
+        kept[v] = false;
+      }
+    }
+    if (!improved ||
+        current.sim.recomputeCost >= origins[i]->sim.recomputeCost)
+      continue;
+    PlanResult p;
+    p.strategy = origins[i]->strategy;
+    p.detail = origins[i]->detail.empty()
+                   ? "relaxed to the budget"
+                   : origins[i]->detail + ", relaxed to the budget";
+    p.schedule = std::move(current.schedule);
+    p.sim = current.sim;
+    out.push_back(std::move(p));
+  }
+  double seconds = std::chrono::duration<double>(
+                       std::chrono::steady_clock::now() - start)
+                       .count();
+  for (PlanResult &p : out)
+    p.planSeconds = seconds;
+  return out;
 }

@@ -365,37 +365,71 @@ LowerBound remat::sched::recomputeLowerBound(const Graph &graph,
     return result;
   };
 
-  // Windows: the recomputations listed before node t + 1 serve its reads of
-  // values made before t that are not live at t. Windows are disjoint in
-  // time, so their bounds add up. window[t + 1]: the bound of the window
-  // ending at node t + 1.
-  std::vector<double> window(n + 1, 0);
-  for (unsigned t = facts.phaseStart; t + 1 < n && !outOfTime(); ++t) {
-    // Bytes of the values t + 1 reads that are not forced at t already.
-    int64_t readBytes = 0;
-    const std::vector<unsigned> &ops = graph.nodes[t + 1].operands;
-    for (unsigned i = 0; i != ops.size(); ++i) {
-      unsigned v = ops[i];
-      if (v >= t || graph.nodes[v].backward || !facts.recomputable[v] ||
-          facts.lastReadEarly[v] >= int(t) ||
-          llvm::is_contained(graph.nodes[t].operands, v) ||
-          std::find(ops.begin(), ops.begin() + i, v) != ops.begin() + i)
-        continue;
-      readBytes += facts.counted[v];
+  // Windows: the recomputations executed after node t and before node T
+  // serve the reads in (t, T] of values made before t that are not live at
+  // t. Windows are disjoint in time, so their bounds add up; the best set
+  // of disjoint windows (lengths 1, 2, 4, .., kMaxWindow) is a dynamic
+  // program over window ends. Lengths are tried shortest first, each over
+  // every step, while half of the time limit lasts; windows not evaluated
+  // count 0.
+  constexpr unsigned kMaxWindow = 64;
+  std::vector<std::vector<std::pair<unsigned, double>>> endingAt(n + 1);
+  {
+    // The windows of each length that could need recomputation (holding
+    // what they read and the forced values exceeds the budget).
+    std::vector<std::vector<unsigned>> windowsOfLength;
+    std::vector<unsigned> seenAt(n, 0);
+    unsigned stamp = 0;
+    for (unsigned length = 1; length <= kMaxWindow; length *= 2) {
+      std::vector<unsigned> starts;
+      for (unsigned t = facts.phaseStart; t + length < n; ++t) {
+        ++stamp;
+        int64_t readBytes = 0;
+        for (unsigned r = t + 1; r <= t + length; ++r)
+          for (unsigned v : graph.nodes[r].operands) {
+            if (v >= t || graph.nodes[v].backward || seenAt[v] == stamp)
+              continue;
+            seenAt[v] = stamp;
+            bool forcedAtT = !facts.recomputable[v] ||
+                             facts.lastReadEarly[v] >= int(t) ||
+                             llvm::is_contained(graph.nodes[t].operands, v);
+            if (!forcedAtT)
+              readBytes += facts.counted[v];
+          }
+        if (facts.fixed[t] + facts.forced[t] + readBytes > budgetBytes)
+          starts.push_back(t);
+      }
+      windowsOfLength.push_back(std::move(starts));
     }
-    // Holding every such value and the forced ones fits: nothing to bound.
-    if (facts.fixed[t] + facts.forced[t] + readBytes <= budgetBytes)
-      continue;
-    ++result.stepsCandidate;
-    std::optional<double> b = cutBound(t, t + 1);
-    if (!b)
-      return infeasibleAt(t);
-    window[t + 1] = *b;
+    LowerBoundOptions half = options;
+    half.timeLimitSeconds = options.timeLimitSeconds / 2;
+    auto windowTimeUp = [&] {
+      return half.timeLimitSeconds > 0 && elapsed() > half.timeLimitSeconds;
+    };
+    unsigned length = 1;
+    for (const std::vector<unsigned> &starts : windowsOfLength) {
+      result.stepsCandidate += starts.size();
+      for (unsigned t : starts) {
+        if (windowTimeUp()) {
+          result.complete = false;
+          break;
+        }
+        std::optional<double> b = cutBound(t, t + length);
+        if (!b)
+          return infeasibleAt(t);
+        if (*b > 0)
+          endingAt[t + length].push_back({t, *b});
+      }
+      length *= 2;
+    }
   }
-  // prefix[T]: the windows ending at or before node T.
+  // prefix[T]: the best sum of disjoint windows ending at or before node T.
   std::vector<double> prefix(n + 1, 0);
-  for (unsigned T = 1; T <= n; ++T)
-    prefix[T] = prefix[T - 1] + window[T];
+  for (unsigned T = 1; T <= n; ++T) {
+    prefix[T] = prefix[T - 1];
+    for (auto [t, b] : endingAt[T])
+      prefix[T] = std::max(prefix[T], prefix[t] + b);
+  }
   result.recomputeCost = prefix[n];
   result.step = n;
 

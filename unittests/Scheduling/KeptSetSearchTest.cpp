@@ -244,3 +244,36 @@ TEST(KeptSetSearchTest, HoistingMovesARecomputationBeforeTheLargeGradient) {
   Schedule same = hoistRecomputations(g, Schedule(g.size()), storeAll);
   EXPECT_EQ(same.numRecomputed(), 0u);
 }
+
+TEST(KeptSetSearchTest, RelaxToBudgetKeepsWhatTheSlackAllows) {
+  // A 10-layer chain with every other layer kept (the odd ones recomputed
+  // from the even ones); at a budget between its peak and store-all's,
+  // keeping some odd layers must fit, recompute less, and stay within the
+  // budget.
+  test::GradChain c = test::makeGradChain(10, 16, 1.0);
+  for (unsigned i = 0; i != 10; ++i)
+    c.graph.nodes[c.f[i]].cost = 1 + i % 3;
+  const Graph &g = c.graph;
+  std::vector<bool> none(g.size(), true);
+  for (unsigned i = 1; i < 10; i += 2)
+    none[c.f[i]] = false;
+  PlanResult least;
+  least.strategy = "test";
+  least.schedule = lowerKeptSet(g, none);
+  ASSERT_FALSE(simulate(g, least.schedule, least.sim));
+  SimResult all;
+  ASSERT_FALSE(simulate(g, Schedule(g.size()), all));
+  ASSERT_LT(least.sim.peakBytes, all.peakBytes);
+  int64_t budget = (least.sim.peakBytes + all.peakBytes) / 2;
+  std::vector<PlanResult> relaxed = relaxToBudget(g, {least}, budget);
+  ASSERT_EQ(relaxed.size(), 1u);
+  const PlanResult &p = relaxed.front();
+  EXPECT_EQ(p.detail, "relaxed to the budget");
+  EXPECT_LT(p.sim.recomputeCost, least.sim.recomputeCost);
+  SimResult check;
+  ASSERT_FALSE(simulate(g, p.schedule, check));
+  EXPECT_EQ(check.peakBytes, p.sim.peakBytes);
+  EXPECT_LE(p.sim.peakBytes, budget);
+  // No slack below the start's own peak: nothing within the budget.
+  EXPECT_TRUE(relaxToBudget(g, {least}, least.sim.peakBytes - 1).empty());
+}

@@ -30,6 +30,7 @@
 #define REMAT_SCHEDULING_KEPTSETSEARCH_H
 
 #include "remat/Scheduling/Graph.h"
+#include "remat/Scheduling/Plan.h"
 
 #include <functional>
 #include <limits>
@@ -99,6 +100,23 @@ KeptSetSearchResult improveKeptSet(const Graph &graph, std::vector<bool> start,
 Schedule hoistRecomputations(const Graph &graph, Schedule schedule,
                              SimResult &sim, unsigned maxRounds = 4,
                              unsigned maxTries = 8);
+
+/// Spends a budget's slack on less recompute: starting from the `maxStarts`
+/// cheapest plans of `candidates` within `budgetBytes` (as kept sets: a
+/// forward node is kept if the plan never recomputes it), keeps recomputed
+/// values, the largest cost per byte first, wherever the simulated peak
+/// stays within the budget (a plan found for a smaller budget, or for the
+/// least peak, usually recomputes more than the budget needs). Returns the
+/// improved plans ("relaxed to the budget"), each lowered (`lowerKeptSet`)
+/// and simulated; at most `maxEvaluations` lowerings and simulations in
+/// all, so the work is deterministic. Plans of another op order
+/// (`PlanResult::order`) are skipped. The graph must have no forward node
+/// after a backward one (Phases.h).
+std::vector<PlanResult> relaxToBudget(const Graph &graph,
+                                      const std::vector<PlanResult> &candidates,
+                                      int64_t budgetBytes,
+                                      unsigned maxStarts = 8,
+                                      unsigned maxEvaluations = 4000);
 
 } // namespace sched
 } // namespace remat
