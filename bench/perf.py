@@ -2,7 +2,8 @@
 
 usage: /usr/bin/python3 bench/perf.py [--build build] [--steps 10]
            [--threads 1,2] [--models mlp_d100_w256_b32,gpt_l2,...]
-           [--baseline-models resnet_n4,...] [--imported resnet18,cnn]
+           [--baseline-models resnet_n4,...] [--serial-models resnet_n4,...]
+           [--imported resnet18,cnn]
            [-o bench/perf-results.md]
 
 For every example model (examples/<model>.mlir) and strategy (store-all,
@@ -140,6 +141,11 @@ def main():
                         help="models that also get a 'loops' row: store-all "
                              "compiled as before the BLAS path "
                              "(--blas=false --split-threshold=-1)")
+    parser.add_argument("--serial-models", default="",
+                        help="models that also get a 'no OpenMP' row: "
+                             "store-all with the loops on one thread "
+                             "(--parallel-threshold=-1; the BLAS still uses "
+                             "--threads)")
     parser.add_argument("--imported", default="",
                         help="models of python/remat/zoo.py (e.g. resnet18, "
                              "cnn), imported with remat.torch_import; "
@@ -179,6 +185,11 @@ def main():
                     args.build, model,
                     ["--blas=false", "--split-threshold=-1"],
                     base + "-loops")))
+            if name in args.serial_models.split(","):
+                strategies.append(("store-all, no OpenMP", compile_step(
+                    args.build, model, ["--strategy=store-all",
+                                        "--parallel-threshold=-1"],
+                    base + "-serial")))
             dump = base + "-dump"
             os.makedirs(dump)
             run_step(base + "-store.run", 1, 1, dump, extra)
@@ -192,7 +203,8 @@ def main():
                         model, dump, args.steps, t)
                 for label, (wall, cpu, arena, _, predicted) in strategies:
                     suffix = {"store-all": "-store", "sqrt": "-sqrt",
-                              "store-all, loops": "-loops"}.get(
+                              "store-all, loops": "-loops",
+                              "store-all, no OpenMP": "-serial"}.get(
                                   label, "-budget")
                     ms, rss, blas["remat"] = run_step(
                         base + suffix + ".run", args.steps, t, extra=extra)
@@ -204,7 +216,8 @@ def main():
                     if label == "store-all":
                         store_ms = ms
                     measured = None
-                    if predicted is not None and store_ms:
+                    if predicted is not None and store_ms and \
+                            "OpenMP" not in label:
                         measured = 100.0 * (ms / store_ms - 1.0)
                     rows.append((shown, label, t, ms, torch_ms, ms / torch_ms,
                                  measured, predicted, rss, torch_rss, arena,
