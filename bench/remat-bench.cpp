@@ -72,7 +72,8 @@ static llvm::cl::list<std::string> boundGraphs(
 static llvm::cl::list<std::string> milpGraphs(
     "milp-graphs",
     llvm::cl::desc("Graphs (Checkmate JSON) on which the exact MILP is run "
-                   "at budgets of 0.4 .. 0.9 of store-all's peak: proven?, "
+                   "(or MLIR models) at budgets of 0.4 .. 0.9 of store-all's "
+                   "peak: proven?, "
                    "gap, time, recompute against the dense (old) MILP and "
                    "auto"),
     llvm::cl::CommaSeparated);
@@ -353,7 +354,7 @@ static int runFile(MLIRContext &ctx, llvm::StringRef path) {
   if (!module)
     return 1;
   PassManager pm(&ctx);
-  pm.addPass(createRematAutodiff());
+  pm.addNestedPass<func::FuncOp>(createRematAutodiff());
   if (failed(pm.run(*module)))
     return 1;
   std::string base = llvm::sys::path::stem(path).str();
@@ -505,7 +506,30 @@ static int runTorchGraph(MLIRContext &ctx, llvm::StringRef path) {
 /// The exact MILP (compact model) against the dense one and `auto` on one
 /// imported graph at budgets of 0.4 .. 0.9 of store-all's peak; both MILPs
 /// are warm-started from auto's plan and run under the same time limit.
+static void runMilpRows(const std::string &name, const Graph &g);
+
+/// Loads `path` (Checkmate JSON, or an MLIR model whose training steps are
+/// differentiated first) and prints its rows of the MILP table.
 static int runMilpGraph(MLIRContext &ctx, llvm::StringRef path) {
+  if (path.ends_with(".mlir")) {
+    OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(path, &ctx);
+    if (!module)
+      return 1;
+    PassManager pm(&ctx);
+    pm.addNestedPass<func::FuncOp>(createRematAutodiff());
+    if (failed(pm.run(*module)))
+      return 1;
+    std::string base = llvm::sys::path::stem(path).str();
+    for (auto func : module->getOps<func::FuncOp>()) {
+      if (!isTrainingStep(func) && !isForwardOnlyGraph(func))
+        continue;
+      FailureOr<TrainingGraph> tg = TrainingGraph::build(func);
+      if (failed(tg))
+        return 1;
+      runMilpRows(base, tg->graph);
+    }
+    return 0;
+  }
   auto buffer = llvm::MemoryBuffer::getFile(path);
   if (!buffer) {
     llvm::errs() << path << ": cannot read\n";
@@ -525,12 +549,16 @@ static int runMilpGraph(MLIRContext &ctx, llvm::StringRef path) {
   FailureOr<TrainingGraph> tg = TrainingGraph::build(func);
   if (failed(tg))
     return 1;
-  const Graph &g = tg->graph;
+  runMilpRows(name, tg->graph);
+  return 0;
+}
+
+static void runMilpRows(const std::string &name, const Graph &g) {
   SimResult storeAllSim;
   if (std::optional<std::string> err =
           simulate(g, Schedule(g.size()), storeAllSim)) {
     llvm::errs() << name << ": " << *err << "\n";
-    return 1;
+    return;
   }
   double fwd = g.forwardCost();
   auto pct = [&](double c) { return fwd > 0 ? 100 * c / fwd : 0.0; };
@@ -571,9 +599,10 @@ static int runMilpGraph(MLIRContext &ctx, llvm::StringRef path) {
                         .count();
       if (!p) {
         bool proved = note.find("(proved)") != std::string::npos;
+        std::string what = proved ? "infeasible" : "none (" + note + ")";
         llvm::outs() << llvm::format("%s | %s | - | %.1f | %.1f | ",
-                                     proved ? "infeasible" : "none",
-                                     proved ? "yes" : "no", wall, cpu);
+                                     what.c_str(), proved ? "yes" : "no",
+                                     wall, cpu);
         continue;
       }
       llvm::outs() << llvm::format(
@@ -584,7 +613,6 @@ static int runMilpGraph(MLIRContext &ctx, llvm::StringRef path) {
     llvm::outs() << "\n";
     llvm::outs().flush();
   }
-  return 0;
 }
 
 /// Reads a Checkmate-format graph as the importer and the pass see it.

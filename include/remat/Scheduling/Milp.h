@@ -23,8 +23,13 @@
 /// optimum. `keep`, `noRecompute` and output nodes are never recomputed.
 ///
 /// The restriction compared with all schedules: a node is recomputed at most
-/// once per recompute list. The result is always converted into a `Schedule`
-/// and checked with `simulate`; the reported peak is the simulated one.
+/// once per recompute list, and the list runs in index order. The result is
+/// always converted into a `Schedule` and checked with `simulate`; the
+/// reported peak is the simulated one.
+///
+/// Forward-only graphs (Graph.h: recomputation before any node) are the
+/// same model with every node a stage: stage k recomputes nodes before k,
+/// then k runs; there is no separate forward pass (compact model only).
 ///
 //===----------------------------------------------------------------------===//
 
