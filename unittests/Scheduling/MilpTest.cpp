@@ -195,7 +195,7 @@ TEST(Milp, DeclinesWithoutCbcOrLargeGraphs) {
   ASSERT_GT(big.graph.size(), kMilpMaxNodes);
   EXPECT_FALSE(milpOptimal(big.graph, 0, 1, note));
   if (milpAvailable()) {
-    EXPECT_NE(note.find("more than the 400"), std::string::npos) << note;
+    EXPECT_NE(note.find("more than the 300"), std::string::npos) << note;
   } else {
     EXPECT_NE(note.find("without CBC"), std::string::npos) << note;
   }

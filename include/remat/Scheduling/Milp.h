@@ -64,7 +64,7 @@ enum class MilpModel { Compact, Dense };
 
 /// Largest graph (number of nodes) `milpOptimal` accepts with the compact
 /// model, and with the dense one.
-constexpr unsigned kMilpMaxNodes = 400;
+constexpr unsigned kMilpMaxNodes = 300;
 constexpr unsigned kMilpDenseMaxNodes = 80;
 
 /// Solves the MILP above. With `budgetBytes > 0`: the least recompute cost
