@@ -7,9 +7,11 @@ remat op reads it; every other node needs a rule in :data:`RULES`. A node
 without a rule, or a rule whose preconditions fail (a transposed
 convolution, a GELU approximation other than 'none' and 'tanh', ...), raises :class:`UnsupportedOp` naming the
 aten op, the module it came from and the reason. Nothing is dropped: dead
-nodes (the ``detach`` that autograd adds for saved tensors, updates of
-batch-norm running statistics) are not part of the loss; state updates the
-step does not perform are reported as notes.
+nodes (the ``detach`` that autograd adds for saved tensors) are not part of
+the loss, and the buffers the step updates (batch-norm running statistics
+and ``num_batches_tracked``) become ``{remat.state}`` arguments whose next
+values the function returns (``{remat.state = N}`` results); a buffer
+update without a mapping is an error.
 """
 
 import math
@@ -328,6 +330,32 @@ def _batch_norm(L, a, k):
     return (L.fb.batch_norm(L.value(x), L.value(w), L.value(b), float(eps)), None, None)
 
 
+def _running_stats(L, x: Value, running_mean: Value, running_var: Value,
+                   momentum: float) -> Tuple[Value, Value]:
+    """The running statistics a training-mode batch norm leaves, as PyTorch
+    computes them: ``(1 - momentum) * running + momentum * batch``, with the
+    batch mean and the *unbiased* batch variance (sum of squared deviations
+    / (n - 1), n = elements per channel) over every dimension but 1."""
+    fb = L.fb
+    shape = x.type.shape
+    channels = shape[1]
+    n = x.type.numel // channels
+    if n < 2:
+        L.fail("batch norm over one value per channel (PyTorch refuses it in training mode)")
+    reduced = TensorType(tuple(1 if d != 1 else shape[1] for d in range(len(shape))), "f32")
+    scalar = TensorType((), "f32")
+    mean = fb.mul(fb._emit("remat.sum_to", [x], reduced), fb.constant(1.0 / n, scalar))
+    dev = fb.sub(x, mean)
+    var = fb.mul(fb._emit("remat.sum_to", [fb.mul(dev, dev)], reduced),
+                 fb.constant(1.0 / (n - 1), scalar))
+    keep, take = fb.constant(1.0 - momentum, scalar), fb.constant(momentum, scalar)
+    new = []
+    for running, batch in ((running_mean, mean), (running_var, var)):
+        batch = fb.reshape(batch, [channels])
+        new.append(fb.add(fb.mul(running, keep), fb.mul(batch, take)))
+    return new[0], new[1]
+
+
 def _layer_norm(L, a, k):
     x, shape, w, b, eps = a
     if len(shape) != 1:
@@ -588,8 +616,33 @@ def lower_graph(gm, placeholders, kinds, n_sites, func_name, dropout_seed, Impor
     L = Lowering(fb, n_sites)
     env: Dict[Any, Any] = {}
     used = set()
-    params, inputs, notes = [], [], []
+    params, inputs, notes, state = [], [], [], []
     comments = []
+
+    # Buffers the step updates: the running statistics of training-mode
+    # batch norms (native_batch_norm updates them in place, which
+    # functionalize in PyTorch 1.13 does not show) and every buffer a copy_
+    # writes (num_batches_tracked). They become {remat.state} arguments.
+    buffer_nodes = {n for n, (kind, _, _) in zip(placeholders, kinds) if kind == "buffer"}
+    updates: Dict[Any, Any] = {}  # buffer placeholder -> the node updating it
+    for node in graph.nodes:
+        if node.op != "call_function":
+            continue
+        if node.target is aten.native_batch_norm.default and node in live and node.args[5]:
+            stats = [a for a in node.args[3:5] if a is not None]
+            if len(stats) == 1:
+                L.node = node
+                L.fail("batch norm with only one of running_mean and running_var")
+            targets = [a for a in stats if a in buffer_nodes]
+        elif node.target is aten.copy_.default and node.args[0] in buffer_nodes:
+            targets = [node.args[0]]
+        else:
+            continue
+        for t in targets:
+            if t in updates:
+                L.node = node
+                L.fail(f"buffer '{kinds[placeholders.index(t)][1]}' is updated twice in one step")
+            updates[t] = node
 
     def unique(name):
         base, i = _c_name(name), 1
@@ -609,6 +662,15 @@ def lower_graph(gm, placeholders, kinds, n_sites, func_name, dropout_seed, Impor
             env[node] = fb.param(buf, TensorType(tuple(tensor.shape), "f32"))
             params.append((buf, name, tensor))
             comments.append(f"//   %{buf}: parameter '{name}'")
+        elif kind == "buffer" and node in updates:
+            dtype = _DTYPES.get(tensor.dtype)
+            if dtype not in ("f32", "i64"):
+                raise UnsupportedOp(f"buffer '{name}' has type {tensor.dtype} (state must be "
+                                    f"float32 or int64)")
+            buf = unique(name)
+            env[node] = fb.state(buf, TensorType(tuple(tensor.shape), dtype))
+            state.append((buf, name, tensor))
+            comments.append(f"//   %{buf}: state '{name}' (updated by the step)")
         elif kind == "buffer":
             env[node] = Const(tensor.detach().clone())
         else:
@@ -639,19 +701,15 @@ def lower_graph(gm, placeholders, kinds, n_sites, func_name, dropout_seed, Impor
             key = (t.data_ptr(), tuple(t.shape), t.stride())
             env[node] = env[by_storage[key]] if key in by_storage else Const(t.detach().clone())
 
-    # State updates (copy_ into a placeholder) are not part of the step.
+    # Updates of inputs and parameters are not part of the step.
     for node in graph.nodes:
         if node.op == "call_function" and node.target is aten.copy_.default and node not in live:
             dst = node.args[0]
-            if dst in placeholders:
+            if dst in placeholders and dst not in updates:
                 kind, name, _ = kinds[placeholders.index(dst)]
-                notes.append(f"the step does not update {kind} '{name}' (PyTorch updates it in "
-                             f"training mode; it does not affect the loss or the gradients)")
-    bn = [n for n in graph.nodes if n.op == "call_function" and n in live
-          and n.target is aten.native_batch_norm.default]
-    if bn:
-        notes.append(f"{len(bn)} batch norms use batch statistics; their running statistics "
-                     "are not updated by the step")
+                notes.append(f"the step does not update {kind} '{name}' (the model writes it "
+                             f"in place; it does not affect the loss or the gradients)")
+    next_state: Dict[Any, Value] = {}
 
     for node in graph.nodes:
         if node.op != "call_function" or node not in live:
@@ -685,13 +743,33 @@ def lower_graph(gm, placeholders, kinds, n_sites, func_name, dropout_seed, Impor
             L.fail("no remat mapping for this op")
         env[node] = rule(L, args, kwargs)
         _check_shape(L, node, env[node])
+        if node.target is aten.native_batch_norm.default and node.args[3] in updates:
+            # Right after the batch norm, as PyTorch updates them, so that
+            # the deviations it needs are freed before later activations.
+            next_state[node.args[3]], next_state[node.args[4]] = _running_stats(
+                L, L.value(args[0]), env[node.args[3]], env[node.args[4]], float(args[6]))
+
+    for dst, node in updates.items():
+        if node.target is not aten.copy_.default:
+            continue
+        L.node = node
+        src = node.args[1]
+        name = kinds[placeholders.index(dst)][1]
+        step = src.args[1] if (isinstance(src, torch.fx.Node) and src.op == "call_function"
+                               and src.target is aten.add.Tensor and len(src.args) == 2
+                               and src.args[0] is dst and not src.kwargs) else None
+        if not isinstance(step, int) or env[dst].type.dtype != "i64":
+            L.fail(f"the update of buffer '{name}' is not mapped (only batch-norm running "
+                   "statistics and integer counters incremented by a constant are)")
+        next_state[dst] = fb.increment(env[dst], step)
 
     result = env[output.args[0]] if not isinstance(output.args[0], (list, tuple)) else None
     if not isinstance(result, Value) or result.type.shape != ():
         raise UnsupportedOp("the loss must be a scalar float tensor that depends on the inputs")
-    func = fb.finish(result)
+    func = fb.finish(result, [(next_state[n], env[n]) for n in placeholders if n in updates])
     header = [f"// Imported from PyTorch by remat.torch_import; arguments:"] + comments
-    return Imported("\n".join(header) + "\n" + func.text(), func_name, params, inputs, notes)
+    return Imported("\n".join(header) + "\n" + func.text(), func_name, params, inputs, notes,
+                    state)
 
 
 def _check_shape(L, node, lowered):

@@ -96,6 +96,17 @@ def main(argv=None) -> int:
     worst = max((v for k, v in errors.items() if k != "loss"), default=0.0)
     print(f"gradients: {len(imported.params)} compared, max abs error {worst:.3g} "
           f"(tolerance {args.atol:g} + {args.rtol:g} x the largest |gradient| of each): all agree")
+    if imported.state:
+        try:
+            state = pipeline.compare_state(
+                imported, pipeline.torch_state_after_step(model, inputs), result,
+                args.rtol, args.atol)
+        except AssertionError as e:
+            for item in str(e).split("; "):
+                print(f"MISMATCH {item}")
+            return 1
+        print(f"state: {len(state)} buffers compared with PyTorch's after one step, max abs "
+              f"error {max(state.values()):.3g}: all agree")
     return 0
 
 

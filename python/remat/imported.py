@@ -1,5 +1,6 @@
 """What an importer returns: the MLIR text of the forward function, the
-parameters (with their framework names) and the example batch."""
+parameters and the state (with their framework names) and the example
+batch."""
 
 from dataclasses import dataclass, field
 from typing import Any, List, Tuple
@@ -13,6 +14,10 @@ def _array(t) -> np.ndarray:
     return np.asarray(t.detach().numpy() if hasattr(t, "detach") else t)
 
 
+def _dtype(t) -> str:
+    return "f32" if _array(t).dtype.kind == "f" else "i64"
+
+
 @dataclass
 class Imported:
     """The result of an import: MLIR text, the weights and the batch."""
@@ -23,12 +28,19 @@ class Imported:
     params: List[Tuple[str, str, Any]]
     #: (buffer name, tensor) per data input (inputs, target, dropout seeds).
     inputs: List[Tuple[str, Any]]
-    #: Notes for the user (state the step does not update, ...).
+    #: Notes for the user (buffers the step does not update, ...).
     notes: List[str] = field(default_factory=list)
+    #: (buffer name, framework name, tensor) per state argument (batch-norm
+    #: running statistics, num_batches_tracked), in argument order; the step
+    #: returns the next value of each as its ``next_<buffer>`` result.
+    state: List[Tuple[str, str, Any]] = field(default_factory=list)
 
     def write_weights(self, index_path: str):
+        """The parameters and the current state (what the runner's
+        ``--weights`` reads: a model's state_dict)."""
         return tensorfile.write(index_path, [(b, "f32", _array(t), n)
-                                             for b, n, t in self.params])
+                                             for b, n, t in self.params] +
+                                [(b, _dtype(t), _array(t), n) for b, n, t in self.state])
 
     def write_inputs(self, index_path: str):
         out = []

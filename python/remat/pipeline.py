@@ -96,6 +96,8 @@ class StepResult:
     outputs: Dict[str, np.ndarray]  # every result buffer
     step_ms: float
     arena_bytes: int
+    #: buffer name of a state argument -> its next value (the next_<buffer> result)
+    state: Dict[str, np.ndarray] = None
 
 
 def compile_and_run(forward_mlir: str, workdir: str, weights: str, inputs: str,
@@ -117,7 +119,7 @@ def compile_and_run(forward_mlir: str, workdir: str, weights: str, inputs: str,
     _run([tool("remat-runner"), "--header", header, "--object", obj, "-o", exe])
     proc = _run([exe, "--steps", str(steps), "--weights", weights, "--inputs", inputs,
                  "--dump", dump])
-    outputs, grads = {}, {}
+    outputs, grads, state = {}, {}, {}
     with open(os.path.join(dump, "manifest.txt")) as f:
         for line in f:
             name, kind, dtype, rank, *dims = line.split()
@@ -127,9 +129,11 @@ def compile_and_run(forward_mlir: str, workdir: str, weights: str, inputs: str,
             outputs[name] = arr.reshape([int(d) for d in dims])
             if name.startswith("grad_"):
                 grads[name[len("grad_"):]] = outputs[name]
+            elif name.startswith("next_"):
+                state[name[len("next_"):]] = outputs[name]
     ms = [float(x) for x in re.findall(r"perf step \d+ ms ([\d.]+)", proc.stdout)]
     arena = int(re.search(r"arena_bytes (\d+)", proc.stdout).group(1))
-    return StepResult(float(outputs["loss"]), grads, outputs, min(ms), arena)
+    return StepResult(float(outputs["loss"]), grads, outputs, min(ms), arena, state)
 
 
 def torch_reference(model, inputs, target, loss,
@@ -150,6 +154,43 @@ def torch_reference(model, inputs, target, loss,
     value = loss(model(*inputs), target)
     value.backward()
     return float(value), {n: p.grad.detach().numpy().copy() for n, p in model.named_parameters()}
+
+
+def torch_state_after_step(model, inputs) -> Dict[str, np.ndarray]:
+    """The buffers (batch-norm running statistics, num_batches_tracked) of a
+    copy of ``model`` after one forward in its current mode, by torch name:
+    what one training step leaves in them."""
+    import copy
+    import torch
+    model = copy.deepcopy(model)
+    with torch.no_grad():
+        model(*inputs)
+    return {n: b.detach().numpy().copy() for n, b in model.named_buffers()}
+
+
+def compare_state(imported, ref_state: Dict[str, np.ndarray], result: StepResult,
+                  rtol: float = 1e-4, atol: float = 1e-5) -> Dict[str, float]:
+    """Checks the next value of every state buffer against PyTorch's after one
+    step (floats: |remat - torch| <= atol + rtol * max|torch|; integers
+    exactly). Returns the largest absolute error per buffer (framework name);
+    raises AssertionError on a mismatch or a missing state result."""
+    errors, bad = {}, []
+    for buf, name, _ in imported.state:
+        got, want = (result.state or {}).get(buf), ref_state[name]
+        if got is None:
+            bad.append(f"no next value for state {name}")
+            continue
+        got = got.reshape(want.shape)
+        diff = np.abs(got.astype(np.float64) - want.astype(np.float64))
+        errors[name] = float(diff.max()) if diff.size else 0.0
+        exact = want.dtype.kind in "iu"
+        scale = float(np.abs(want).max()) if want.size else 0.0
+        if (exact and errors[name] != 0) or errors[name] > atol + rtol * scale:
+            bad.append(f"state {name}: max abs error {errors[name]:.3g} (largest |value| "
+                       f"{scale:.3g})")
+    if bad:
+        raise AssertionError("; ".join(bad))
+    return errors
 
 
 def compare(imported, ref_loss: float, ref_grads: Dict[str, np.ndarray], result: StepResult,

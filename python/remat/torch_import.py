@@ -1,6 +1,8 @@
 """PyTorch models in: a torch.nn.Module, example inputs and a loss become a
 remat forward function (parameters as ``{remat.param}`` arguments, the
-scalar loss as the result) and a tensor file with the model's weights.
+buffers the step updates as ``{remat.state}`` arguments, the scalar loss and
+the next state values as the results) and a tensor file with the model's
+weights and state.
 
 Tracing uses ``functorch.make_fx`` over ``functionalize`` (aten-level,
 mutation-free graphs, the tools of PyTorch 1.13). Every aten op that the
@@ -94,8 +96,19 @@ def import_module(model: torch.nn.Module, inputs: Sequence[torch.Tensor],
 
     The model runs in its current mode (``model.train()`` for a training
     step: batch statistics in batch norm, dropout active)."""
+    for path, m in model.named_modules():
+        if (isinstance(m, torch.nn.modules.batchnorm._BatchNorm) and m.training
+                and m.track_running_stats and m.momentum is None):
+            raise aten.UnsupportedOp(
+                f"batch norm '{path}' has momentum=None (a cumulative moving average, whose "
+                "factor 1/num_batches_tracked PyTorch computes outside the traced graph); "
+                "set a momentum")
     params = list(model.named_parameters())
-    buffers = list(model.named_buffers())
+    # Snapshots: tracing runs the model, and a training-mode batch norm
+    # updates the running statistics it is given in place; the model's own
+    # buffers must not change, and the state arguments start from their
+    # values before the import.
+    buffers = [(n, b.detach().clone()) for n, b in model.named_buffers()]
     names = [n for n, _ in params] + [n for n, _ in buffers]
     n_state = len(names)
 
@@ -105,7 +118,7 @@ def import_module(model: torch.nn.Module, inputs: Sequence[torch.Tensor],
         return loss(out, args[-1])
 
     sites = [0]
-    example = [p.detach() for _, p in params] + [b.detach() for _, b in buffers] + \
+    example = [p.detach() for _, p in params] + [b.clone() for _, b in buffers] + \
         [t.detach() for t in inputs] + [target.detach()]
     with _dropout_as_op(sites), _record_module_paths(model):
         graph = make_fx(functionalize(step))(*example)

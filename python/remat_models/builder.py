@@ -27,6 +27,8 @@ class Value:
 class Argument:
     value: Value
     param: bool
+    #: Non-trainable state the step reads and returns updated (``{remat.state}``).
+    state: bool = False
 
 
 @dataclass
@@ -41,8 +43,13 @@ class Operation:
     splat: Optional[float] = None
     #: For ``arith.constant``: the raw little-endian bytes of a non-splat value.
     raw: Optional[bytes] = None
+    #: For an op written verbatim (a ``linalg.generic``): its text after
+    #: ``%result = ``.
+    body: Optional[str] = None
 
     def render(self) -> str:
+        if self.body is not None:
+            return f"{self.result} = {self.body}"
         if self.name == "arith.constant" and self.raw is not None:
             return f'{self.result} = arith.constant dense<"0x{self.raw.hex().upper()}"> : {self.result.type}'
         if self.name == "arith.constant":
@@ -65,6 +72,8 @@ class Function:
     args: List[Argument]
     ops: List[Operation]
     result: Value
+    #: (next value, index of the state argument it updates) per state result.
+    state_results: List[Tuple[Value, int]] = field(default_factory=list)
 
     @property
     def params(self) -> List[Value]:
@@ -95,11 +104,18 @@ class Function:
         lines = [f"func.func @{self.name}("]
         for i, arg in enumerate(self.args):
             sep = "," if i + 1 < len(self.args) else ""
-            attr = " {remat.param}" if arg.param else ""
+            attr = " {remat.param}" if arg.param else " {remat.state}" if arg.state else ""
             lines.append(f"    {arg.value}: {arg.value.type}{attr}{sep}")
-        lines.append(f") -> {self.result.type} {{")
+        results = [self.result] + [v for v, _ in self.state_results]
+        if self.state_results:
+            types = [str(self.result.type)] + [f"{v.type} {{remat.state = {i} : i64}}"
+                                               for v, i in self.state_results]
+            lines.append(f") -> ({', '.join(types)}) {{")
+        else:
+            lines.append(f") -> {self.result.type} {{")
         lines.extend("  " + op.render() for op in self.ops)
-        lines.append(f"  return {self.result} : {self.result.type}")
+        lines.append(f"  return {', '.join(str(v) for v in results)} : "
+                     f"{', '.join(str(v.type) for v in results)}")
         lines.append("}")
         return "\n".join(lines) + "\n"
 
@@ -131,16 +147,21 @@ class FunctionBuilder:
         self._names.add(name)
         return Value(name, type_)
 
-    def arg(self, name: str, type_: TensorType, param: bool = False) -> Value:
-        """Adds a function argument; ``param`` marks it ``{remat.param}``."""
+    def arg(self, name: str, type_: TensorType, param: bool = False,
+            state: bool = False) -> Value:
+        """Adds a function argument; ``param`` marks it ``{remat.param}``,
+        ``state`` ``{remat.state}``."""
         if self.ops:
             raise ValueError("add all arguments before the first op")
         value = self._result(type_, name)
-        self.args.append(Argument(value, param))
+        self.args.append(Argument(value, param, state))
         return value
 
     def param(self, name: str, type_: TensorType) -> Value:
         return self.arg(name, type_, param=True)
+
+    def state(self, name: str, type_: TensorType) -> Value:
+        return self.arg(name, type_, state=True)
 
     def _emit(self, op: str, operands: Sequence[Value], result_type: TensorType,
               attrs: Sequence[Tuple[str, Attr]] = (), name: Optional[str] = None) -> Value:
@@ -164,6 +185,33 @@ class FunctionBuilder:
             raise ValueError(f"{len(raw)} bytes for a constant of type {type_}")
         result = self._result(type_, name)
         self.ops.append(Operation("arith.constant", result, raw=raw))
+        return result
+
+    def increment(self, x: Value, step: int = 1, name: Optional[str] = None) -> Value:
+        """``x + step`` for an integer tensor (a step counter such as a batch
+        norm's ``num_batches_tracked``), as an upstream ``linalg.generic``
+        (the remat elementwise ops are float-only)."""
+        if is_float(x.type.dtype):
+            raise ValueError(f"increment of a float tensor {x.type}")
+        rank = len(x.type.shape)
+        dims = ", ".join(f"d{i}" for i in range(rank))
+        amap = f"affine_map<({dims}) -> ({dims})>"
+        iters = ", ".join(['"parallel"'] * rank)
+        elt = x.type.dtype
+        init = self._result(x.type, None)
+        self.ops.append(Operation("tensor.empty", init, body=f"tensor.empty() : {x.type}"))
+        result = self._result(x.type, name)
+        # Fresh names for the payload: a region may not redefine a name
+        # visible from the function body.
+        a, b, k, r = (self._fresh() for _ in range(4))
+        body = (f"linalg.generic {{indexing_maps = [{amap}, {amap}], iterator_types = [{iters}]}} "
+                f"ins({x} : {x.type}) outs({init} : {x.type}) {{\n"
+                f"  ^bb0(%{a}: {elt}, %{b}: {elt}):\n"
+                f"    %{k} = arith.constant {int(step)} : {elt}\n"
+                f"    %{r} = arith.addi %{a}, %{k} : {elt}\n"
+                f"    linalg.yield %{r} : {elt}\n"
+                f"  }} -> {x.type}")
+        self.ops.append(Operation("linalg.generic", result, (x,), body=body))
         return result
 
     # -- remat ops ---------------------------------------------------------
@@ -274,7 +322,17 @@ class FunctionBuilder:
 
     # -- finishing ---------------------------------------------------------
 
-    def finish(self, result: Value) -> Function:
+    def finish(self, result: Value,
+               state: Sequence[Tuple[Value, Value]] = ()) -> Function:
+        """The function returning the loss ``result`` and, for each
+        ``(next value, state argument)`` of ``state``, the next value marked
+        ``{remat.state = <argument index>}``."""
         if result.type != TensorType((), "f32"):
             raise ValueError(f"function must return tensor<f32>, got {result.type}")
-        return Function(self.name, list(self.args), list(self.ops), result)
+        index = {a.value.name: i for i, a in enumerate(self.args) if a.state}
+        state_results = []
+        for value, arg in state:
+            if arg.name not in index or value.type != arg.type:
+                raise ValueError(f"{value} is not the next value of a state argument ({arg})")
+            state_results.append((value, index[arg.name]))
+        return Function(self.name, list(self.args), list(self.ops), result, state_results)

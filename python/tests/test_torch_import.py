@@ -39,10 +39,13 @@ def _import(name, tmp_path, dropout=0.0):
 
 
 def run_family(name, tmp_path):
-    """Returns {schedule: (verifier remark, {tensor: max abs error})}."""
+    """Returns {schedule: (verifier remark, {tensor: max abs error})}; the
+    state the step returns (batch-norm running statistics) must also match
+    PyTorch's after one training-mode forward (float32)."""
     model, inputs, target, loss, imported, fwd, weights, batch = _import(name, tmp_path)
     ref_loss, ref_grads = pipeline.torch_reference(model, inputs, target, loss,
                                                    dtype=torch.float64)
+    ref_state = pipeline.torch_state_after_step(model, inputs)
     peak = pipeline.store_all_peak(fwd, str(tmp_path))
     budget = pipeline.feasible_budget(fwd, peak // 2)
     assert budget < peak, f"no plan below the store-all peak {peak}"
@@ -51,7 +54,9 @@ def run_family(name, tmp_path):
                              ("budget", None, budget)]:
         remark = pipeline.verify_schedule(fwd, strategy, b)
         result = pipeline.compile_and_run(fwd, str(tmp_path), weights, batch, strategy, b, tag=tag)
-        out[tag] = (remark, pipeline.compare(imported, ref_loss, ref_grads, result))
+        errors = pipeline.compare(imported, ref_loss, ref_grads, result)
+        errors.update(pipeline.compare_state(imported, ref_state, result))
+        out[tag] = (remark, errors)
     return out
 
 
@@ -72,15 +77,106 @@ def test_family_matches_torch(name, tmp_path):
 
 
 def test_weights_are_the_models(tmp_path):
-    """The tensor file holds the module's parameters under their names."""
+    """The tensor file holds the module's parameters and buffers (its
+    state_dict) under their names; importing leaves the module unchanged
+    (tracing runs its batch norms in training mode on copies of the
+    running statistics)."""
     model, *_ , imported, fwd, weights, batch = _import("cnn", tmp_path)
     loaded = tensorfile.read(weights)
     named = dict(model.named_parameters())
-    assert len(loaded) == len(named) == len(imported.params)
+    buffers = dict(model.named_buffers())
+    assert len(loaded) == len(named) + len(buffers) == len(imported.params) + len(imported.state)
     for buf, name, _ in imported.params:
         np.testing.assert_array_equal(loaded[buf], named[name].detach().numpy())
+    for buf, name, _ in imported.state:
+        np.testing.assert_array_equal(loaded[buf], buffers[name].numpy())
+    assert float(buffers["1.running_var"].min()) == 1.0  # never updated
     with open(weights) as f:
-        assert "_0_weight f32 0 864 4 8 3 3 3 0.weight" in f.read()
+        text = f.read()
+    assert "_0_weight f32 0 864 4 8 3 3 3 0.weight" in text
+    assert "_1_num_batches_tracked i64" in text and " 0 1.num_batches_tracked" in text
+
+
+def test_batch_norm_state_is_returned(tmp_path):
+    """Batch-norm running statistics and num_batches_tracked are {remat.state}
+    arguments; the forward function returns their next values after the
+    loss, marked with the argument they update; no note says a buffer is
+    left alone."""
+    model, inputs, target, loss = zoo.build("cnn")
+    imported = torch_import.import_module(model, inputs, target, loss)
+    assert imported.notes == []
+    assert [n for _, n, _ in imported.state] == [
+        "1.running_mean", "1.running_var", "1.num_batches_tracked",
+        "5.running_mean", "5.running_var", "5.num_batches_tracked"]
+    assert "%_1_running_var: tensor<8xf32> {remat.state}" in imported.mlir
+    assert "%_5_num_batches_tracked: tensor<i64> {remat.state}" in imported.mlir
+    assert ") -> (tensor<f32>, tensor<8xf32> {remat.state = 9 : i64}, " in imported.mlir
+    assert "tensor<i64> {remat.state = 14 : i64}) {" in imported.mlir
+
+
+def test_state_over_two_steps(tmp_path):
+    """The runner feeds the next state into the following step: after two
+    steps (learning rate 0, so the same parameters) the running statistics
+    equal PyTorch's after two training-mode forwards."""
+    model, inputs, target, loss, imported, fwd, weights, batch = _import("cnn", tmp_path)
+    ref = pipeline.torch_state_after_step(model, inputs)
+    ref_model = __import__("copy").deepcopy(model)
+    with torch.no_grad():
+        ref_model(*inputs)
+        ref_model(*inputs)
+    ref2 = {n: b.numpy() for n, b in ref_model.named_buffers()}
+    obj, header, exe = (str(tmp_path / f) for f in ("s.o", "s.h", "s.run"))
+    pipeline._run([pipeline.tool("remat-compile"), fwd, "-o", obj, f"--header={header}"])
+    pipeline._run([pipeline.tool("remat-runner"), "--header", header, "--object", obj, "-o", exe])
+    out = str(tmp_path / "state.index")
+    pipeline._run([exe, "--steps", "2", "--lr", "0", "--weights", weights, "--inputs", batch,
+                   "--state-out", out])
+    state = tensorfile.read(out)
+    assert sorted(state) == sorted(b for b, _, _ in imported.state)
+    for buf, name, _ in imported.state:
+        want = ref2[name]
+        assert not np.array_equal(want, ref[name]) or want.dtype.kind == "f"
+        np.testing.assert_allclose(state[buf].reshape(want.shape), want, rtol=1e-5, atol=1e-6,
+                                   err_msg=name)
+    assert int(state["_1_num_batches_tracked"]) == 2
+
+
+@pytest.mark.parametrize("image", [pytest.param(32, marks=_SLOW)])
+def test_resnet18_running_statistics(image, tmp_path):
+    """torchvision ResNet-18 on a small input (batch 2, 32x32): after one
+    compiled step at store-all, sqrt and half the store-all peak, the 20
+    batch norms' running means and variances and num_batches_tracked equal
+    PyTorch's after one training-mode forward (float32 tolerance). Three
+    ResNet-18 compilations: minutes, so only with REMAT_SLOW_TESTS=1 (the cnn
+    family test checks the same at every schedule in CI)."""
+    import torchvision
+    torch.manual_seed(0)
+    model = torchvision.models.resnet18(num_classes=10).train()
+    inputs, target = [torch.randn(2, 3, image, image)], torch.randint(0, 10, (2,))
+    imported = torch_import.import_module(model, inputs, target, F.cross_entropy)
+    assert len(imported.state) == 60
+    fwd = str(tmp_path / "forward.mlir")
+    with open(fwd, "w") as f:
+        f.write(imported.mlir)
+    weights, batch = str(tmp_path / "weights.index"), str(tmp_path / "batch.index")
+    imported.write_weights(weights)
+    imported.write_inputs(batch)
+    ref = pipeline.torch_state_after_step(model, inputs)
+    budget = pipeline.feasible_budget(fwd, pipeline.store_all_peak(fwd, str(tmp_path)) // 2)
+    for tag, strategy, b in [("store_all", "store-all", None), ("sqrt", "sqrt", None),
+                             ("budget", None, budget)]:
+        result = pipeline.compile_and_run(fwd, str(tmp_path), weights, batch, strategy, b,
+                                          tag=tag)
+        errors = pipeline.compare_state(imported, ref, result)
+        assert len(errors) == 60
+        print(f"resnet18 {image}x{image} {tag}: largest state error {max(errors.values()):.3g}")
+
+
+def test_batch_norm_momentum_none_is_an_error():
+    model = nn.Sequential(nn.Conv2d(3, 4, 3), nn.BatchNorm2d(4, momentum=None)).train()
+    with pytest.raises(aten.UnsupportedOp, match="batch norm '1' has momentum=None"):
+        torch_import.import_module(model, [torch.randn(2, 3, 5, 5)], torch.randn(2, 4, 3, 3),
+                                   F.mse_loss)
 
 
 def test_dropout_masks_reproduce_under_recompute(tmp_path):
@@ -130,6 +226,9 @@ def test_batch_norm_long_reductions_match_float64(tmp_path):
                                                    dtype=torch.float64)
     errors = pipeline.compare(imported, ref_loss, ref_grads, result, rtol=1e-5, atol=1e-7)
     assert set(errors) == {"loss", "0.weight", "0.bias", "3.weight", "3.bias"}
+    # The running statistics over the same 32768 elements per channel.
+    state = pipeline.compare_state(imported, pipeline.torch_state_after_step(model, [x]), result)
+    assert set(state) == {"0.running_mean", "0.running_var", "0.num_batches_tracked"}
 
 
 class _Gelus(nn.Module):
