@@ -7,7 +7,10 @@
 // `<entry>_arena(uint8_t *arena, buffers...)`: the entry's body with the
 // arena remat-plan-arena allocated replaced by a caller-provided buffer, so
 // that a caller running many steps allocates it once. `<entry>` keeps its
-// ABI: it allocates the arena, calls `<entry>_arena` and frees it.
+// ABI: it allocates the arena, calls `<entry>_arena` and frees it. On the
+// CUDA path the arena is managed memory (`gpu.alloc host_shared` from
+// remat-host-allocs-to-gpu, freed by an asynchronous `gpu.dealloc` between
+// two `gpu.wait`s).
 //
 //===----------------------------------------------------------------------===//
 
@@ -15,6 +18,7 @@
 
 #include "remat/Dialect/Remat/IR/RematDialect.h"
 
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/SymbolTable.h"
@@ -24,18 +28,50 @@ using namespace remat;
 using namespace remat::driver;
 
 /// The arena of `func` (remat-plan-arena's `memref.alloc {remat_arena}` at
-/// the top level), if every use of it is a view or a dealloc.
-static memref::AllocOp findArena(func::FuncOp func) {
-  memref::AllocOp arena;
-  for (auto alloc : func.front().getOps<memref::AllocOp>())
-    if (alloc->hasAttr("remat_arena"))
-      arena = alloc;
+/// the top level, or on CUDA the `gpu.alloc host_shared {remat_arena}` it
+/// became), if every use of it is a view or a dealloc.
+static Operation *findArena(func::FuncOp func) {
+  Operation *arena = nullptr;
+  for (Operation &op : func.front())
+    if (isa<memref::AllocOp, gpu::AllocOp>(op) && op.hasAttr("remat_arena"))
+      arena = &op;
   if (!arena)
     return nullptr;
-  for (Operation *user : arena->getUsers())
-    if (!isa<memref::ViewOp, memref::DeallocOp>(user))
+  if (auto gpuAlloc = dyn_cast<gpu::AllocOp>(arena))
+    if (!gpuAlloc.getHostShared() || gpuAlloc.getAsyncToken())
       return nullptr;
+  for (Operation *user : arena->getResult(0).getUsers()) {
+    if (isa<memref::ViewOp, memref::DeallocOp>(user))
+      continue;
+    // CUDA: `%t0 = gpu.wait async; %t1 = gpu.dealloc async [%t0] %arena;
+    // gpu.wait [%t1]`.
+    auto dealloc = dyn_cast<gpu::DeallocOp>(user);
+    if (!dealloc || !dealloc.getAsyncToken() ||
+        !llvm::all_of(dealloc.getAsyncToken().getUsers(),
+                      [](Operation *op) { return isa<gpu::WaitOp>(op); }))
+      return nullptr;
+  }
   return arena;
+}
+
+/// Erases the deallocation `user` of an arena (and, on CUDA, the waits
+/// around it that nothing else uses).
+static void eraseDealloc(Operation *user) {
+  auto dealloc = dyn_cast<gpu::DeallocOp>(user);
+  if (!dealloc) {
+    user->erase();
+    return;
+  }
+  for (Operation *wait :
+       llvm::make_early_inc_range(dealloc.getAsyncToken().getUsers()))
+    wait->erase();
+  SmallVector<Value> dependencies(dealloc.getAsyncDependencies());
+  dealloc.erase();
+  for (Value dependency : dependencies)
+    if (dependency.use_empty())
+      if (auto start = dependency.getDefiningOp<gpu::WaitOp>())
+        if (start.getAsyncDependencies().empty())
+          start.erase();
 }
 
 LogicalResult driver::addArenaEntry(ModuleOp module, StringRef entryName,
@@ -44,7 +80,7 @@ LogicalResult driver::addArenaEntry(ModuleOp module, StringRef entryName,
   auto entry = module.lookupSymbol<func::FuncOp>(entryName);
   if (!entry || entry.isExternal() || !entry.getBody().hasOneBlock())
     return success();
-  memref::AllocOp arena = findArena(entry);
+  Operation *arena = findArena(entry);
   if (!arena)
     return success();
   std::string name = (entryName + "_arena").str();
@@ -63,32 +99,57 @@ LogicalResult driver::addArenaEntry(ModuleOp module, StringRef entryName,
   variant->setAttr("passthrough",
                    attrs.getArrayAttr({attrs.getStringAttr("noinline")}));
   module.insert(std::next(Block::iterator(entry)), variant);
-  memref::AllocOp variantArena = findArena(variant);
-  MemRefType arenaType = variantArena.getType();
-  if (failed(variant.insertArgument(0, arenaType, {}, variantArena.getLoc())))
+  Operation *variantArena = findArena(variant);
+  auto arenaType = cast<MemRefType>(variantArena->getResult(0).getType());
+  if (failed(variant.insertArgument(0, arenaType, {}, variantArena->getLoc())))
     return failure();
   for (Operation *user : llvm::make_early_inc_range(variantArena->getUsers()))
-    if (isa<memref::DeallocOp>(user))
-      user->erase();
-  variantArena.replaceAllUsesWith(variant.getArgument(0));
-  variantArena.erase();
+    if (isa<memref::DeallocOp, gpu::DeallocOp>(user))
+      eraseDealloc(user);
+  variantArena->getResult(0).replaceAllUsesWith(variant.getArgument(0));
+  variantArena->erase();
 
   // The entry: allocate, call, free.
   Block &body = entry.front();
   Location loc = entry.getLoc();
-  uint64_t alignment = arena.getAlignment().value_or(64);
+  bool managed = isa<gpu::AllocOp>(arena);
+  uint64_t alignment = 64;
+  if (auto hostAlloc = dyn_cast<memref::AllocOp>(arena))
+    alignment = hostAlloc.getAlignment().value_or(64);
   while (!body.empty()) {
     body.back().dropAllUses();
     body.back().erase();
   }
   OpBuilder builder = OpBuilder::atBlockEnd(&body);
-  auto alloc = memref::AllocOp::create(builder, loc, arenaType);
-  alloc.setAlignment(alignment);
-  alloc->setAttr("remat_arena", builder.getUnitAttr());
+  Value alloc;
+  if (managed) {
+    // Managed memory (aligned to at least 256 bytes by the driver).
+    alloc = gpu::AllocOp::create(builder, loc, arenaType, /*asyncToken=*/Type(),
+                                 /*asyncDependencies=*/ValueRange{},
+                                 /*dynamicSizes=*/ValueRange{},
+                                 /*symbolOperands=*/ValueRange{},
+                                 /*hostShared=*/true)
+                .getMemref();
+  } else {
+    auto hostAlloc = memref::AllocOp::create(builder, loc, arenaType);
+    hostAlloc.setAlignment(alignment);
+    alloc = hostAlloc;
+  }
+  alloc.getDefiningOp()->setAttr("remat_arena", builder.getUnitAttr());
   SmallVector<Value> operands = {alloc};
   llvm::append_range(operands, body.getArguments());
   func::CallOp::create(builder, loc, variant, operands);
-  memref::DeallocOp::create(builder, loc, alloc);
+  if (managed) {
+    Type token = gpu::AsyncTokenType::get(builder.getContext());
+    Value start =
+        gpu::WaitOp::create(builder, loc, token, ValueRange{}).getAsyncToken();
+    Value freed = gpu::DeallocOp::create(builder, loc, token,
+                                         ValueRange{start}, alloc)
+                      .getAsyncToken();
+    gpu::WaitOp::create(builder, loc, Type(), ValueRange{freed});
+  } else {
+    memref::DeallocOp::create(builder, loc, alloc);
+  }
   func::ReturnOp::create(builder, loc);
   arenaEntry = name;
   return success();

@@ -127,7 +127,7 @@ LogicalResult driver::compile(ModuleOp module, const CompileOptions &options,
   // no loop large enough; the object is linked with libomp all the same).
   info.usesOpenMP =
       !cuda && !options.gpuLoopsOnCpu && options.parallelThreshold >= 0;
-  if (!cuda && failed(addArenaEntry(module, entryName, info.arenaEntry)))
+  if (failed(addArenaEntry(module, entryName, info.arenaEntry)))
     return failure();
   if (options.emit == Emit::MlirBuffers) {
     printModule(module, os);

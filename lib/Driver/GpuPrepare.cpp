@@ -115,6 +115,9 @@ struct HostAllocsToGpuPass
             builder, loc, alloc.getType(), /*asyncToken=*/Type(),
             /*asyncDependencies=*/ValueRange{}, alloc.getDynamicSizes(),
             alloc.getSymbolOperands(), /*hostShared=*/true);
+        // The arena stays recognizable (the driver's `<entry>_arena`).
+        if (alloc->hasAttr("remat_arena"))
+          gpuAlloc->setAttr("remat_arena", builder.getUnitAttr());
         alloc.getResult().replaceAllUsesWith(gpuAlloc.getMemref());
       } else {
         auto dealloc = cast<memref::DeallocOp>(op);

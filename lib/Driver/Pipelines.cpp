@@ -135,6 +135,7 @@ void remat::buildCudaLLVMPipeline(OpPassManager &pm,
   funcPm.addPass(createConvertParallelLoopToGpuPass());
   pm.addPass(createGpuKernelOutliningPass());
   pm.addPass(createRematMergeGpuModules());
+  pm.addPass(createRematGpuStepStream());
   GpuNVVMAttachTargetOptions target;
   target.chip = options.chip;
   target.optLevel = options.optLevel;

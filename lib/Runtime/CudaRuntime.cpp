@@ -20,6 +20,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <mutex>
@@ -163,6 +164,21 @@ extern "C" void mgpuLaunchKernel(CUfunction function, intptr_t gridX,
                                  size_t paramsCount) {
   (void)paramsCount;
   enter();
+  // CUDA's limits (compute capability 3.0+); remat-gpu-step-stream refuses
+  // constant sizes beyond them at compile time.
+  if (gridX < 1 || gridX > INT32_MAX || gridY < 1 || gridY > 65535 ||
+      gridZ < 1 || gridZ > 65535 || blockX < 1 || blockY < 1 || blockZ < 1 ||
+      blockZ > 64 || blockX * blockY * blockZ > 1024 || sharedBytes < 0) {
+    std::fprintf(stderr,
+                 "remat cuda runtime: kernel launch of grid (%lld, %lld, "
+                 "%lld) blocks of (%lld, %lld, %lld) threads is outside "
+                 "CUDA's limits\n",
+                 static_cast<long long>(gridX), static_cast<long long>(gridY),
+                 static_cast<long long>(gridZ), static_cast<long long>(blockX),
+                 static_cast<long long>(blockY),
+                 static_cast<long long>(blockZ));
+    std::abort();
+  }
   REMAT_CHECK(cuLaunchKernel(
       function, static_cast<unsigned>(gridX), static_cast<unsigned>(gridY),
       static_cast<unsigned>(gridZ), static_cast<unsigned>(blockX),

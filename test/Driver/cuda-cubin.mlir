@@ -23,8 +23,9 @@ func.func @step(%x: tensor<16x32xf32>, %labels: tensor<16xi64>,
 // ELF: 177 E L F
 
 // NM-DAG: T step
-// NM-DAG: r step_kernel_binary
-// NM-DAG: t step_kernel_load
+// NM-DAG: T step_arena
+// NM-DAG: r step_arena_kernel_binary
+// NM-DAG: t step_arena_kernel_load
 // NM-DAG: U mgpuLaunchKernel
 // NM-DAG: U mgpuMemAlloc
 // NM-DAG: U mgpuModuleLoad
@@ -32,11 +33,13 @@ func.func @step(%x: tensor<16x32xf32>, %labels: tensor<16xi64>,
 
 // HEADER: #define REMAT_TARGET_CUDA 1
 // HEADER: #define REMAT_BUF_labels_INT_RANGE 10
+// HEADER: #define REMAT_ENTRY_ARENA step_arena
 
 // RUNNER-DAG: T mgpuLaunchKernel
 // RUNNER-DAG: T mgpuModuleLoad
 // RUNNER-DAG: T remat_cuda_alloc_managed
 // RUNNER-DAG: T step
+// RUNNER-DAG: T step_arena
 // RUNNER-DAG: U cuLaunchKernel
 // RUNNER-DAG: T remat_cuda_sgemm
 // RUNNER-DAG: U cublasGemmStridedBatchedEx_64

@@ -52,7 +52,7 @@
 // RUN: diff %t.gpu-buffers.mlir %t.gpu-buffers-text.mlir
 // RUN: remat-opt %t.gpu-buffers.mlir --remat-cuda-llvm-pipeline='format=isa chip=sm_80 block-size=128' -o %t.cuda.mlir
 // RUN: remat-opt %t.gpu-buffers.mlir -o %t.cuda-text.mlir \
-// RUN:   --pass-pipeline='builtin.module(remat-parallel-first,func.func(convert-linalg-to-parallel-loops),remat-collapse-parallel-loops,func.func(scf-parallel-loop-tiling{parallel-loop-tile-sizes=128 no-min-max-bounds}),func.func(gpu-map-parallel-loops,convert-parallel-loops-to-gpu),gpu-kernel-outlining,remat-merge-gpu-modules,nvvm-attach-target{chip=sm_80 O=2},expand-strided-metadata,lower-affine,convert-scf-to-cf,gpu.module(convert-gpu-to-nvvm,reconcile-unrealized-casts),gpu-module-to-binary{format=isa},arith-expand,convert-math-to-llvm,convert-math-to-libm,gpu-to-llvm{use-bare-pointers-for-host=1},reconcile-unrealized-casts)'
+// RUN:   --pass-pipeline='builtin.module(remat-parallel-first,func.func(convert-linalg-to-parallel-loops),remat-collapse-parallel-loops,func.func(scf-parallel-loop-tiling{parallel-loop-tile-sizes=128 no-min-max-bounds}),func.func(gpu-map-parallel-loops,convert-parallel-loops-to-gpu),gpu-kernel-outlining,remat-merge-gpu-modules,remat-gpu-step-stream,nvvm-attach-target{chip=sm_80 O=2},expand-strided-metadata,lower-affine,convert-scf-to-cf,gpu.module(convert-gpu-to-nvvm,reconcile-unrealized-casts),gpu-module-to-binary{format=isa},arith-expand,convert-math-to-llvm,convert-math-to-libm,gpu-to-llvm{use-bare-pointers-for-host=1},reconcile-unrealized-casts)'
 // The kernel object records its compile time: left out of the comparison.
 // RUN: sed -e 's/LLVMIRToISATimeInMs = [0-9]*//' %t.cuda.mlir > %t.cuda.cmp
 // RUN: sed -e 's/LLVMIRToISATimeInMs = [0-9]*//' %t.cuda-text.mlir > %t.cuda-text.cmp
@@ -95,7 +95,8 @@
 // OMP: llvm.call @remat_cpu_sgemm
 
 // CUDA: llvm.func @chain4
-// CUDA: gpu.launch_func @chain4_kernel::@chain4_kernel blocks in
+// CUDA: %[[S:.*]] = llvm.call @mgpuStreamCreate()
+// CUDA: gpu.launch_func <%[[S]] : !llvm.ptr> @chain4_kernel::@chain4_kernel blocks in
 // CUDA: gpu.binary @chain4_kernel [#gpu.object<#nvvm.target<chip = "sm_80">, {{.*}}assembly = "{{.*}}.target sm_80
 
 func.func @chain4(%x: tensor<16x16xf32>, %w: tensor<16x16xf32> {remat.param},

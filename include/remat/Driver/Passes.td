@@ -208,4 +208,55 @@ def RematCpuParallelLoops
                            "::mlir::affine::AffineDialect"];
 }
 
+def RematGpuStepStream : Pass<"remat-gpu-step-stream", "mlir::ModuleOp"> {
+  let summary = "Puts the GPU work of each host function on one stream";
+  let description = [{
+    Runs after `gpu-kernel-outlining`, before `gpu-to-llvm`. In every host
+    `func.func` with one block, walking its top-level ops in order:
+
+    * a synchronous `gpu.launch_func` (which `gpu-to-llvm` would give a
+      stream of its own, created, synchronized and destroyed around it)
+      becomes `gpu.launch_func async` on the step's stream;
+    * a host `memref.copy` of a constant global (`memref.get_global`, the
+      copies of `--remat-materialize-globals`) into a buffer of the same
+      type becomes `gpu.memcpy async` on the stream (`cuMemcpyAsync` reads
+      the host global), so it is ordered after earlier kernels that used
+      the buffer's memory;
+    * a `gpu.wait async` without dependencies (a new stream: the one of a
+      `remat_cuda_sgemm` call or of a `gpu.dealloc`) is replaced by the
+      step's stream, and a `gpu.wait` that only waits for the step's
+      stream is dropped; `gpu.dealloc async` on the stream stays on it;
+    * the stream is created (`gpu.wait async`) before the first such op and
+      waited for (`gpu.wait`) once: before the terminator, or before host
+      code that could read or write memory the kernels use (any op with
+      memory effects other than allocation), after which a new stream is
+      opened when needed.
+
+    So a training step is one stream and one synchronization (unless host
+    code sits between its kernels). Launches whose constant grid or block
+    sizes exceed CUDA's limits (grid x 2^31 - 1, y and z 65535, 1024
+    threads per block) are refused with an error at the launch.
+
+    Before:
+    ```mlir
+    gpu.launch_func @k::@a blocks in (%c4, %c1, %c1) threads in (%c256, %c1, %c1) args(...)
+    %t = gpu.wait async
+    call @remat_cuda_sgemm(%t, ...) : (!gpu.async.token, ...) -> ()
+    gpu.wait [%t]
+    gpu.launch_func @k::@b blocks in (%c4, %c1, %c1) threads in (%c256, %c1, %c1) args(...)
+    return
+    ```
+    After:
+    ```mlir
+    %s = gpu.wait async
+    %0 = gpu.launch_func async [%s] @k::@a ...
+    call @remat_cuda_sgemm(%0, ...) : (!gpu.async.token, ...) -> ()
+    %1 = gpu.launch_func async [%0] @k::@b ...
+    gpu.wait [%1]
+    return
+    ```
+  }];
+  let dependentDialects = ["::mlir::gpu::GPUDialect"];
+}
+
 #endif // REMAT_DRIVER_PASSES_TD
