@@ -196,8 +196,10 @@ void driver::writeHeader(const EntryInfo &info, llvm::raw_ostream &os) {
   os << ");\n";
   if (!info.arenaEntry.empty()) {
     os << "/* The same step on a caller-provided arena of REMAT_ARENA_BYTES\n"
-       << " * (64-byte aligned; reusable across calls, one per concurrent "
-          "call). */\n"
+       << (cuda ? " * (managed memory, e.g. remat_cuda_alloc_managed; "
+                  "reusable across\n * calls, one per concurrent call). */\n"
+                : " * (64-byte aligned; reusable across calls, one per "
+                  "concurrent call). */\n")
        << "void " << info.arenaEntry << "(uint8_t *arena";
     for (const BufferInfo &buffer : info.buffers)
       os << ", " << cTypeOf(buffer.elementType).spelling << " *"

@@ -33,6 +33,7 @@ func.func @step(%x: tensor<16x32xf32>, %labels: tensor<16xi64>,
 
 // HEADER: #define REMAT_TARGET_CUDA 1
 // HEADER: #define REMAT_BUF_labels_INT_RANGE 10
+// HEADER: (managed memory, e.g. remat_cuda_alloc_managed;
 // HEADER: #define REMAT_ENTRY_ARENA step_arena
 
 // RUNNER-DAG: T mgpuLaunchKernel
