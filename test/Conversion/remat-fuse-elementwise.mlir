@@ -128,3 +128,64 @@ func.func @kept(%x: tensor<4x8xf32>, %v: tensor<4xf32>, %acc: tensor<4xf32>)
   } -> tensor<4xf32>
   return %0, %1, %3, %5 : tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x8xf32>, tensor<4xf32>
 }
+
+// -----
+
+#id = affine_map<(i) -> (i)>
+
+// Fusing %t into %sum would move its read of %y to %sum, past %e2: %y, read
+// by nothing at or after %sum, would live longer than the schedule planned.
+// Not fused. %s reads only the argument %x: fused into %prod although %t,
+// %e2 and %sum lie between them.
+// CHECK-LABEL: func.func @lifetime
+// CHECK:         %[[Y:.*]] = linalg.generic
+// CHECK:           math.log
+// CHECK:         %[[T:.*]] = linalg.generic {{.*}} ins(%[[Y]] :
+// CHECK:           math.tanh
+// CHECK:         %[[E2:.*]] = linalg.generic {{.*}} ins(%[[Y]] :
+// CHECK:           math.exp
+// CHECK:         linalg.generic {{.*}} ins(%[[T]], %[[E2]] :
+// CHECK:           arith.addf
+// CHECK:         linalg.generic
+// CHECK:           math.sqrt
+// CHECK-NEXT:      arith.mulf
+func.func @lifetime(%x: tensor<64xf32>) -> (tensor<64xf32>, tensor<64xf32>, tensor<64xf32>) {
+  %e = tensor.empty() : tensor<64xf32>
+  %y = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel"]}
+      ins(%x : tensor<64xf32>) outs(%e : tensor<64xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %r = math.log %a : f32
+    linalg.yield %r : f32
+  } -> tensor<64xf32>
+  %s = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel"]}
+      ins(%x : tensor<64xf32>) outs(%e : tensor<64xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %r = math.sqrt %a : f32
+    linalg.yield %r : f32
+  } -> tensor<64xf32>
+  %t = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel"]}
+      ins(%y : tensor<64xf32>) outs(%e : tensor<64xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %r = math.tanh %a : f32
+    linalg.yield %r : f32
+  } -> tensor<64xf32>
+  %e2 = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel"]}
+      ins(%y : tensor<64xf32>) outs(%e : tensor<64xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %r = math.exp %a : f32
+    linalg.yield %r : f32
+  } -> tensor<64xf32>
+  %sum = linalg.generic {indexing_maps = [#id, #id, #id], iterator_types = ["parallel"]}
+      ins(%t, %e2 : tensor<64xf32>, tensor<64xf32>) outs(%e : tensor<64xf32>) {
+  ^bb0(%a: f32, %b: f32, %o: f32):
+    %r = arith.addf %a, %b : f32
+    linalg.yield %r : f32
+  } -> tensor<64xf32>
+  %prod = linalg.generic {indexing_maps = [#id, #id, #id], iterator_types = ["parallel"]}
+      ins(%s, %x : tensor<64xf32>, tensor<64xf32>) outs(%e : tensor<64xf32>) {
+  ^bb0(%a: f32, %b: f32, %o: f32):
+    %r = arith.mulf %a, %b : f32
+    linalg.yield %r : f32
+  } -> tensor<64xf32>
+  return %sum, %prod, %e2 : tensor<64xf32>, tensor<64xf32>, tensor<64xf32>
+}

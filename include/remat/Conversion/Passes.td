@@ -112,6 +112,11 @@ def RematFuseElementwise
     touched: no folding, no CSE, no canonicalization (the schedule is fixed;
     see `--remat-open-recompute`), reductions and ops that
     `--remat-linalg-to-blas` matches are neither producers nor consumers.
+    Fusion never lengthens a lifetime the schedule planned: it moves the
+    producer's reads to the consumer, so unless the two are adjacent (only
+    constants and empty tensors between them) every tensor the producer
+    reads must be a block argument, a constant or read again at or after
+    the consumer. The planned peak therefore still bounds the arena.
     Runs after `--remat-open-recompute`, on tensors.
 
     Before:

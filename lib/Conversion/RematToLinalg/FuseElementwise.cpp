@@ -12,9 +12,11 @@
 
 #include "remat/Conversion/Passes.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/PatternMatch.h"
 
 namespace remat {
@@ -33,9 +35,41 @@ bool isElementwise(linalg::GenericOp op) {
          op.getNumLoops() == op.getNumParallelLoops();
 }
 
+/// Whether fusing `producer` into `consumer` keeps every lifetime the
+/// schedule planned. Fusion moves the producer's reads to the consumer, so a
+/// tensor whose last reader was the producer would live on until the
+/// consumer, past work the planner counted without it (this raised the
+/// lstm_t8 arena from 65,536 to 190,464 bytes). Allowed when nothing but
+/// constants and empty tensors lies between the two, or when every tensor
+/// the producer reads is a block argument, a constant or an empty tensor, or
+/// is read again at or after the consumer anyway.
+bool keepsLifetimes(Operation *producer, Operation *consumer) {
+  Block *block = consumer->getBlock();
+  if (producer->getBlock() != block)
+    return false;
+  bool adjacent = true;
+  for (Operation *op = producer->getNextNode(); op && op != consumer;
+       op = op->getNextNode())
+    adjacent = adjacent && isa<tensor::EmptyOp, arith::ConstantOp>(op);
+  if (adjacent)
+    return true;
+  return llvm::all_of(producer->getOperands(), [&](Value value) {
+    if (!isa<TensorType>(value.getType()) || isa<BlockArgument>(value) ||
+        value.getDefiningOp<tensor::EmptyOp>() ||
+        value.getDefiningOp<arith::ConstantOp>())
+      return true;
+    return llvm::any_of(value.getUsers(), [&](Operation *user) {
+      Operation *inBlock = block->findAncestorOpInBlock(*user);
+      return inBlock &&
+             (inBlock == consumer || consumer->isBeforeInBlock(inBlock));
+    });
+  });
+}
+
 /// The input of `consumer` that fusion may replace by its producer's body:
 /// produced by an elementwise generic with one result and no other user,
-/// read through a permutation (the same iteration space).
+/// read through a permutation (the same iteration space), without
+/// lengthening any lifetime.
 bool isFusable(linalg::GenericOp consumer, OpOperand &operand) {
   if (!consumer.isDpsInput(&operand))
     return false;
@@ -43,7 +77,8 @@ bool isFusable(linalg::GenericOp consumer, OpOperand &operand) {
   if (!producer || !isElementwise(producer) ||
       producer->getNumResults() != 1 || !operand.get().hasOneUse())
     return false;
-  if (!consumer.getMatchingIndexingMap(&operand).isPermutation())
+  if (!consumer.getMatchingIndexingMap(&operand).isPermutation() ||
+      !keepsLifetimes(producer, consumer))
     return false;
   return linalg::areElementwiseOpsFusable(&operand);
 }
