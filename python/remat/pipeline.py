@@ -193,6 +193,57 @@ def compare_state(imported, ref_state: Dict[str, np.ndarray], result: StepResult
     return errors
 
 
+def kink_margin(model, inputs) -> Tuple[float, str]:
+    """How far the model's discrete decisions lie from float32 rounding: for
+    every ReLU / ReLU6 input, the float64 distance of the closest element to
+    a kink (0, and 6 for ReLU6), and for every MaxPool2d window the float64
+    gap between its two largest elements (ties between zeros excepted: after
+    a ReLU their gradient is 0 whichever wins), each divided by the largest
+    float32-vs-float64 difference of that input. Returns the smallest ratio
+    and the module it came from. Below ~1 float32 may round a decision to the
+    other side, and then no float32 step (PyTorch's included) matches the
+    float64 reference: the gradients differ by percents, not ulps."""
+    import copy
+    import torch
+    import torch.nn as nn
+    import torch.nn.functional as F
+    kinds = (nn.ReLU, nn.ReLU6, nn.MaxPool2d)
+
+    def record(m, xs):
+        seen = []
+        hooks = [mod.register_forward_pre_hook(
+                     lambda mod, a, n=n: seen.append((n, mod, a[0].detach().clone())))
+                 for n, mod in m.named_modules() if isinstance(mod, kinds)]
+        with torch.no_grad():
+            m(*xs)
+        for h in hooks:
+            h.remove()
+        return seen
+
+    r32 = record(copy.deepcopy(model), inputs)
+    r64 = record(copy.deepcopy(model).double(),
+                 [x.double() if x.is_floating_point() else x for x in inputs])
+    worst = (float("inf"), "")
+    for (name, mod, a32), (_, _, a64) in zip(r32, r64):
+        err = float((a32.double() - a64).abs().max())
+        if isinstance(mod, nn.MaxPool2d):
+            k, st, pad = (F._pair(v) for v in (mod.kernel_size, mod.stride, mod.padding))
+            padded = F.pad(a64, (pad[1], pad[1], pad[0], pad[0]), value=float("-inf"))
+            win = F.unfold(padded, k, stride=st, dilation=mod.dilation)
+            win = win.view(a64.shape[0], a64.shape[1], k[0] * k[1], -1)
+            top2 = win.topk(2, dim=2).values
+            gaps = (top2[:, :, 0] - top2[:, :, 1])[top2[:, :, 0] != 0]
+            dist = float(gaps.min()) if gaps.numel() else float("inf")
+        else:
+            dist = float(a64.abs().min())
+            if isinstance(mod, nn.ReLU6):
+                dist = min(dist, float((a64 - 6).abs().min()))
+        ratio = dist / err if err > 0 else float("inf")
+        if ratio < worst[0]:
+            worst = (ratio, name)
+    return worst
+
+
 def compare(imported, ref_loss: float, ref_grads: Dict[str, np.ndarray], result: StepResult,
             rtol: float = 1e-4, atol: float = 1e-5) -> Dict[str, float]:
     """Checks the loss and every gradient: |remat - torch| <= atol + rtol *

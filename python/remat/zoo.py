@@ -96,11 +96,17 @@ def build(name: str, dropout: float = 0.0):
         x, y, loss = torch.randn(2, 3, 8, 8), torch.randint(0, 4, (2,)), F.cross_entropy
     elif name == "resnet18":
         import torchvision
-        m = torchvision.models.resnet18(num_classes=10)
         # 64x64 so that layer4's batch norms see 2x2 positions: at 32x32 they
         # normalize 2 values per channel, and their input gradient is a
         # cancellation (exactly 0 in exact arithmetic) that no two float32
-        # implementations round alike.
+        # implementations round alike. Seed 10: no ReLU input or max-pool
+        # top-two gap closer to its kink than the layer's largest float32
+        # rounding error (pipeline.kink_margin 1.04). Seed 0 had a layer4.1
+        # ReLU input at 1.3e-6 (float32 error there 2.9e-5) that float32
+        # rounds to the other side: PyTorch float32 and remat agreed to 0.07x
+        # the tolerance, both were 919x away from float64.
+        torch.manual_seed(10)
+        m = torchvision.models.resnet18(num_classes=10)
         x, y, loss = torch.randn(2, 3, 64, 64), torch.randint(0, 10, (2,)), F.cross_entropy
     elif name == "mobilenet_v2":
         import torchvision
