@@ -208,6 +208,21 @@ TEST(Milp, DeclinesWithoutCbcOrLargeGraphs) {
   }
 }
 
+/// A model whose first LP solve CBC would not stop at the time limit is
+/// declined with its size, not run past the limit (a 250-node forward-only
+/// graph ran past 100 s at a 10 s limit before).
+TEST(Milp, DeclinesModelsTooLargeForTheTimeLimit) {
+  if (!milpAvailable())
+    return;
+  std::string note;
+  test::GradChain chain = test::makeGradChain(140, 16);
+  ASSERT_LE(chain.graph.size(), kMilpMaxNodes);
+  EXPECT_FALSE(milpOptimal(chain.graph, 0, 2, note));
+  EXPECT_NE(note.find("nonzeros"), std::string::npos) << note;
+  EXPECT_NE(note.find("more than the 250000"), std::string::npos) << note;
+  EXPECT_NE(note.find("time limit of 2 s"), std::string::npos) << note;
+}
+
 /// The compact model against the dense (Checkmate) one on graphs too large
 /// for the exhaustive search: both prove their optimum, and the optima are
 /// equal, at the least peak and at budgets up to store-all. A wrong

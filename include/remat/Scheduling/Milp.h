@@ -39,6 +39,7 @@
 #include "remat/Scheduling/Graph.h"
 #include "remat/Scheduling/Plan.h"
 
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -66,6 +67,11 @@ enum class MilpModel { Compact, Dense };
 /// model, and with the dense one.
 constexpr unsigned kMilpMaxNodes = 300;
 constexpr unsigned kMilpDenseMaxNodes = 80;
+/// Largest model (nonzeros of its constraint matrix) `milpOptimal` hands to
+/// CBC. CBC does not interrupt its first LP solve on the time limit; at 184k
+/// nonzeros (the 100-node forward-only Moccasin graph) a 1 s limit ran
+/// 1.4 s, at 1.5M (the 250-node one) a 10 s limit ran past 100 s.
+constexpr size_t kMilpMaxNonzeros = 250000;
 
 /// Solves the MILP above. With `budgetBytes > 0`: the least recompute cost
 /// whose simulated activation peak is within the budget. With
@@ -83,7 +89,8 @@ constexpr unsigned kMilpDenseMaxNodes = 80;
 /// "milp", `solver` set, `detail` "optimal" only if CBC proved optimality of
 /// every solve, else "feasible, gap X%", followed by the objective, bound and
 /// time), or none with `note` saying why: no CBC, graph too large (>
-/// kMilpMaxNodes, kMilpDenseMaxNodes for the dense model), forward-only graph or forward node after a backward node,
+/// kMilpMaxNodes, kMilpDenseMaxNodes for the dense model), model too large
+/// (> kMilpMaxNonzeros), forward-only graph or forward node after a backward node,
 /// infeasible budget, no solution in time, or a simulated peak above the
 /// budget (a model mismatch; never reported as success).
 std::optional<PlanResult> milpOptimal(const Graph &graph, int64_t budgetBytes,
