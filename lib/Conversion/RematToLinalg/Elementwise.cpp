@@ -100,12 +100,17 @@ constexpr double kRsqrt2Pi = 0.39894228040143267794;
 
 /// Phi(x) = 0.5 (1 + erf(x / sqrt(2))), the standard normal distribution
 /// function (math.erf: erff from libm on the host, __nv_erff in kernels).
+/// Ops are created one statement at a time: the order of nested calls'
+/// arguments is unspecified in C++, and gcc and clang builds would print the
+/// body in different orders.
 Value normalCdf(OpBuilder &b, Location loc, Value x) {
-  Value e = math::ErfOp::create(
-      b, loc, arith::MulFOp::create(b, loc, cst(b, loc, kRsqrt2), x));
-  return arith::MulFOp::create(
-      b, loc, cst(b, loc, 0.5),
-      arith::AddFOp::create(b, loc, cst(b, loc, 1.0), e));
+  Value rsqrt2 = cst(b, loc, kRsqrt2);
+  Value e = math::ErfOp::create(b, loc,
+                                arith::MulFOp::create(b, loc, rsqrt2, x));
+  Value one = cst(b, loc, 1.0);
+  Value sum = arith::AddFOp::create(b, loc, one, e);
+  Value half = cst(b, loc, 0.5);
+  return arith::MulFOp::create(b, loc, half, sum);
 }
 
 /// x Phi(x).
@@ -167,9 +172,9 @@ Value geluGradFn(OpBuilder &b, Location loc, ValueRange a) {
       arith::AddFOp::create(
           b, loc, one,
           arith::MulFOp::create(b, loc, cst(b, loc, 3.0 * kGeluCubic), x2)));
-  Value right =
-      arith::MulFOp::create(b, loc, arith::MulFOp::create(b, loc, half, x),
-                            arith::MulFOp::create(b, loc, sech2, du));
+  Value sech2Du = arith::MulFOp::create(b, loc, sech2, du);
+  Value halfX = arith::MulFOp::create(b, loc, half, x);
+  Value right = arith::MulFOp::create(b, loc, halfX, sech2Du);
   Value d = arith::AddFOp::create(b, loc, left, right);
   return arith::MulFOp::create(b, loc, dy, d);
 }
@@ -179,12 +184,14 @@ Value geluGradFn(OpBuilder &b, Location loc, ValueRange a) {
 Value geluErfGradFn(OpBuilder &b, Location loc, ValueRange a) {
   Value dy = a[0], x = a[1];
   Value x2 = arith::MulFOp::create(b, loc, x, x);
-  Value density = arith::MulFOp::create(
-      b, loc, cst(b, loc, kRsqrt2Pi),
-      math::ExpOp::create(
-          b, loc, arith::MulFOp::create(b, loc, cst(b, loc, -0.5), x2)));
-  Value d = arith::AddFOp::create(b, loc, normalCdf(b, loc, x),
-                                  arith::MulFOp::create(b, loc, x, density));
+  Value minusHalf = cst(b, loc, -0.5);
+  Value e = math::ExpOp::create(b, loc,
+                                arith::MulFOp::create(b, loc, minusHalf, x2));
+  Value rsqrt2Pi = cst(b, loc, kRsqrt2Pi);
+  Value density = arith::MulFOp::create(b, loc, rsqrt2Pi, e);
+  Value xDensity = arith::MulFOp::create(b, loc, x, density);
+  Value d =
+      arith::AddFOp::create(b, loc, normalCdf(b, loc, x), xDensity);
   return arith::MulFOp::create(b, loc, dy, d);
 }
 
