@@ -171,9 +171,11 @@ def RematRematerialize : Pass<"remat-rematerialize", "mlir::func::FuncOp"> {
     store-all); with `budget=` too, the plan must also fit it.
 
     `lower-bound=S` (with `budget=`): spend up to S seconds on a lower bound
-    on the recompute cost of every schedule within the budget (cut bounds
-    at single steps, docs/Scheduling.md); the remark and the JSON report it
-    with the plan's gap to it (`lower_bound`, `gap_to_bound`).
+    on the recompute cost of every schedule within the budget (Lagrangian
+    min-cut bounds at single steps and over windows of steps, whose bounds
+    add up, combined by a dynamic program; docs/Scheduling.md); the remark
+    and the JSON report it with the plan's gap to it (`lower_bound`,
+    `gap_to_bound`).
 
     Forward-only functions (the unit attribute `remat.forward_only`, which
     remat-import sets on graphs without a backward phase such as the Moccasin
