@@ -392,29 +392,43 @@ static double recomputeWithin(const std::vector<PlanResult> &plans,
   return best;
 }
 
-/// PyTorch's saved sets of an exported graph replayed in remat's simulator,
-/// against remat's frontier, in the same run.
-static int runTorchGraph(MLIRContext &ctx, llvm::StringRef path) {
+/// Reads a Checkmate-format graph as the importer and the pass see it; the
+/// parsed file (with PyTorch's saved sets) goes to `importedOut` if given.
+static std::optional<Graph> loadGraph(MLIRContext &ctx, llvm::StringRef path,
+                                      ImportedGraph *importedOut = nullptr) {
   auto buffer = llvm::MemoryBuffer::getFile(path);
   if (!buffer) {
     llvm::errs() << path << ": cannot read\n";
-    return 1;
+    return std::nullopt;
   }
   llvm::Expected<ImportedGraph> imported =
       parseGraph(path, (*buffer)->getBuffer(), GraphImportOptions());
   if (!imported) {
     llvm::errs() << llvm::toString(imported.takeError()) << "\n";
-    return 1;
+    return std::nullopt;
   }
   OpBuilder builder(&ctx);
   OwningOpRef<ModuleOp> module = ModuleOp::create(builder.getUnknownLoc());
   builder.setInsertionPointToEnd(module->getBody());
-  std::string name = llvm::sys::path::stem(path).str();
   func::FuncOp func = buildGraphFunction(builder, *imported, "g");
   FailureOr<TrainingGraph> tg = TrainingGraph::build(func);
   if (failed(tg))
+    return std::nullopt;
+  if (importedOut)
+    *importedOut = std::move(*imported);
+  return tg->graph;
+}
+
+/// PyTorch's saved sets of an exported graph replayed in remat's simulator,
+/// against remat's frontier, in the same run.
+static int runTorchGraph(MLIRContext &ctx, llvm::StringRef path) {
+  ImportedGraph importedGraph;
+  std::optional<Graph> loaded = loadGraph(ctx, path, &importedGraph);
+  if (!loaded)
     return 1;
-  const Graph &g = tg->graph;
+  const ImportedGraph *imported = &importedGraph;
+  std::string name = llvm::sys::path::stem(path).str();
+  const Graph &g = *loaded;
   // Late forward ops (AOTAutograd places ReLU masks and normalisation terms
   // among the backward ops) run where PyTorch placed them: the pinned graph
   // has the same indices and simulates identically (Phases.h).
@@ -530,26 +544,10 @@ static int runMilpGraph(MLIRContext &ctx, llvm::StringRef path) {
     }
     return 0;
   }
-  auto buffer = llvm::MemoryBuffer::getFile(path);
-  if (!buffer) {
-    llvm::errs() << path << ": cannot read\n";
+  std::optional<Graph> loaded = loadGraph(ctx, path);
+  if (!loaded)
     return 1;
-  }
-  llvm::Expected<ImportedGraph> imported =
-      parseGraph(path, (*buffer)->getBuffer(), GraphImportOptions());
-  if (!imported) {
-    llvm::errs() << llvm::toString(imported.takeError()) << "\n";
-    return 1;
-  }
-  OpBuilder builder(&ctx);
-  OwningOpRef<ModuleOp> module = ModuleOp::create(builder.getUnknownLoc());
-  builder.setInsertionPointToEnd(module->getBody());
-  std::string name = llvm::sys::path::stem(path).str();
-  func::FuncOp func = buildGraphFunction(builder, *imported, "g");
-  FailureOr<TrainingGraph> tg = TrainingGraph::build(func);
-  if (failed(tg))
-    return 1;
-  runMilpRows(name, tg->graph);
+  runMilpRows(llvm::sys::path::stem(path).str(), *loaded);
   return 0;
 }
 
@@ -613,29 +611,6 @@ static void runMilpRows(const std::string &name, const Graph &g) {
     llvm::outs() << "\n";
     llvm::outs().flush();
   }
-}
-
-/// Reads a Checkmate-format graph as the importer and the pass see it.
-static std::optional<Graph> loadGraph(MLIRContext &ctx, llvm::StringRef path) {
-  auto buffer = llvm::MemoryBuffer::getFile(path);
-  if (!buffer) {
-    llvm::errs() << path << ": cannot read\n";
-    return std::nullopt;
-  }
-  llvm::Expected<ImportedGraph> imported =
-      parseGraph(path, (*buffer)->getBuffer(), GraphImportOptions());
-  if (!imported) {
-    llvm::errs() << llvm::toString(imported.takeError()) << "\n";
-    return std::nullopt;
-  }
-  OpBuilder builder(&ctx);
-  OwningOpRef<ModuleOp> module = ModuleOp::create(builder.getUnknownLoc());
-  builder.setInsertionPointToEnd(module->getBody());
-  func::FuncOp func = buildGraphFunction(builder, *imported, "g");
-  FailureOr<TrainingGraph> tg = TrainingGraph::build(func);
-  if (failed(tg))
-    return std::nullopt;
-  return tg->graph;
 }
 
 /// `auto` at budgets of 0.4 .. 0.9 of store-all against the recompute lower
