@@ -100,6 +100,19 @@ class StepResult:
     state: Dict[str, np.ndarray] = None
 
 
+def write_step_files(imported, workdir) -> Tuple[str, str, str]:
+    """Writes an imported model's forward IR, weights and batch into
+    `workdir`; returns the three paths (forward.mlir, weights.index,
+    batch.index), as compile_and_run takes them."""
+    fwd, weights, batch = (os.path.join(str(workdir), n)
+                           for n in ("forward.mlir", "weights.index", "batch.index"))
+    with open(fwd, "w") as f:
+        f.write(imported.mlir)
+    imported.write_weights(weights)
+    imported.write_inputs(batch)
+    return fwd, weights, batch
+
+
 def compile_and_run(forward_mlir: str, workdir: str, weights: str, inputs: str,
                     strategy: Optional[str] = None, budget: Optional[int] = None,
                     steps: int = 1, tag: str = "step") -> StepResult:

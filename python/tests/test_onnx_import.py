@@ -74,12 +74,7 @@ def test_onnx_family_matches_torch(name, opset, tmp_path):
     for op, count in FUSED.get(name, {}).get(opset, {}).items():
         assert imported.mlir.count(op + " ") == count, op
     assert "remat.gelu " not in imported.mlir or name == "gpt"
-    fwd = str(tmp_path / "forward.mlir")
-    with open(fwd, "w") as f:
-        f.write(imported.mlir)
-    weights, batch = str(tmp_path / "w.index"), str(tmp_path / "b.index")
-    imported.write_weights(weights)
-    imported.write_inputs(batch)
+    fwd, weights, batch = pipeline.write_step_files(imported, tmp_path)
     # Against float64 autograd, as the torch importer's tests (see docs/Import.md).
     ref_loss, ref_grads = pipeline.torch_reference(model, inputs, target, loss,
                                                    dtype=torch.float64)
@@ -119,11 +114,7 @@ def test_onnx_reduce_mean_matches_torch(tmp_path):
     imported = onnx_import.import_onnx(path, "mse", y.numpy(), {"input": x.numpy()},
                                        params=["fc.weight", "fc.bias"])
     assert imported.mlir.count("remat.sum_to") == 2
-    fwd, weights, batch = (str(tmp_path / n) for n in ("f.mlir", "w.index", "b.index"))
-    with open(fwd, "w") as f:
-        f.write(imported.mlir)
-    imported.write_weights(weights)
-    imported.write_inputs(batch)
+    fwd, weights, batch = pipeline.write_step_files(imported, tmp_path)
     result = pipeline.compile_and_run(fwd, str(tmp_path), weights, batch, "store-all")
     ref_loss, ref_grads = pipeline.torch_reference(model, [x], y, F.mse_loss, dtype=torch.float64)
     errors = pipeline.compare(imported, ref_loss, ref_grads, result)

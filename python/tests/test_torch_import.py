@@ -29,12 +29,7 @@ SLOW = os.environ.get("REMAT_SLOW_TESTS") == "1"
 def _import(name, tmp_path, dropout=0.0):
     model, inputs, target, loss = zoo.build(name, dropout=dropout)
     imported = torch_import.import_module(model, inputs, target, loss)
-    fwd = str(tmp_path / "forward.mlir")
-    with open(fwd, "w") as f:
-        f.write(imported.mlir)
-    weights, batch = str(tmp_path / "weights.index"), str(tmp_path / "batch.index")
-    imported.write_weights(weights)
-    imported.write_inputs(batch)
+    fwd, weights, batch = pipeline.write_step_files(imported, tmp_path)
     return model, inputs, target, loss, imported, fwd, weights, batch
 
 
@@ -169,12 +164,7 @@ def test_resnet18_running_statistics(image, tmp_path):
     inputs, target = [torch.randn(2, 3, image, image)], torch.randint(0, 10, (2,))
     imported = torch_import.import_module(model, inputs, target, F.cross_entropy)
     assert len(imported.state) == 60
-    fwd = str(tmp_path / "forward.mlir")
-    with open(fwd, "w") as f:
-        f.write(imported.mlir)
-    weights, batch = str(tmp_path / "weights.index"), str(tmp_path / "batch.index")
-    imported.write_weights(weights)
-    imported.write_inputs(batch)
+    fwd, weights, batch = pipeline.write_step_files(imported, tmp_path)
     ref = pipeline.torch_state_after_step(model, inputs)
     budget = pipeline.feasible_budget(fwd, pipeline.store_all_peak(fwd, str(tmp_path)) // 2)
     for tag, strategy, b in [("store_all", "store-all", None), ("sqrt", "sqrt", None),
@@ -229,12 +219,7 @@ def test_batch_norm_long_reductions_match_float64(tmp_path):
     model = nn.Sequential(nn.BatchNorm2d(3), nn.AdaptiveAvgPool2d(1), nn.Flatten(),
                           nn.Linear(3, 10)).train()
     imported = torch_import.import_module(model, [x], y, F.cross_entropy)
-    fwd = str(tmp_path / "forward.mlir")
-    with open(fwd, "w") as f:
-        f.write(imported.mlir)
-    weights, batch = str(tmp_path / "weights.index"), str(tmp_path / "batch.index")
-    imported.write_weights(weights)
-    imported.write_inputs(batch)
+    fwd, weights, batch = pipeline.write_step_files(imported, tmp_path)
     result = pipeline.compile_and_run(fwd, str(tmp_path), weights, batch, "store-all")
     ref_loss, ref_grads = pipeline.torch_reference(model, [x], y, F.cross_entropy,
                                                    dtype=torch.float64)
@@ -266,12 +251,7 @@ def test_exact_and_tanh_gelu_keep_their_semantics(tmp_path):
     x, y = torch.randn(16, 4), torch.randn(16, 8)
     imported = torch_import.import_module(model, [x], y, F.mse_loss)
     assert "remat.gelu_erf" in imported.mlir and "remat.gelu " in imported.mlir
-    fwd = str(tmp_path / "forward.mlir")
-    with open(fwd, "w") as f:
-        f.write(imported.mlir)
-    weights, batch = str(tmp_path / "weights.index"), str(tmp_path / "batch.index")
-    imported.write_weights(weights)
-    imported.write_inputs(batch)
+    fwd, weights, batch = pipeline.write_step_files(imported, tmp_path)
     result = pipeline.compile_and_run(fwd, str(tmp_path), weights, batch, "store-all")
     ref_loss, ref_grads = pipeline.torch_reference(model, [x], y, F.mse_loss,
                                                    dtype=torch.float64)
