@@ -347,7 +347,12 @@ static int runChains() {
   return 0;
 }
 
-static int runFile(MLIRContext &ctx, llvm::StringRef path) {
+/// Parses an MLIR model, differentiates its forward functions and calls `fn`
+/// with the file's stem and the graph of every training step (or
+/// forward-only graph) in it.
+static int forEachModelGraph(
+    MLIRContext &ctx, llvm::StringRef path,
+    llvm::function_ref<void(const std::string &, const Graph &)> fn) {
   llvm::SourceMgr sm;
   SourceMgrDiagnosticHandler handler(sm, &ctx);
   OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(path, &ctx);
@@ -364,12 +369,19 @@ static int runFile(MLIRContext &ctx, llvm::StringRef path) {
     FailureOr<TrainingGraph> tg = TrainingGraph::build(func);
     if (failed(tg))
       return 1;
-    std::vector<std::string> notes;
-    std::vector<PlanResult> plans = planAllStrategies(tg->graph, notes);
-    addMilp(tg->graph, plans, notes);
-    printRows(base, tg->graph, plans, notes);
+    fn(base, tg->graph);
   }
   return 0;
+}
+
+static int runFile(MLIRContext &ctx, llvm::StringRef path) {
+  return forEachModelGraph(
+      ctx, path, [](const std::string &base, const Graph &graph) {
+        std::vector<std::string> notes;
+        std::vector<PlanResult> plans = planAllStrategies(graph, notes);
+        addMilp(graph, plans, notes);
+        printRows(base, graph, plans, notes);
+      });
 }
 
 /// The least peak among `plans` recomputing at most `cost` (none: -1).
@@ -525,25 +537,8 @@ static void runMilpRows(const std::string &name, const Graph &g);
 /// Loads `path` (Checkmate JSON, or an MLIR model whose training steps are
 /// differentiated first) and prints its rows of the MILP table.
 static int runMilpGraph(MLIRContext &ctx, llvm::StringRef path) {
-  if (path.ends_with(".mlir")) {
-    OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(path, &ctx);
-    if (!module)
-      return 1;
-    PassManager pm(&ctx);
-    pm.addNestedPass<func::FuncOp>(createRematAutodiff());
-    if (failed(pm.run(*module)))
-      return 1;
-    std::string base = llvm::sys::path::stem(path).str();
-    for (auto func : module->getOps<func::FuncOp>()) {
-      if (!isTrainingStep(func) && !isForwardOnlyGraph(func))
-        continue;
-      FailureOr<TrainingGraph> tg = TrainingGraph::build(func);
-      if (failed(tg))
-        return 1;
-      runMilpRows(base, tg->graph);
-    }
-    return 0;
-  }
+  if (path.ends_with(".mlir"))
+    return forEachModelGraph(ctx, path, runMilpRows);
   std::optional<Graph> loaded = loadGraph(ctx, path);
   if (!loaded)
     return 1;
