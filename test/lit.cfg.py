@@ -99,6 +99,18 @@ def _built_with_cbc():
 if _built_with_cbc():
     config.available_features.add("cbc")
 
+# The CUDA runtime has the cuDNN convolutions (lib/Runtime/CMakeLists.txt),
+# and remat-compile --target=cuda calls them by default.
+def _built_with_cudnn():
+    try:
+        with open(os.path.join(config.remat_obj_root, "CMakeCache.txt")) as f:
+            return any(l.strip() == "REMAT_HAVE_CUDNN:INTERNAL=ON" for l in f)
+    except OSError:
+        return False
+
+if _built_with_cudnn():
+    config.available_features.add("cudnn")
+
 # GPU execution tests need an NVIDIA driver and a device.
 def _has_cuda_device():
     smi = shutil.which("nvidia-smi")

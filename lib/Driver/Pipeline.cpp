@@ -106,6 +106,7 @@ LogicalResult driver::runBufferStage(ModuleOp module,
   // CPU: f32 matmuls call the runtime's GEMM (the testing aid keeps the
   // loops of the CUDA path).
   buffers.blas = options.blas && !options.gpuLoopsOnCpu;
+  buffers.cudnn = options.cudnn;
   buffers.arenaReport = options.arenaReport;
   PassManager pm(module.getContext());
   buildBufferPipeline(pm, buffers);

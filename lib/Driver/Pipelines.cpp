@@ -73,8 +73,8 @@ void remat::buildBufferPipeline(OpPassManager &pm,
   if (options.cuda)
     pm.addPass(createRematHostAllocsToGpu());
   if (options.blas)
-    pm.addPass(createRematLinalgToBlas(
-        RematLinalgToBlasOptions{options.cuda ? "cuda" : "cpu"}));
+    pm.addPass(createRematLinalgToBlas(RematLinalgToBlasOptions{
+        options.cuda ? "cuda" : "cpu", options.cuda && options.cudnn}));
 }
 
 /// Math on the host: intrinsics where LLVM has them, libm for the rest.

@@ -23,6 +23,7 @@
 #include "ConvToBlas.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/AffineExpr.h"
 #include "mlir/IR/Builders.h"
@@ -299,9 +300,24 @@ std::optional<ConvMatch> matchInputGrad(linalg::GenericOp op) {
   return match;
 }
 
-} // namespace
+/// The match on the CUDA path: the CUDA runtime's callee, and only when
+/// every operand has fewer than 2^31 elements (cuDNN's descriptors take int
+/// sizes and strides).
+std::optional<ConvMatch> forCuda(ConvMatch match) {
+  constexpr int64_t maxInt = std::numeric_limits<int>::max();
+  for (Value operand : match.operands)
+    if (cast<MemRefType>(operand.getType()).getNumElements() > maxInt)
+      return std::nullopt;
+  if (match.callee == kSconv2d)
+    match.callee = kCudaSconv2d;
+  else if (match.callee == kSconv2dInputGrad)
+    match.callee = kCudaSconv2dInputGrad;
+  else
+    match.callee = kCudaSconv2dFilterGrad;
+  return match;
+}
 
-std::optional<ConvMatch> remat::blas::matchConvolution(linalg::LinalgOp op) {
+std::optional<ConvMatch> matchAny(linalg::LinalgOp op) {
   if (!op.hasPureBufferSemantics())
     return std::nullopt;
   if (auto conv = dyn_cast<linalg::Conv2DNchwFchwOp>(op.getOperation()))
@@ -316,13 +332,25 @@ std::optional<ConvMatch> remat::blas::matchConvolution(linalg::LinalgOp op) {
   return std::nullopt;
 }
 
-FunctionType remat::blas::convolutionType(MLIRContext *ctx) {
+} // namespace
+
+std::optional<ConvMatch> remat::blas::matchConvolution(linalg::LinalgOp op,
+                                                       bool cuda) {
+  std::optional<ConvMatch> match = matchAny(op);
+  if (!match || !cuda)
+    return match;
+  return forCuda(*match);
+}
+
+FunctionType remat::blas::convolutionType(MLIRContext *ctx, bool cuda) {
   SmallVector<Type> inputs(14 + 2 * 3, IndexType::get(ctx));
+  if (cuda)
+    inputs.insert(inputs.begin(), gpu::AsyncTokenType::get(ctx));
   return FunctionType::get(ctx, inputs, {});
 }
 
 void remat::blas::rewriteConvolution(const ConvMatch &match,
-                                     func::FuncOp callee) {
+                                     func::FuncOp callee, bool cuda) {
   Operation *op = match.op;
   OpBuilder builder(op);
   Location loc = op->getLoc();
@@ -339,6 +367,16 @@ void remat::blas::rewriteConvolution(const ConvMatch &match,
         memref::ExtractStridedMetadataOp::create(builder, loc, memref)
             .getOffset());
   }
+  if (!cuda) {
+    func::CallOp::create(builder, loc, callee, operands);
+    op->erase();
+    return;
+  }
+  Type token = gpu::AsyncTokenType::get(builder.getContext());
+  Value stream =
+      gpu::WaitOp::create(builder, loc, token, ValueRange{}).getAsyncToken();
+  operands.insert(operands.begin(), stream);
   func::CallOp::create(builder, loc, callee, operands);
+  gpu::WaitOp::create(builder, loc, Type(), ValueRange{stream});
   op->erase();
 }

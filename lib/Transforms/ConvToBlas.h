@@ -7,8 +7,9 @@
 // The convolution half of --remat-linalg-to-blas (internal to
 // lib/Transforms): which convolutions on memrefs become calls of
 // remat_cpu_sconv2d, remat_cpu_sconv2d_input_grad and
-// remat_cpu_sconv2d_filter_grad (lib/Runtime/CpuRuntime.cpp), and the calls
-// themselves.
+// remat_cpu_sconv2d_filter_grad (lib/Runtime/CpuRuntime.cpp) or, on the
+// CUDA path, of their cuDNN counterparts remat_cuda_sconv2d, ...
+// (lib/Runtime/CudaConv.cpp), and the calls themselves.
 //
 //===----------------------------------------------------------------------===//
 
@@ -31,6 +32,12 @@ constexpr llvm::StringLiteral kSconv2dInputGrad =
 /// The runtime's filter gradient.
 constexpr llvm::StringLiteral kSconv2dFilterGrad =
     "remat_cpu_sconv2d_filter_grad";
+/// The CUDA runtime's three (cuDNN), same sizes and operands, stream first.
+constexpr llvm::StringLiteral kCudaSconv2d = "remat_cuda_sconv2d";
+constexpr llvm::StringLiteral kCudaSconv2dInputGrad =
+    "remat_cuda_sconv2d_input_grad";
+constexpr llvm::StringLiteral kCudaSconv2dFilterGrad =
+    "remat_cuda_sconv2d_filter_grad";
 
 /// A convolution the runtime computes: the op, which function computes it,
 /// its three dense f32 memrefs and its sizes in the runtime's argument
@@ -51,16 +58,24 @@ struct ConvMatch {
 /// g, f, c, kh, kw | n, oh, ow: gw += x * dy) on dense (row-major,
 /// any offset) f32 memrefs of static shape whose windows stay inside the
 /// input and whose GEMM dimensions fit an int. Anything else: std::nullopt.
-std::optional<ConvMatch> matchConvolution(mlir::linalg::LinalgOp op);
+/// With `cuda` the callee is the CUDA runtime's (kCudaSconv2d, ...) and every
+/// operand must also have fewer than 2^31 elements (cuDNN's int sizes and
+/// strides).
+std::optional<ConvMatch> matchConvolution(mlir::linalg::LinalgOp op,
+                                          bool cuda = false);
 
 /// The type the three runtime functions are declared with: 14 sizes, then the
 /// aligned pointer (`memref.extract_aligned_pointer_as_index`) and the offset
-/// of each operand, all `index`.
-mlir::FunctionType convolutionType(mlir::MLIRContext *ctx);
+/// of each operand, all `index`. With `cuda` the stream (a
+/// `!gpu.async.token`) comes first.
+mlir::FunctionType convolutionType(mlir::MLIRContext *ctx, bool cuda = false);
 
 /// Replaces the matched op by a call of `callee` (declared with
-/// convolutionType).
-void rewriteConvolution(const ConvMatch &match, mlir::func::FuncOp callee);
+/// convolutionType). With `cuda` the call takes the stream of a
+/// `gpu.wait async` before it and is waited for by a `gpu.wait` after it
+/// (as remat_cuda_sgemm).
+void rewriteConvolution(const ConvMatch &match, mlir::func::FuncOp callee,
+                        bool cuda = false);
 
 } // namespace remat::blas
 

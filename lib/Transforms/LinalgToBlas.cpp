@@ -8,8 +8,10 @@
 // remat_cpu_sgemm (lib/Runtime/CpuRuntime.cpp, cblas_sgemm underneath);
 // the convolutions of remat-lower-to-linalg become calls of the runtime's
 // im2col + GEMM convolutions (ConvToBlas.cpp). With target=cuda the
-// matmuls call remat_cuda_sgemm (lib/Runtime/CudaBlas.cpp, cuBLAS) on a
-// stream given as a !gpu.async.token.
+// matmuls call remat_cuda_sgemm (lib/Runtime/CudaBlas.cpp, cuBLAS) and,
+// with cudnn=1, the convolutions remat_cuda_sconv2d, ...
+// (lib/Runtime/CudaConv.cpp, cuDNN), on a stream given as a
+// !gpu.async.token.
 //
 //===----------------------------------------------------------------------===//
 
@@ -274,31 +276,33 @@ struct LinalgToBlasPass
         return;
       if (isa<linalg::MatmulOp, linalg::BatchMatmulOp>(op))
         matmuls.push_back(op);
-      else if (cuda)
-        return; // No cuDNN yet: convolutions stay kernels.
-      else if (std::optional<blas::ConvMatch> conv = blas::matchConvolution(op))
+      else if (cuda && !cudnn)
+        return; // Without cuDNN convolutions stay kernels.
+      else if (std::optional<blas::ConvMatch> conv =
+                   blas::matchConvolution(op, cuda))
         convolutions.push_back(*conv);
     });
-    bool forward = llvm::any_of(convolutions, [](const blas::ConvMatch &m) {
-      return m.callee == blas::kSconv2d;
-    });
-    bool filterGrad = llvm::any_of(convolutions, [](const blas::ConvMatch &m) {
-      return m.callee == blas::kSconv2dFilterGrad;
-    });
-    bool inputGrad = llvm::any_of(convolutions, [](const blas::ConvMatch &m) {
-      return m.callee == blas::kSconv2dInputGrad;
-    });
+    auto calls = [&](StringRef callee) {
+      return llvm::any_of(convolutions, [&](const blas::ConvMatch &m) {
+        return m.callee == callee;
+      });
+    };
+    StringRef forward = cuda ? blas::kCudaSconv2d : blas::kSconv2d;
+    StringRef filterGrad =
+        cuda ? blas::kCudaSconv2dFilterGrad : blas::kSconv2dFilterGrad;
+    StringRef inputGrad =
+        cuda ? blas::kCudaSconv2dInputGrad : blas::kSconv2dInputGrad;
     FunctionType gemmType = declaredType(ctx, cuda);
-    FunctionType convType = blas::convolutionType(ctx);
+    FunctionType convType = blas::convolutionType(ctx, cuda);
     if ((!matmuls.empty() &&
          failed(checkReserved(module, sgemmName, gemmType, "GEMM"))) ||
-        (forward && failed(checkReserved(module, blas::kSconv2d, convType,
-                                         "convolution"))) ||
-        (filterGrad &&
-         failed(checkReserved(module, blas::kSconv2dFilterGrad, convType,
+        (calls(forward) &&
+         failed(checkReserved(module, forward, convType, "convolution"))) ||
+        (calls(filterGrad) &&
+         failed(checkReserved(module, filterGrad, convType,
                               "convolution filter gradient"))) ||
-        (inputGrad &&
-         failed(checkReserved(module, blas::kSconv2dInputGrad, convType,
+        (calls(inputGrad) &&
+         failed(checkReserved(module, inputGrad, convType,
                               "convolution input gradient"))))
       return signalPassFailure();
 
@@ -310,8 +314,8 @@ struct LinalgToBlasPass
         sgemm.erase();
     }
     for (const blas::ConvMatch &conv : convolutions)
-      blas::rewriteConvolution(conv,
-                               declareRuntime(module, conv.callee, convType));
+      blas::rewriteConvolution(
+          conv, declareRuntime(module, conv.callee, convType), cuda);
   }
 };
 

@@ -1,4 +1,5 @@
 // RUN: remat-opt %s --remat-linalg-to-blas=target=cuda --split-input-file --verify-diagnostics | FileCheck %s
+// RUN: remat-opt %s --remat-linalg-to-blas="target=cuda cudnn=1" --split-input-file --verify-diagnostics | FileCheck %s --check-prefix=CUDNN
 
 // target=cuda: a matmul calls remat_cuda_sgemm (cuBLAS) with the same
 // operands as remat_cpu_sgemm, after a stream: a `gpu.wait async` before the
@@ -41,11 +42,17 @@ func.func @batch_transposed(%a: memref<3x4x8xf32>, %b: memref<3x16x8xf32>, %c: m
 
 // -----
 
-// Convolutions and other element types stay linalg (GPU kernels): no cuDNN.
+// Other element types stay linalg (GPU kernels); so do convolutions without
+// cudnn. With cudnn=1 the f32 convolution calls remat_cuda_sconv2d (next
+// cases).
 // CHECK-LABEL: func.func @kept
 // CHECK: linalg.matmul
 // CHECK: linalg.conv_2d_nchw_fchw
 // CHECK-NOT: call
+// CUDNN-LABEL: func.func @kept
+// CUDNN: linalg.matmul
+// CUDNN-NOT: linalg.conv_2d_nchw_fchw
+// CUDNN: call @remat_cuda_sconv2d(
 func.func @kept(%a: memref<4x8xf64>, %b: memref<8x16xf64>, %c: memref<4x16xf64>,
                 %x: memref<2x3x9x10xf32>, %w: memref<4x3x3x2xf32>, %y: memref<2x4x7x9xf32>) {
   linalg.matmul ins(%a, %b : memref<4x8xf64>, memref<8x16xf64>) outs(%c : memref<4x16xf64>)
@@ -78,4 +85,103 @@ module attributes {gpu.container_module} {
       gpu.return
     }
   }
+}
+
+// -----
+
+// cudnn=1: the forward convolution calls the CUDA runtime's cuDNN forward
+// with the stream first, then the CPU runtime's sizes (n g c h w f kh kw oh
+// ow sh sw dh dw) and x, w, y as address and offset, waited for right after.
+// CHECK-LABEL: func.func @conv_forward
+// CHECK: linalg.conv_2d_nchw_fchw
+// CHECK-NOT: remat_cuda_sconv2d
+// CUDNN-LABEL: func.func @conv_forward
+// CUDNN-SAME: (%[[X:.*]]: memref<2x3x9x10xf32>, %[[W:.*]]: memref<4x3x3x2xf32>, %[[Y:.*]]: memref<2x4x4x9xf32>)
+// CUDNN-DAG: %[[XP:.*]] = memref.extract_aligned_pointer_as_index %[[X]]
+// CUDNN-DAG: %[[WP:.*]] = memref.extract_aligned_pointer_as_index %[[W]]
+// CUDNN-DAG: %[[YP:.*]] = memref.extract_aligned_pointer_as_index %[[Y]]
+// CUDNN: %[[S:.*]] = gpu.wait async
+// CUDNN-NEXT: call @remat_cuda_sconv2d(%[[S]], %c2{{(_[0-9]+)?}}, %c1{{(_[0-9]+)?}}, %c3{{(_[0-9]+)?}}, %c9{{(_[0-9]+)?}}, %c10{{(_[0-9]+)?}}, %c4{{(_[0-9]+)?}}, %c3{{(_[0-9]+)?}}, %c2{{(_[0-9]+)?}}, %c4{{(_[0-9]+)?}}, %c9{{(_[0-9]+)?}}, %c2{{(_[0-9]+)?}}, %c1{{(_[0-9]+)?}}, %c1{{(_[0-9]+)?}}, %c1{{(_[0-9]+)?}}, %[[XP]], %{{.*}}, %[[WP]], %{{.*}}, %[[YP]], %{{.*}})
+// CUDNN-NEXT: gpu.wait [%[[S]]]
+// CUDNN-NOT: linalg.conv_2d_nchw_fchw
+// CUDNN: func.func private @remat_cuda_sconv2d(!gpu.async.token, index, index, index, index, index, index, index, index, index, index, index, index, index, index, index, index, index, index, index, index)
+func.func @conv_forward(%x: memref<2x3x9x10xf32>, %w: memref<4x3x3x2xf32>, %y: memref<2x4x4x9xf32>) {
+  linalg.conv_2d_nchw_fchw {strides = dense<[2, 1]> : tensor<2xi64>, dilations = dense<1> : tensor<2xi64>}
+      ins(%x, %w : memref<2x3x9x10xf32>, memref<4x3x3x2xf32>)
+      outs(%y : memref<2x4x4x9xf32>)
+  return
+}
+
+// -----
+
+#igW = affine_map<(n, g, c, kh, kw, f, oh, ow) -> (g, f, c, kh, kw)>
+#igDy = affine_map<(n, g, c, kh, kw, f, oh, ow) -> (n, g, f, oh, ow)>
+#igDx = affine_map<(n, g, c, kh, kw, f, oh, ow) -> (n, g, c, oh * 2 + kh, ow * 3 + kw * 2)>
+// The input gradient (two groups, strides 2 x 3, dilation 1 x 2) calls
+// remat_cuda_sconv2d_input_grad with w, dy, dx.
+// CUDNN-LABEL: func.func @input_grad
+// CUDNN-SAME: (%[[W:.*]]: memref<2x4x3x3x2xf32>, %[[DY:.*]]: memref<2x2x4x3x3xf32>, %[[DX:.*]]: memref<2x2x3x7x9xf32>)
+// CUDNN-DAG: %[[WP:.*]] = memref.extract_aligned_pointer_as_index %[[W]]
+// CUDNN-DAG: %[[DP:.*]] = memref.extract_aligned_pointer_as_index %[[DY]]
+// CUDNN-DAG: %[[XP:.*]] = memref.extract_aligned_pointer_as_index %[[DX]]
+// CUDNN: %[[S:.*]] = gpu.wait async
+// CUDNN-NEXT: call @remat_cuda_sconv2d_input_grad(%[[S]], %c2{{(_[0-9]+)?}}, %c2{{(_[0-9]+)?}}, %c3{{(_[0-9]+)?}}, %c7{{(_[0-9]+)?}}, %c9{{(_[0-9]+)?}}, %c4{{(_[0-9]+)?}}, %c3{{(_[0-9]+)?}}, %c2{{(_[0-9]+)?}}, %c3{{(_[0-9]+)?}}, %c3{{(_[0-9]+)?}}, %c2{{(_[0-9]+)?}}, %c3{{(_[0-9]+)?}}, %c1{{(_[0-9]+)?}}, %c2{{(_[0-9]+)?}}, %[[WP]], %{{.*}}, %[[DP]], %{{.*}}, %[[XP]], %{{.*}})
+// CUDNN-NEXT: gpu.wait [%[[S]]]
+// CUDNN-NOT: linalg.generic
+// CUDNN: func.func private @remat_cuda_sconv2d_input_grad(!gpu.async.token, index,
+func.func @input_grad(%w: memref<2x4x3x3x2xf32>, %dy: memref<2x2x4x3x3xf32>, %dx: memref<2x2x3x7x9xf32>) {
+  linalg.generic {indexing_maps = [#igW, #igDy, #igDx],
+                  iterator_types = ["parallel", "parallel", "parallel", "reduction", "reduction",
+                                    "reduction", "reduction", "reduction"]}
+      ins(%w, %dy : memref<2x4x3x3x2xf32>, memref<2x2x4x3x3xf32>) outs(%dx : memref<2x2x3x7x9xf32>) {
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %p = arith.mulf %a, %b : f32
+    %s = arith.addf %acc, %p : f32
+    linalg.yield %s : f32
+  }
+  return
+}
+
+// -----
+
+#fgX = affine_map<(g, f, c, kh, kw, n, oh, ow) -> (n, g, c, oh * 2 + kh, ow * 2 + kw * 2)>
+#fgDy = affine_map<(g, f, c, kh, kw, n, oh, ow) -> (n, g, f, oh, ow)>
+#fgW = affine_map<(g, f, c, kh, kw, n, oh, ow) -> (g, f, c, kh, kw)>
+// The filter gradient calls remat_cuda_sconv2d_filter_grad with x, dy, gw.
+// CUDNN-LABEL: func.func @filter_grad
+// CUDNN-SAME: (%[[X:.*]]: memref<2x1x3x7x9xf32>, %[[DY:.*]]: memref<2x1x4x3x3xf32>, %[[GW:.*]]: memref<1x4x3x3x2xf32>)
+// CUDNN-DAG: %[[XP:.*]] = memref.extract_aligned_pointer_as_index %[[X]]
+// CUDNN-DAG: %[[DP:.*]] = memref.extract_aligned_pointer_as_index %[[DY]]
+// CUDNN-DAG: %[[GP:.*]] = memref.extract_aligned_pointer_as_index %[[GW]]
+// CUDNN: %[[S:.*]] = gpu.wait async
+// CUDNN-NEXT: call @remat_cuda_sconv2d_filter_grad(%[[S]], %c2{{(_[0-9]+)?}}, %c1{{(_[0-9]+)?}}, %c3{{(_[0-9]+)?}}, %c7{{(_[0-9]+)?}}, %c9{{(_[0-9]+)?}}, %c4{{(_[0-9]+)?}}, %c3{{(_[0-9]+)?}}, %c2{{(_[0-9]+)?}}, %c3{{(_[0-9]+)?}}, %c3{{(_[0-9]+)?}}, %c2{{(_[0-9]+)?}}, %c2{{(_[0-9]+)?}}, %c1{{(_[0-9]+)?}}, %c2{{(_[0-9]+)?}}, %[[XP]], %{{.*}}, %[[DP]], %{{.*}}, %[[GP]], %{{.*}})
+// CUDNN-NEXT: gpu.wait [%[[S]]]
+// CUDNN-NOT: linalg.generic
+// CUDNN: func.func private @remat_cuda_sconv2d_filter_grad(!gpu.async.token, index,
+func.func @filter_grad(%x: memref<2x1x3x7x9xf32>, %dy: memref<2x1x4x3x3xf32>, %gw: memref<1x4x3x3x2xf32>) {
+  linalg.generic {indexing_maps = [#fgX, #fgDy, #fgW],
+                  iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel",
+                                    "reduction", "reduction", "reduction"]}
+      ins(%x, %dy : memref<2x1x3x7x9xf32>, memref<2x1x4x3x3xf32>) outs(%gw : memref<1x4x3x3x2xf32>) {
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %p = arith.mulf %a, %b : f32
+    %s = arith.addf %acc, %p : f32
+    linalg.yield %s : f32
+  }
+  return
+}
+
+// -----
+
+// cuDNN's sizes are ints: a convolution whose GEMM dimensions fit an int
+// (the CPU runtime calls it) but whose input has 2^31 elements stays a
+// kernel.
+// CUDNN-LABEL: func.func @too_large
+// CUDNN: linalg.conv_2d_nchw_fchw
+// CUDNN-NOT: call
+func.func @too_large(%x: memref<65537x1x128x256xf32>, %w: memref<1x1x1x1xf32>, %y: memref<65537x1x128x256xf32>) {
+  linalg.conv_2d_nchw_fchw {strides = dense<1> : tensor<2xi64>, dilations = dense<1> : tensor<2xi64>}
+      ins(%x, %w : memref<65537x1x128x256xf32>, memref<1x1x1x1xf32>)
+      outs(%y : memref<65537x1x128x256xf32>)
+  return
 }

@@ -87,6 +87,14 @@ static cl::opt<bool>
                   "(default); --blas=false keeps them as loops/kernels"),
          cl::init(true));
 
+static cl::opt<bool>
+    cudnn("cudnn",
+          cl::desc("CUDA: f32 convolutions (forward, input and filter "
+                   "gradients) call the CUDA runtime's cuDNN convolutions "
+                   "(default: whether this build's runtime has them); "
+                   "--cudnn=false keeps them as kernels"),
+          cl::init(REMAT_HAVE_CUDNN != 0));
+
 static cl::opt<long long> splitThreshold(
     "split-threshold",
     cl::desc("Outline the top-level loops of host functions with more LLVM "
@@ -170,6 +178,7 @@ int main(int argc, char **argv) {
   options.arenaReport = arenaReport;
   options.gpuLoopsOnCpu = gpuLoopsOnCpu;
   options.blas = blas;
+  options.cudnn = cudnn;
   options.verbose = verbose;
   options.splitInstructions = splitThreshold;
   options.parallelThreshold = parallelThreshold;

@@ -3,10 +3,11 @@
 #
 #   build.sh --header entry.h --object entry.o -o runner \
 #            [--runtime libRematCudaRuntime.a] [--cuda-root /usr/local/cuda] \
-#            [--cpu-runtime libRematCpuRuntime.a] [--cxx c++]
+#            [--cudnn] [--cpu-runtime libRematCpuRuntime.a] [--cxx c++]
 #
 # runner.cpp is compiled with `-include entry.h` and linked with the object.
-# A header with REMAT_TARGET_CUDA needs the remat CUDA runtime, cuBLAS and
+# A header with REMAT_TARGET_CUDA needs the remat CUDA runtime, cuBLAS,
+# cuDNN (--cudnn: a runtime built with the cuDNN convolutions) and
 # libcuda (the toolkit's link stub is enough to link; running needs the
 # driver).
 # A CPU entry point is linked with the remat CPU runtime, OpenBLAS (its GEMM
@@ -16,10 +17,11 @@ set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 src_root=$(cd "$here/../.." && pwd)
 header="" object="" output="" runtime="" cpu_runtime="" cuda_root="/usr/local/cuda"
+cudnn=0
 cxx="${CXX:-c++}"
 
 usage() {
-  sed -n '2,10p' "$0" >&2
+  sed -n '2,11p' "$0" >&2
   exit 2
 }
 
@@ -30,6 +32,7 @@ while [[ $# -gt 0 ]]; do
     -o) output="$2"; shift 2 ;;
     --runtime) runtime="$2"; shift 2 ;;
     --cuda-root) cuda_root="$2"; shift 2 ;;
+    --cudnn) cudnn=1; shift ;;
     --cpu-runtime) cpu_runtime="$2"; shift 2 ;;
     --cxx) cxx="$2"; shift 2 ;;
     *) usage ;;
@@ -65,8 +68,12 @@ if grep -q '^#define REMAT_TARGET_CUDA 1' "$header"; then
   fi
   # The runtime's GEMM calls cuBLAS (found at run time through the rpath);
   # libcuda comes from the driver at run time, the stub links.
-  libs=("$runtime" -L"$cuda_root/lib64" -Wl,-rpath,"$cuda_root/lib64" -lcublas
-        -L"$cuda_root/lib64/stubs" -lcuda -lm)
+  libs=("$runtime" -L"$cuda_root/lib64" -Wl,-rpath,"$cuda_root/lib64" -lcublas)
+  # Its convolutions call cuDNN (lib/Runtime/CudaConv.cpp).
+  if [[ $cudnn == 1 ]]; then
+    libs+=(-lcudnn)
+  fi
+  libs+=(-L"$cuda_root/lib64/stubs" -lcuda -lm)
 else
   if [[ -z "$cpu_runtime" || ! -f "$cpu_runtime" ]]; then
     echo "error: a CPU entry point needs the remat CPU runtime" \

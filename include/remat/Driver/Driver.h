@@ -84,6 +84,9 @@ struct CompileOptions {
   /// (cblas_sgemm; CUDA: cuBLAS) and convolutions instead of becoming loops
   /// or kernels (remat-linalg-to-blas).
   bool blas = true;
+  /// CUDA, with blas: f32 convolutions call the CUDA runtime's cuDNN
+  /// convolutions (remat_cuda_sconv2d, ...) instead of becoming kernels.
+  bool cudnn = false;
   /// Host functions with more LLVM instructions than this get their
   /// top-level loops outlined into noinline functions before -O<n> (LLVM's
   /// loop passes and code generation are superlinear in function size);

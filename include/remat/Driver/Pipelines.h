@@ -73,6 +73,11 @@ struct BufferPipelineOptions
       llvm::cl::desc("f32 matmuls call the runtime's GEMM (CPU: and the "
                      "convolutions; CUDA: cuBLAS)"),
       llvm::cl::init(true)};
+  PassOptions::Option<bool> cudnn{
+      *this, "cudnn",
+      llvm::cl::desc("CUDA, with blas: f32 convolutions call the CUDA "
+                     "runtime's cuDNN convolutions"),
+      llvm::cl::init(false)};
   PassOptions::Option<std::string> arenaReport{
       *this, "arena-report",
       llvm::cl::desc("Write remat-plan-arena's report as JSON to this file"),

@@ -5,7 +5,8 @@
  * The remat CUDA runtime (lib/Runtime, libRematCudaRuntime) implements the
  * mgpu* functions that MLIR's gpu-to-llvm lowering calls (module loading,
  * kernel launch, streams, events, memory) against the CUDA driver API, the
- * GEMM of compiled steps over cuBLAS, and these helpers for programs that
+ * GEMM of compiled steps over cuBLAS, their convolutions over cuDNN, and
+ * these helpers for programs that
  * call compiled entry points. Plain C; no MLIR.
  *===----------------------------------------------------------------------===*/
 
@@ -47,6 +48,38 @@ void remat_cuda_sgemm(void *stream, int64_t batch, int64_t m, int64_t n,
                       int64_t transB, const float *b, int64_t offsetB,
                       int64_t ldb, int64_t batchStrideB, float *c,
                       int64_t offsetC, int64_t ldc, int64_t batchStrideC);
+
+/* Called by compiled code (--remat-linalg-to-blas=target=cuda cudnn=1;
+ * lib/Runtime/CudaConv.cpp, built when the toolkit has cuDNN): the
+ * convolutions of remat_cpu_sconv2d (CpuRuntime.h) with the same sizes
+ * (n, g, c, h, w, f, kh, kw, oh, ow, sh, sw, dh, dw; dense row-major f32
+ * x [n, g, c, h, w], w [g, f, c, kh, kw], y [n, g, f, oh, ow], the input
+ * already padded) and operands (address, offset in elements), enqueued on
+ * `stream` (a CUstream) as one cuDNN call that adds its result to the last
+ * operand: y += conv(x, w), dx += conv_input_grad(w, dy),
+ * gw += conv_filter_grad(x, dy). */
+void remat_cuda_sconv2d(void *stream, int64_t n, int64_t g, int64_t c,
+                        int64_t h, int64_t w, int64_t f, int64_t kh,
+                        int64_t kw, int64_t oh, int64_t ow, int64_t sh,
+                        int64_t sw, int64_t dh, int64_t dw, uintptr_t x,
+                        int64_t offsetX, uintptr_t filter,
+                        int64_t offsetFilter, uintptr_t y, int64_t offsetY);
+void remat_cuda_sconv2d_input_grad(void *stream, int64_t n, int64_t g,
+                                   int64_t c, int64_t h, int64_t w, int64_t f,
+                                   int64_t kh, int64_t kw, int64_t oh,
+                                   int64_t ow, int64_t sh, int64_t sw,
+                                   int64_t dh, int64_t dw, uintptr_t filter,
+                                   int64_t offsetFilter, uintptr_t dy,
+                                   int64_t offsetDy, uintptr_t dx,
+                                   int64_t offsetDx);
+void remat_cuda_sconv2d_filter_grad(void *stream, int64_t n, int64_t g,
+                                    int64_t c, int64_t h, int64_t w,
+                                    int64_t f, int64_t kh, int64_t kw,
+                                    int64_t oh, int64_t ow, int64_t sh,
+                                    int64_t sw, int64_t dh, int64_t dw,
+                                    uintptr_t x, int64_t offsetX, uintptr_t dy,
+                                    int64_t offsetDy, uintptr_t gw,
+                                    int64_t offsetGw);
 
 #ifdef __cplusplus
 }

@@ -136,7 +136,13 @@ def RematLinalgToBlas : Pass<"remat-linalg-to-blas", "mlir::ModuleOp"> {
     stream as a `!gpu.async.token`: the call is enqueued on the stream of
     a `gpu.wait async` placed before it and waited for by a `gpu.wait`
     after it (`--remat-gpu-step-stream` later puts every call and kernel
-    of a function on one stream). Convolutions stay loops there (kernels).
+    of a function on one stream). With `cudnn=1` the convolutions above
+    call `remat_cuda_sconv2d`, `remat_cuda_sconv2d_input_grad` and
+    `remat_cuda_sconv2d_filter_grad` (`lib/Runtime/CudaConv.cpp`: one
+    cuDNN forward, backward-data or backward-filter call, beta 1) the same
+    way: the stream first, then the CPU functions' operands; a convolution
+    with an operand of 2^31 elements or more is left alone (cuDNN's int
+    sizes). Without `cudnn` they stay loops (kernels).
 
     Before:
     ```mlir
@@ -161,7 +167,11 @@ def RematLinalgToBlas : Pass<"remat-linalg-to-blas", "mlir::ModuleOp"> {
   let options = [
     Option<"target", "target", "std::string", /*default=*/"\"cpu\"",
            "Whose GEMM to call: 'cpu' (remat_cpu_sgemm, and the "
-           "convolutions) or 'cuda' (remat_cuda_sgemm, matmuls only)">,
+           "convolutions) or 'cuda' (remat_cuda_sgemm, and with cudnn the "
+           "convolutions)">,
+    Option<"cudnn", "cudnn", "bool", /*default=*/"false",
+           "With target=cuda: f32 convolutions call the CUDA runtime's "
+           "cuDNN convolutions (remat_cuda_sconv2d, ...)">,
   ];
   let dependentDialects = ["::mlir::memref::MemRefDialect",
                            "::mlir::arith::ArithDialect",
