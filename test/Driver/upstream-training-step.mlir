@@ -25,7 +25,7 @@
 // recomputes its layer (fill + matmul + tanh, two units) right before the
 // backward of layer 2 needs it: at dz2, h0 + h2 + dh2 + dz2 = 2048 B. The
 // rewritten IR and the independent verifier agree to the byte.
-// REMAT: remark: no #remat.phase annotations: inferred the split from the loss, result #0 ('linalg.generic'): 24 forward ops (the loss and what it depends on), 29 backward ops
+// REMAT: remark: no #remat.phase annotations: inferred the split from the loss, result #0 ('linalg.generic'): 24 forward ops (the loss, the next state and what they depend on), 29 backward ops
 // REMAT: remark: plan 'chain-opt' ({{.*}}): peak activation bytes 2048 (store-all 2560, ratio 0.800){{.*}}2 recomputed ops{{.*}}; peak in the rewritten IR 2048 bytes
 // REMAT: remark: schedule verified: peak 2048 bytes, 5 recomputed ops
 // REMAT: remark: memory peak: 2048 activation bytes live

@@ -109,7 +109,7 @@ func.func @diamond(%input: tensor<0xi8>) -> tensor<4xi8> attributes {remat.forwa
 // Without the attribute a function without backward ops is not planned (it
 // could be a model that autodiff has not differentiated yet); under a budget
 // that is an error (hence `not` on the BUDGET RUN line).
-// BUDGET: error: budget of 128 bytes on @not_marked, which has no backward ops (#remat.phase<backward>) and is not a forward-only graph (remat.forward_only): cannot infer its forward/backward split: it returns 1 value(s)
+// BUDGET: error: budget of 128 bytes on @not_marked, which has no backward ops (#remat.phase<backward>), no gradient seed (remat.grad_seed, grad-seed=) and is not a forward-only graph (remat.forward_only): cannot infer its forward/backward split: it returns 1 value(s)
 // IR-LABEL: func.func @not_marked
 // IR-NOT: remat.recompute
 // IR: return

@@ -8,13 +8,13 @@
 // remat-rematerialize-forward.mlir.)
 
 // A forward computation with one result: no backward, not forward-only.
-// expected-error @+1 {{budget of 1024 bytes on @unmarked, which has no backward ops (#remat.phase<backward>) and is not a forward-only graph (remat.forward_only): cannot infer its forward/backward split: it returns 1 value(s), and a training step returns its loss and at least one gradient}}
+// expected-error @+1 {{budget of 1024 bytes on @unmarked, which has no backward ops (#remat.phase<backward>), no gradient seed (remat.grad_seed, grad-seed=) and is not a forward-only graph (remat.forward_only): cannot infer its forward/backward split: it returns 1 value(s), and a training step returns its loss and at least one gradient}}
 func.func @unmarked(%x: tensor<16xf32>) -> tensor<16xf32> {
   %0 = remat.tanh %x : (tensor<16xf32>) -> tensor<16xf32>
   %1 = remat.exp %0 : (tensor<16xf32>) -> tensor<16xf32>
   return %1 : tensor<16xf32>
 }
-// INDEX: error: loss-result=3 on @unmarked, which has no backward ops (#remat.phase<backward>) and is not a forward-only graph (remat.forward_only): cannot infer its forward/backward split: loss-result=3 but it returns 1 values
+// INDEX: error: loss-result=3 on @unmarked, which has no backward ops (#remat.phase<backward>), no gradient seed (remat.grad_seed, grad-seed=) and is not a forward-only graph (remat.forward_only): cannot infer its forward/backward split: loss-result=3 but it returns 1 values
 
 // -----
 

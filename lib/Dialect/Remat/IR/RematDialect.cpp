@@ -84,6 +84,13 @@ LogicalResult RematDialect::verifyOperationAttribute(Operation *op,
       return op->emitError() << "'" << name << "' applies to functions";
     return success();
   }
+  if (name == getGradSeedAttrName()) {
+    if (!isa<UnitAttr>(attr.getValue()))
+      return op->emitError() << "'" << name << "' must be a unit attribute";
+    if (op->getNumResults() == 0 || isa<FunctionOpInterface>(op))
+      return op->emitError() << "'" << name << "' applies to ops with results";
+    return success();
+  }
   if (name == getParamAttrName())
     return op->emitError() << "'" << name
                            << "' is an argument attribute of a function";

@@ -91,8 +91,14 @@ struct CompareStrategiesPass
                           ReportFormat::Json, frontier);
     };
     // Without backward annotations, the split inferred from the loss.
-    std::optional<PhaseSplit> split;
-    if (!isTrainingStep(func) && !isForwardOnlyGraph(func)) {
+    FailureOr<std::optional<PhaseSplit>> seeded =
+        getGradSeedSplit(func, gradSeed, lossResult);
+    if (failed(seeded))
+      return signalPassFailure();
+    std::optional<PhaseSplit> split = std::move(*seeded);
+    if (split)
+      mlir::emitRemark(func.getLoc()) << describePhaseSplit(func, *split);
+    else if (!isTrainingStep(func) && !isForwardOnlyGraph(func)) {
       std::string why;
       FailureOr<PhaseSplit> inferred = inferPhaseSplit(func, lossResult, why);
       if (failed(inferred)) {

@@ -73,6 +73,15 @@ struct RematerializePass
         addFunctionReport(func, "remat-rematerialize report-json", reportJson,
                           ReportFormat::Json, json);
     };
+    // A gradient seed: phases from the dependences on it.
+    FailureOr<std::optional<PhaseSplit>> seeded =
+        getGradSeedSplit(func, gradSeed, lossResult);
+    if (failed(seeded))
+      return signalPassFailure();
+    if (*seeded) {
+      mlir::emitRemark(func.getLoc()) << describePhaseSplit(func, **seeded);
+      return finish(runOnFunction(func, json, &**seeded));
+    }
     if (isTrainingStep(func) || isForwardOnlyGraph(func))
       return finish(runOnFunction(func, json, nullptr));
     // No backward annotations: infer the split from the loss.
@@ -91,9 +100,10 @@ struct RematerializePass
       else
         diag << "loss-result=" << static_cast<int64_t>(lossResult) << " on @"
              << func.getSymName() << ", ";
-      diag << "which has no backward ops (#remat.phase<backward>) and is "
-              "not a forward-only graph (remat.forward_only): cannot infer "
-              "its forward/backward split: "
+      diag << "which has no backward ops (#remat.phase<backward>), no "
+              "gradient seed (remat.grad_seed, grad-seed=) and is not a "
+              "forward-only graph (remat.forward_only): cannot infer its "
+              "forward/backward split: "
            << why;
       return signalPassFailure();
     }

@@ -412,6 +412,19 @@ static bool isScalarFloat(Type type) {
   return isa<FloatType>(type);
 }
 
+/// The top-level op of `block` that defines `v` (or holds the op that does),
+/// or null for a value defined outside `block`.
+static Operation *getTopLevelDef(Block &block, Value v) {
+  Operation *def = v.getDefiningOp();
+  if (!def) {
+    Block *owner = cast<BlockArgument>(v).getOwner();
+    if (owner == &block)
+      return nullptr;
+    def = owner->getParentOp();
+  }
+  return def ? block.findAncestorOpInBlock(*def) : nullptr;
+}
+
 FailureOr<PhaseSplit> remat::inferPhaseSplit(func::FuncOp func,
                                              int64_t lossResult,
                                              std::string &why) {
@@ -452,9 +465,17 @@ FailureOr<PhaseSplit> remat::inferPhaseSplit(func::FuncOp func,
           ") is not computed by an op of the body";
     return failure();
   }
-  // The forward: the loss op and everything it depends on.
+  // The forward: the loss op, the ops computing the next state, and
+  // everything they depend on.
   DenseSet<Operation *> forward{split.lossOp};
   SmallVector<Operation *> worklist{split.lossOp};
+  for (unsigned i = 0; i < numResults; ++i) {
+    if (!func.getResultAttr(i, RematDialect::getStateAttrName()))
+      continue;
+    Operation *def = getTopLevelDef(block, term->getOperand(i));
+    if (def && forward.insert(def).second)
+      worklist.push_back(def);
+  }
   while (!worklist.empty()) {
     Operation *op = worklist.pop_back_val();
     forEachUsedValue(op, [&](Value v) {
@@ -480,8 +501,149 @@ FailureOr<PhaseSplit> remat::inferPhaseSplit(func::FuncOp func,
   return split;
 }
 
+/// True if `loc` is, or fuses, the name location `name`.
+static bool hasLocName(Location loc, StringRef name) {
+  if (auto named = dyn_cast<NameLoc>(loc))
+    return named.getName() == name || hasLocName(named.getChildLoc(), name);
+  if (auto fused = dyn_cast<FusedLoc>(loc))
+    return llvm::any_of(fused.getLocations(),
+                        [&](Location l) { return hasLocName(l, name); });
+  if (auto callSite = dyn_cast<CallSiteLoc>(loc))
+    return hasLocName(callSite.getCallee(), name);
+  return false;
+}
+
+FailureOr<SmallVector<Operation *>> remat::findGradSeeds(func::FuncOp func,
+                                                         StringRef name) {
+  SmallVector<Operation *> seeds;
+  if (func.isExternal())
+    return seeds;
+  StringRef attrName = RematDialect::getGradSeedAttrName();
+  Operation *nested = nullptr;
+  func.walk([&](Operation *op) {
+    if (op == func.getOperation())
+      return;
+    bool marked = op->hasAttr(attrName);
+    bool named = !name.empty() && hasLocName(op->getLoc(), name);
+    if (!marked && !named)
+      return;
+    if (op->getParentOp() != func.getOperation() ||
+        !func.getBody().hasOneBlock()) {
+      if (marked && !nested)
+        nested = op;
+      return;
+    }
+    seeds.push_back(op);
+  });
+  if (nested)
+    return emitCompactError(nested, "the gradient seed ('")
+           << attrName
+           << "') must be a top-level op of a single-block function body";
+  if (!name.empty() &&
+      llvm::none_of(seeds, [&](Operation *op) {
+        return hasLocName(op->getLoc(), name);
+      }))
+    return emitCompactError(func, "grad-seed='")
+           << name << "' names no top-level op of @" << func.getSymName()
+           << " (the seed's location must be loc(\"" << name
+           << "\"), or mark the op with '" << attrName << "')";
+  return seeds;
+}
+
+PhaseSplit remat::splitFromGradSeeds(func::FuncOp func,
+                                     ArrayRef<Operation *> seeds,
+                                     int64_t lossResult) {
+  Block &block = func.getBody().front();
+  PhaseSplit split;
+  split.seeds.assign(seeds.begin(), seeds.end());
+  split.backward.insert(seeds.begin(), seeds.end());
+  for (Operation &op : block.without_terminator()) {
+    if (split.backward.contains(&op))
+      continue;
+    bool dependent = false;
+    forEachUsedValue(&op, [&](Value v) {
+      Operation *def = getTopLevelDef(block, v);
+      dependent |= def && split.backward.contains(def);
+    });
+    if (dependent)
+      split.backward.insert(&op);
+    else if (!isa<KeepOp>(op))
+      ++split.numForward;
+  }
+  // The loss, when a returned scalar float is a forward value of the body.
+  Operation *term = block.getTerminator();
+  for (unsigned i = 0, e = term->getNumOperands(); i < e; ++i) {
+    if (lossResult >= 0 ? i != lossResult
+                        : !isScalarFloat(term->getOperand(i).getType()))
+      continue;
+    Operation *def = term->getOperand(i).getDefiningOp();
+    if (def && def->getBlock() == &block && !split.backward.contains(def)) {
+      split.lossOp = def;
+      split.lossResult = i;
+    }
+    break;
+  }
+  return split;
+}
+
+LogicalResult remat::checkPhaseMarks(func::FuncOp func,
+                                     const PhaseSplit &split,
+                                     unsigned maxErrors) {
+  unsigned errors = 0;
+  for (Operation &op : func.getBody().front().without_terminator()) {
+    if (isa<KeepOp>(op) || (op.hasTrait<OpTrait::ConstantLike>() &&
+                            !llvm::is_contained(split.seeds, &op)))
+      continue;
+    bool marked = getPhase(&op) == Phase::backward;
+    if (marked == split.backward.contains(&op))
+      continue;
+    if (++errors > maxErrors)
+      continue;
+    if (marked)
+      op.emitError("'")
+          << op.getName()
+          << "' is marked #remat.phase<backward> but does not depend on the "
+             "gradient seed: by its dependences it is a forward op";
+    else
+      op.emitError("'")
+          << op.getName()
+          << "' depends on the gradient seed but is not marked "
+             "#remat.phase<backward>: by its dependences it is a backward op";
+  }
+  if (errors == 0)
+    return success();
+  if (errors > maxErrors)
+    emitCompactError(func, "")
+        << errors << " ops of @" << func.getSymName()
+        << " have #remat.phase marks that contradict their dependences on the "
+           "gradient seed ("
+        << maxErrors << " shown)";
+  return failure();
+}
+
+FailureOr<std::optional<PhaseSplit>>
+remat::getGradSeedSplit(func::FuncOp func, StringRef name,
+                        int64_t lossResult) {
+  FailureOr<SmallVector<Operation *>> seeds = findGradSeeds(func, name);
+  if (failed(seeds))
+    return failure();
+  if (seeds->empty())
+    return std::optional<PhaseSplit>();
+  if (func->hasAttr(RematDialect::getForwardOnlyAttrName()))
+    return emitCompactError(func, "@")
+           << func.getSymName() << " is marked '"
+           << RematDialect::getForwardOnlyAttrName()
+           << "' (no backward) but has a gradient seed at "
+           << seeds->front()->getLoc();
+  PhaseSplit split = splitFromGradSeeds(func, *seeds, lossResult);
+  if (isTrainingStep(func) && failed(checkPhaseMarks(func, split)))
+    return failure();
+  return std::optional<PhaseSplit>(std::move(split));
+}
+
 void remat::annotatePhases(const PhaseSplit &split) {
-  setPhase(split.lossOp, Phase::loss);
+  if (split.lossOp)
+    setPhase(split.lossOp, Phase::loss);
   for (Operation *op : split.backward)
     setPhase(op, Phase::backward);
 }
@@ -489,19 +651,44 @@ void remat::annotatePhases(const PhaseSplit &split) {
 std::string remat::describePhaseSplit(func::FuncOp func,
                                       const PhaseSplit &split) {
   Operation *first = nullptr;
-  for (Operation &op : func.getBody().front())
+  unsigned late = 0;
+  for (Operation &op : func.getBody().front().without_terminator()) {
     if (split.backward.contains(&op)) {
-      first = &op;
-      break;
+      if (!first)
+        first = &op;
+    } else if (first && !isa<KeepOp>(op) &&
+               !op.hasTrait<OpTrait::ConstantLike>()) {
+      ++late;
     }
+  }
   std::string text;
   llvm::raw_string_ostream os(text);
-  os << "no #remat.phase annotations: inferred the split from the loss, "
-        "result #"
-     << split.lossResult << " ('" << split.lossOp->getName()
-     << "'): " << split.numForward
-     << " forward ops (the loss and what it depends on), "
-     << split.backward.size() << " backward ops (the rest; the first is '"
-     << first->getName() << "' at " << first->getLoc() << ")";
+  if (split.seeds.empty()) {
+    os << "no #remat.phase annotations: inferred the split from the loss, "
+          "result #"
+       << split.lossResult << " ('" << split.lossOp->getName()
+       << "'): " << split.numForward
+       << " forward ops (the loss, the next state and what they depend on), "
+       << split.backward.size() << " backward ops (the rest; the first is '"
+       << first->getName() << "' at " << first->getLoc() << ")";
+    return text;
+  }
+  os << "phases from the gradient seed";
+  if (split.seeds.size() != 1)
+    os << "s";
+  os << " ";
+  llvm::interleaveComma(split.seeds, os, [&](Operation *seed) {
+    os << "'" << seed->getName() << "' at " << seed->getLoc();
+  });
+  os << ": " << split.numForward << " forward ops, " << split.backward.size()
+     << " backward ops (the seed";
+  if (split.seeds.size() != 1)
+    os << "s";
+  os << " and what depends on ";
+  os << (split.seeds.size() == 1 ? "it" : "them") << "), " << late
+     << " forward ops after the first backward op";
+  if (split.lossOp)
+    os << "; loss: result #" << split.lossResult << " ('"
+       << split.lossOp->getName() << "')";
   return text;
 }

@@ -64,6 +64,10 @@ def Remat_Dialect : Dialect {
     static llvm::StringRef getForwardOnlyAttrName() {
       return "remat.forward_only";
     }
+    /// Name of the unit attribute marking the op that seeds the gradient
+    /// (the loss gradient) of a training step written with its backward:
+    /// the backward ops are the seed and every op depending on it.
+    static llvm::StringRef getGradSeedAttrName() { return "remat.grad_seed"; }
     /// Name of the dictionary attribute on a function that
     /// `--remat-rematerialize=annotate=true` writes: the chosen plan.
     static llvm::StringRef getPlanAttrName() { return "remat.plan"; }

@@ -198,6 +198,20 @@ def RematRematerialize : Pass<"remat-rematerialize", "mlir::func::FuncOp"> {
     `#remat.phase<backward>`) so that `--remat-verify-schedule` sees the
     same split. With `budget=`, a function that has no backward, is not
     forward-only and whose split cannot be inferred is an error saying why.
+    The loss-based split counts the ops computing the `remat.state` results
+    (the next batch-norm running statistics) as forward too.
+
+    A function written with its backward (by hand, or a joint graph from an
+    exporter) can name the op that seeds the gradient (the loss gradient,
+    usually a constant 1): the `remat.grad_seed` unit attribute on that op,
+    or `grad-seed=NAME` for the op at `loc("NAME")`. The phases then come
+    from the dependences: an op is backward iff it is a seed or depends on
+    one, so forward values computed after backward ops (state updates,
+    statistics read only by the backward) stay forward and are planned
+    wherever they stand. A remark names the seed and counts the forward and
+    backward ops and the forward ops after the first backward op. On a
+    function that also has `#remat.phase` marks, each mark that contradicts
+    the dependences is a located error.
     Structured ops with regions (`linalg.generic`, `linalg.matmul`, ...) are
     single units, cloned whole into recompute regions, together with the ops
     that only produce their destination-passing inits (`tensor.empty`, a
@@ -262,6 +276,10 @@ def RematRematerialize : Pass<"remat-rematerialize", "mlir::func::FuncOp"> {
     ```
   }];
   let options = [
+    Option<"gradSeed", "grad-seed", "std::string", /*default=*/"\"\"",
+           "Name location (loc(\"NAME\")) of the op that seeds the gradient: "
+           "phases from the dependences on it (as the remat.grad_seed "
+           "attribute)">,
     Option<"lossResult", "loss-result", "int64_t", /*default=*/"-1",
            "Index of the returned loss in functions without #remat.phase "
            "annotations (-1: the first returned scalar float)">,
@@ -334,6 +352,10 @@ def RematCompareStrategies : Pass<"remat-compare-strategies", "mlir::func::FuncO
     the concatenation of the functions' tables, the JSON files as arrays).
   }];
   let options = [
+    Option<"gradSeed", "grad-seed", "std::string", /*default=*/"\"\"",
+           "Name location (loc(\"NAME\")) of the op that seeds the gradient: "
+           "phases from the dependences on it (as the remat.grad_seed "
+           "attribute)">,
     Option<"lossResult", "loss-result", "int64_t", /*default=*/"-1",
            "Index of the returned loss in functions without #remat.phase "
            "annotations (-1: the first returned scalar float)">,

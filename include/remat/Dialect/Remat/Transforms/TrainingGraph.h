@@ -59,28 +59,70 @@ struct TrainingGraph {
 
 /// The forward/backward split of a function without `#remat.phase`
 /// annotations, inferred from its loss: the forward ops are the ops the loss
-/// value depends on (through operands and values their regions read) and the
-/// constants, the backward ops every other op of the body. `lossResult` is the
-/// index of the returned loss; when negative, the first returned value of
-/// rank-0 float type (`tensor<f32>`, `f32`). On failure, `why` says what is
-/// missing.
+/// value and the `remat.state` results (the next values of the state, e.g.
+/// batch-norm running statistics) depend on (through operands and values
+/// their regions read) and the constants, the backward ops every other op of
+/// the body. `lossResult` is the index of the returned loss; when negative,
+/// the first returned value of rank-0 float type (`tensor<f32>`, `f32`). On
+/// failure, `why` says what is missing.
 struct PhaseSplit {
-  /// The op that defines the loss.
+  /// The op that defines the loss (null when the split comes from gradient
+  /// seeds and no returned scalar float is a forward value).
   mlir::Operation *lossOp = nullptr;
   unsigned lossResult = 0;
+  /// The ops that seed the gradient, when the split comes from them.
+  llvm::SmallVector<mlir::Operation *> seeds;
   llvm::DenseSet<mlir::Operation *> backward;
   unsigned numForward = 0;
 };
 mlir::FailureOr<PhaseSplit>
 inferPhaseSplit(mlir::func::FuncOp func, int64_t lossResult, std::string &why);
 
+/// The ops of `func` that seed its gradient: the top-level ops carrying the
+/// `remat.grad_seed` unit attribute and, when `name` is not empty, those
+/// whose location is (or fuses) the name location `loc("<name>")`. Empty
+/// when there are none and `name` is empty. Emits a located error and fails
+/// when `name` names no op or a seed is not a top-level op of a single-block
+/// body.
+mlir::FailureOr<llvm::SmallVector<mlir::Operation *>>
+findGradSeeds(mlir::func::FuncOp func, llvm::StringRef name);
+
+/// The split by dependences on the gradient seeds: an op is backward iff it
+/// is a seed or reads (transitively, also from its regions) a value that
+/// depends on one. Forward values computed after backward ops (state
+/// updates, statistics) stay forward. The loss is the returned value
+/// `lossResult` names (negative: the first returned forward scalar float),
+/// if it is a forward value computed by the body.
+PhaseSplit splitFromGradSeeds(mlir::func::FuncOp func,
+                              llvm::ArrayRef<mlir::Operation *> seeds,
+                              int64_t lossResult);
+
+/// Checks the `#remat.phase` marks of `func` against `split`: every op
+/// marked backward must be backward in `split` and every other op forward
+/// (constants, which are resident whatever their mark, excepted). Emits one
+/// located error per contradicting op (at most `maxErrors`, then a count) and
+/// fails if there is one.
+mlir::LogicalResult checkPhaseMarks(mlir::func::FuncOp func,
+                                    const PhaseSplit &split,
+                                    unsigned maxErrors = 10);
+
+/// The split from the gradient seeds of `func` (`findGradSeeds` with
+/// `name`) for the planning passes: std::nullopt when it has none. Fails,
+/// after located errors, when `name` names no op, when the function is
+/// `remat.forward_only`, or when its `#remat.phase` marks contradict the
+/// dependences (`checkPhaseMarks`).
+mlir::FailureOr<std::optional<PhaseSplit>>
+getGradSeedSplit(mlir::func::FuncOp func, llvm::StringRef name,
+                 int64_t lossResult);
+
 /// Writes `#remat.phase<loss>` on `split.lossOp` and `#remat.phase<backward>`
 /// on the backward ops of `split`, so later passes (the verifier) see the
 /// same split.
 void annotatePhases(const PhaseSplit &split);
 
-/// Describes `split` for a remark: the loss result, the number of forward and
-/// backward ops, the first backward op.
+/// Describes `split` for a remark: the loss result (or the seeds), the number
+/// of forward and backward ops, the first backward op, and, for a split from
+/// seeds, the forward ops placed after the first backward op.
 std::string describePhaseSplit(mlir::func::FuncOp func,
                                const PhaseSplit &split);
 
