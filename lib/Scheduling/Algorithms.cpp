@@ -88,6 +88,15 @@ static constexpr unsigned kAutoMilpMaxOps = 32;
 /// `time-limit=` when smaller).
 static constexpr double kAutoMilpSeconds = 10;
 
+/// Lowerings and simulations `auto`'s relaxation to the budget
+/// (`relaxToBudget`) may spend, times the graph's size (nodes + operand
+/// references): about 10^8 node and operand visits (a few seconds), clamped
+/// to 100 .. 4,000 evaluations (graphs of size up to 2.5 * 10^4 keep all
+/// 4,000, among them every example and bench/graphs model). Each evaluation
+/// is linear in the size, so on larger graphs the relaxation is about
+/// constant work instead of 4,000 passes over the graph.
+static constexpr double kRelaxWork = 1e8;
+
 /// Budgets (fractions of store-all's peak) at which the frontier collects
 /// the budget-specific plans.
 static constexpr double kFrontierBudgets[] = {0.2, 0.3, 0.4, 0.5,
@@ -341,15 +350,24 @@ static llvm::Expected<PlanResult> chainMinMemoryPlan(PlanRequest &request) {
       }));
 }
 
+/// The cache parameter of the searches at `searchWork` (empty at the
+/// default scale).
+static std::string workParameter(double searchWork) {
+  return searchWork == 1 ? std::string()
+                         : "work=" + std::to_string(searchWork);
+}
+
 /// Every plan of the min-cut sweep (MinCut.h), as "mincut" plans.
 static const std::vector<PlanResult> &minCutPlans(PlanRequest &request) {
   const Graph &graph = request.getGraph();
+  double searchWork = request.getOptions().searchWork;
   return request.getCache()
-      .get(names::kMinCut, "",
+      .get(names::kMinCut, workParameter(searchWork),
            [&] {
              PlanCache::Entry entry;
              std::vector<MinCutPlan> sweep;
-             double seconds = timed([&] { sweep = minCutSweep(graph); });
+             double seconds =
+                 timed([&] { sweep = minCutSweep(graph, searchWork); });
              for (MinCutPlan &m : sweep) {
                PlanResult p;
                p.strategy = names::kMinCut.str();
@@ -530,8 +548,17 @@ std::vector<PlanResult> sched::autoCandidates(PlanRequest &request) {
       request.note(p.takeError());
     // The budget's slack spent on less recompute, from the cheapest plans
     // within it (KeptSetSearch.h).
-    llvm::append_range(all,
-                       relaxToBudget(request.getGraph(), all, options.budget));
+    const Graph &graph = request.getGraph();
+    size_t size = graph.size();
+    for (const Node &node : graph.nodes)
+      size += node.operands.size();
+    double evaluations =
+        std::clamp(kRelaxWork / double(std::max<size_t>(size, 1)), 100.0,
+                   4000.0) *
+        options.searchWork;
+    llvm::append_range(
+        all, relaxToBudget(graph, all, options.budget, /*maxStarts=*/8,
+                           static_cast<unsigned>(std::max(1.0, evaluations))));
     // Small graphs: the exact optimum joins the candidates (the least
     // recompute within the budget, or the least peak when none fits), so
     // that auto is optimal where that can be proven.

@@ -132,10 +132,12 @@ static constexpr double kSearchWork = 4e7;
 /// recompute added, 64 candidates: small steps along the frontier), then
 /// from the least-peak plan within each of `kSearchLimits`, spending up to
 /// that limit. Adds the final plans and the plans passed on the way that no
-/// other plan of the sweep dominates.
+/// other plan of the sweep dominates. `searchWork` scales the evaluation
+/// budget (every search still evaluates its start).
 static void searchFromCuts(const Graph &graph, std::vector<MinCutPlan> &plans,
                            std::vector<std::vector<bool>> &keptSets,
-                           std::set<std::vector<bool>> &seen) {
+                           std::set<std::vector<bool>> &seen,
+                           double searchWork) {
   size_t numCuts = plans.size();
   std::vector<MinCutPlan> found;
   std::string detail;
@@ -160,7 +162,8 @@ static void searchFromCuts(const Graph &graph, std::vector<MinCutPlan> &plans,
   for (const Node &node : graph.nodes)
     size += node.operands.size();
   double total = std::clamp(kSearchWork / double(std::max<size_t>(size, 1)),
-                            100.0, 50000.0);
+                            100.0, 50000.0) *
+                 searchWork;
   double phaseLeft = 0;
   auto run = [&](std::vector<bool> kept, unsigned searchesLeft) {
     // Every search evaluates its start, so the phase can overdraw by one per
@@ -275,7 +278,8 @@ static void searchFromCuts(const Graph &graph, std::vector<MinCutPlan> &plans,
     plans.push_back(std::move(p));
 }
 
-std::vector<MinCutPlan> remat::sched::minCutSweep(const Graph &graph) {
+std::vector<MinCutPlan> remat::sched::minCutSweep(const Graph &graph,
+                                                  double searchWork) {
   const double inf = std::numeric_limits<double>::infinity();
   double median = medianCostPerByte(graph);
   double fwdCost = 0, fwdBytes = 0;
@@ -300,9 +304,17 @@ std::vector<MinCutPlan> remat::sched::minCutSweep(const Graph &graph) {
   std::vector<MinCutPlan> plans;
   std::vector<std::vector<bool>> keptSets; // Parallel to `plans`.
   std::set<std::vector<bool>> seen;
+  // Below the default work, every stride-th point of the grid only.
+  unsigned stride =
+      searchWork < 1
+          ? unsigned(std::lround(1 / std::sqrt(std::max(searchWork, 1e-6))))
+          : 1;
+  unsigned point = 0;
   for (double base : {1.0, 1.1})
   for (auto &[ban, banName] : bans)
     for (auto &[weight, weightName] : weights) {
+      if (point++ % stride)
+        continue;
       MinCutOptions options;
       options.recomputeWeight = weight;
       options.banCostPerByte = ban;
@@ -324,7 +336,7 @@ std::vector<MinCutPlan> remat::sched::minCutSweep(const Graph &graph) {
         keptSets.push_back(*kept);
       }
     }
-  searchFromCuts(graph, plans, keptSets, seen);
+  searchFromCuts(graph, plans, keptSets, seen, searchWork);
   // Plans whose peak falls in a recomputation: the same plan with that
   // recomputation moved earlier, where it lowers the peak.
   for (size_t i = 0, e = plans.size(); i != e; ++i) {

@@ -347,10 +347,12 @@ static std::string lateForwardNote(size_t numLate) {
 /// planAllStrategies in the graph's own order, with a fresh cache.
 static std::vector<PlanResult> planAllOfGraph(const Graph &graph,
                                               std::vector<std::string> &notes,
-                                              unsigned dpSlots) {
+                                              unsigned dpSlots,
+                                              double searchWork) {
   PlanCache cache(graph);
   PlannerOptions options;
   options.dpSlots = dpSlots;
+  options.searchWork = searchWork;
   PlanRequest request(cache, options);
   std::vector<PlanResult> plans = planAllInOrder(request);
   llvm::append_range(notes, request.notes);
@@ -359,16 +361,16 @@ static std::vector<PlanResult> planAllOfGraph(const Graph &graph,
 
 std::vector<PlanResult>
 sched::planAllStrategies(const Graph &graph, std::vector<std::string> &notes,
-                         unsigned dpSlots) {
+                         unsigned dpSlots, double searchWork) {
   std::vector<unsigned> late = lateForwardNodes(graph);
   if (late.empty())
-    return planAllOfGraph(graph, notes, dpSlots);
+    return planAllOfGraph(graph, notes, dpSlots, searchWork);
   std::vector<PlanResult> inOrder =
-      planAllOfGraph(pinLateForward(graph), notes, dpSlots);
+      planAllOfGraph(pinLateForward(graph), notes, dpSlots, searchWork);
   std::vector<unsigned> order = forwardFirstOrder(graph);
   std::vector<std::string> reorderedNotes;
-  std::vector<PlanResult> reordered =
-      planAllOfGraph(reorderGraph(graph, order), reorderedNotes, dpSlots);
+  std::vector<PlanResult> reordered = planAllOfGraph(
+      reorderGraph(graph, order), reorderedNotes, dpSlots, searchWork);
   // Per strategy, the plans of the order where its least peak is smaller.
   auto leastPeakOf = [](const std::vector<PlanResult> &plans,
                         const std::string &name) {
@@ -552,7 +554,8 @@ std::vector<PlanResult> sched::planFrontier(const Graph &graph,
   PlannerOptions options;
   options.dpSlots = dpSlots;
   if (graph.isForwardOnly())
-    return paretoFrontier(planAllOfGraph(graph, notes, dpSlots));
+    return paretoFrontier(
+        planAllOfGraph(graph, notes, dpSlots, options.searchWork));
   std::vector<unsigned> late = lateForwardNodes(graph);
   if (late.empty())
     return paretoFrontier(frontierOfGraph(graph, options, notes));

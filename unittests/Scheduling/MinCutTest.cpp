@@ -9,6 +9,8 @@
 
 #include "TestGraphs.h"
 
+#include "llvm/ADT/STLExtras.h"
+
 #include <gtest/gtest.h>
 #include <limits>
 
@@ -184,4 +186,33 @@ TEST(MinCutTest, SweepPlansAreValidAndDistinct) {
   for (const MinCutPlan &p : minCutSweep(g))
     found |= p.sim.recomputeCost == 3;
   EXPECT_TRUE(found);
+}
+
+TEST(MinCutTest, LessSearchWorkThinsTheGrid) {
+  // searchWork 0.01: every tenth grid point (16 of 152), each as a cut and
+  // refined; the plans are still valid and simulate as claimed.
+  auto isCut = [](const MinCutPlan &p) {
+    return p.detail.find("searched") == std::string::npos &&
+           p.detail.find("hoisted") == std::string::npos;
+  };
+  std::mt19937 rng(29);
+  size_t fullCuts = 0, thinCuts = 0;
+  for (int iter = 0; iter < 6; ++iter) {
+    Graph g = test::makeRandomGraph(rng, 20 + iter, 15 + iter);
+    std::vector<MinCutPlan> thin = minCutSweep(g, 0.01);
+    ASSERT_FALSE(thin.empty());
+    for (const MinCutPlan &p : thin) {
+      SimResult sim;
+      ASSERT_FALSE(simulate(g, p.schedule, sim));
+      EXPECT_EQ(sim.peakBytes, p.sim.peakBytes);
+      EXPECT_EQ(sim.recomputeCost, p.sim.recomputeCost);
+    }
+    size_t cuts = llvm::count_if(thin, isCut);
+    EXPECT_LE(cuts, 2u * 16) << iter;
+    thinCuts += cuts;
+    fullCuts += llvm::count_if(minCutSweep(g), isCut);
+    // The first grid point (weight 0, the first ban level) is always cut.
+    EXPECT_EQ(thin.front().detail.rfind("weight=0 ", 0), 0u) << iter;
+  }
+  EXPECT_LT(thinCuts, fullCuts);
 }

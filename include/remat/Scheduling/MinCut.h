@@ -93,10 +93,12 @@ double medianCostPerByte(const Graph &graph);
 /// that no plan of the sweep dominates follow the cuts ("... searched"),
 /// thinned to one per 0.1% of store-all's peak. The search has a fixed
 /// budget of evaluations per sweep (deterministic; about 4e7 node and
-/// operand visits). Last, every plan whose peak falls in a recomputation
+/// operand visits, times `searchWork`; below 1, `searchWork` also thins the
+/// grid to every round(1 / sqrt(searchWork))-th point). Last, every plan whose peak falls in a recomputation
 /// is also offered with that recomputation moved earlier
 /// (`hoistRecomputations`, "... hoisted") where that lowers the peak.
-std::vector<MinCutPlan> minCutSweep(const Graph &graph);
+std::vector<MinCutPlan> minCutSweep(const Graph &graph,
+                                    double searchWork = 1);
 
 } // namespace sched
 } // namespace remat

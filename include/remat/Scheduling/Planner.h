@@ -66,6 +66,12 @@ struct PlannerOptions {
   /// `recomputeLowerBoundAnyOrder`), attached to the chosen plan as
   /// `PlanResult::bound`; 0: none. Needs a budget.
   double boundSeconds = 0;
+  /// Scale of the deterministic evaluation budgets of the local searches
+  /// (the min-cut sweep's kept-set search and `auto`'s relaxation to the
+  /// budget): 1 by default; less plans faster with fewer evaluations and a
+  /// thinner min-cut grid (MinCut.h; the schedule fuzz target uses 0.01).
+  /// Plans are valid at any scale.
+  double searchWork = 1;
 };
 
 //===----------------------------------------------------------------------===//
@@ -208,9 +214,11 @@ planRematerialization(const Graph &graph, const PlannerOptions &options);
 /// each strategy here, the one with the smaller least peak); plans of the
 /// re-sequencing carry `PlanResult::order`, and a note starting with
 /// `kOrderNotePrefix` says so.
+/// `searchWork` is `PlannerOptions::searchWork`.
 std::vector<PlanResult> planAllStrategies(const Graph &graph,
                                           std::vector<std::string> &notes,
-                                          unsigned dpSlots = 500);
+                                          unsigned dpSlots = 500,
+                                          double searchWork = 1);
 
 /// Parses a recompute limit: "30%", "30" or "12.5%" (percent of the forward
 /// cost, >= 0). Empty text is no limit (-1). None if malformed.
