@@ -138,3 +138,63 @@ func.func @state_reads_param_through_opaque(%p: tensor<4xf32> {remat.param}, %t:
   %1 = remat.mse %0, %t : (tensor<4xf32>, tensor<4xf32>) -> tensor<f32>
   return %1, %0 : tensor<f32>, tensor<4xf32>
 }
+
+// -----
+
+// A linalg.generic body op without a scalar rule is named.
+func.func @generic_body_without_rule(%w: tensor<4xf32> {remat.param}) -> tensor<f32> {
+  %e = tensor.empty() : tensor<4xf32>
+  // expected-error @+1 {{autodiff cannot differentiate 'math.cos' in the body of this op: no derivative rule}}
+  %c = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]}
+      ins(%w : tensor<4xf32>) outs(%e : tensor<4xf32>) {
+  ^bb0(%p: f32, %o: f32):
+    %t = math.cos %p : f32
+    %u = arith.mulf %t, %p : f32
+    linalg.yield %u : f32
+  } -> tensor<4xf32>
+  %zero = arith.constant 0.0 : f32
+  %i = tensor.empty() : tensor<f32>
+  %f = linalg.fill ins(%zero : f32) outs(%i : tensor<f32>) -> tensor<f32>
+  %loss = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> ()>], iterator_types = ["reduction"]}
+      ins(%c : tensor<4xf32>) outs(%f : tensor<f32>) {
+  ^bb0(%a: f32, %acc: f32):
+    %s = arith.addf %a, %acc : f32
+    linalg.yield %s : f32
+  } -> tensor<f32>
+  return %loss : tensor<f32>
+}
+
+// -----
+
+// powf with an exponent that is not a constant.
+func.func @powf_variable_exponent(%w: tensor<4xf32> {remat.param}, %x: tensor<4xf32>) -> tensor<f32> {
+  // expected-error @+1 {{autodiff differentiates 'math.powf' with a constant exponent only}}
+  %p = math.powf %x, %w : tensor<4xf32>
+  %zero = arith.constant 0.0 : f32
+  %i = tensor.empty() : tensor<f32>
+  %f = linalg.fill ins(%zero : f32) outs(%i : tensor<f32>) -> tensor<f32>
+  %loss = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> ()>], iterator_types = ["reduction"]}
+      ins(%p : tensor<4xf32>) outs(%f : tensor<f32>) {
+  ^bb0(%a: f32, %acc: f32):
+    %s = arith.addf %a, %acc : f32
+    linalg.yield %s : f32
+  } -> tensor<f32>
+  return %loss : tensor<f32>
+}
+
+// -----
+
+// A product reduction has no rule.
+func.func @product_reduction(%w: tensor<4xf32> {remat.param}) -> tensor<f32> {
+  %one = arith.constant 1.0 : f32
+  %i = tensor.empty() : tensor<f32>
+  %f = linalg.fill ins(%one : f32) outs(%i : tensor<f32>) -> tensor<f32>
+  // expected-error @+1 {{autodiff cannot differentiate this linalg.generic}}
+  %loss = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> ()>], iterator_types = ["reduction"]}
+      ins(%w : tensor<4xf32>) outs(%f : tensor<f32>) {
+  ^bb0(%a: f32, %acc: f32):
+    %s = arith.mulf %a, %acc : f32
+    linalg.yield %s : f32
+  } -> tensor<f32>
+  return %loss : tensor<f32>
+}

@@ -7,10 +7,15 @@
 // Attaches RematGradientOpInterface to upstream ops with well-known
 // derivatives, so that --remat-autodiff differentiates forward models written
 // in arith, math and linalg on tensors: elementwise arith and math ops on
-// ranked tensors, linalg.matmul (default indexing maps), linalg.fill of a
-// constant, and the linalg.generic forms below. The backward is built from
-// remat ops (remat.mul, remat.matmul, remat.tanh_grad, ...), like the rules
-// of the remat ops themselves (RematGradients.cpp).
+// ranked tensors, linalg.matmul / batch_matmul (default indexing maps),
+// linalg.transpose, linalg.broadcast, linalg.fill of a constant, and the
+// linalg.generic forms below (elementwise bodies built from the scalar ops
+// with a rule, differentiated per element; sum and max reductions). The
+// backward is built from remat ops (remat.mul, remat.matmul,
+// remat.tanh_grad, ...), like the rules of the remat ops themselves
+// (RematGradients.cpp), and, for the elementwise functions without a remat
+// counterpart and for generic bodies, from linalg.generic ops whose body
+// recomputes the forward scalars and applies the scalar rules.
 //
 //===----------------------------------------------------------------------===//
 
@@ -19,6 +24,10 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/IR/Matchers.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/IR/DialectRegistry.h"
 #include "llvm/ADT/TypeSwitch.h"
 
@@ -163,6 +172,395 @@ LogicalResult buildElementwiseGradient(Operation *op, OpBuilder &b,
   return success();
 }
 
+/// True for the scalar ops the per-element rules (`scalarAdjoints`)
+/// differentiate, and for the ops that carry no gradient (constants,
+/// comparisons).
+bool hasScalarRule(Operation *op) {
+  return isa<arith::AddFOp, arith::SubFOp, arith::MulFOp, arith::DivFOp,
+             arith::NegFOp, arith::MaximumFOp, arith::MaxNumFOp,
+             arith::MinimumFOp, arith::MinNumFOp, arith::SelectOp,
+             arith::ConstantOp, arith::CmpFOp, math::ExpOp, math::LogOp,
+             math::TanhOp, math::SqrtOp, math::RsqrtOp, math::ErfOp,
+             math::PowFOp, math::AbsFOp>(op);
+}
+
+/// The list of scalar ops with a rule, for diagnostics.
+constexpr const char *kScalarRuleOps =
+    "addf, subf, mulf, divf, negf, maximumf, maxnumf, minimumf, minnumf, "
+    "select of cmpf, constants, exp, log, tanh, sqrt, rsqrt, erf, absf, powf "
+    "with a constant exponent";
+
+/// Fails with an error at `at` naming `op` unless it has a scalar rule; a
+/// powf needs a constant exponent (`exponentIsConstant`).
+LogicalResult checkScalarRule(Operation *at, Operation *op,
+                              bool exponentIsConstant) {
+  if (!hasScalarRule(op))
+    return at->emitError("autodiff cannot differentiate '")
+           << op->getName() << "'"
+           << (at == op ? "" : " in the body of this op")
+           << ": no derivative rule (it has rules for " << kScalarRuleOps
+           << ")";
+  if (isa<math::PowFOp>(op) && !exponentIsConstant)
+    return at->emitError("autodiff differentiates 'math.powf' with a "
+                         "constant exponent only");
+  return success();
+}
+
+/// The per-element adjoints of the scalar op `op` (one with a scalar rule)
+/// for the adjoint `g` of its result: one value per operand, null where no
+/// gradient flows (conditions, constant exponents). Ops are created one
+/// statement at a time (never two create calls as arguments of one call,
+/// whose order the compiler chooses), so the IR is the same with any
+/// compiler.
+SmallVector<Value, 3> scalarAdjoints(OpBuilder &b, Location loc,
+                                     Operation *op, Value g) {
+  Type t = g.getType();
+  auto cst = [&](double v) -> Value {
+    return arith::ConstantOp::create(b, loc, b.getFloatAttr(t, v));
+  };
+  auto mul = [&](Value x, Value y) -> Value {
+    return arith::MulFOp::create(b, loc, x, y);
+  };
+  auto neg = [&](Value x) -> Value {
+    return arith::NegFOp::create(b, loc, x);
+  };
+  auto x = [&](unsigned i) { return op->getOperand(i); };
+  Value y = op->getNumResults() == 1 ? op->getResult(0) : Value();
+  // The gradient goes to the selected operand: a for max when a > b (b on
+  // ties), a for min when a < b.
+  auto pick = [&](arith::CmpFPredicate pred) -> SmallVector<Value, 3> {
+    Value c = arith::CmpFOp::create(b, loc, pred, x(0), x(1));
+    Value da = arith::SelectOp::create(b, loc, c, g, cst(0.0));
+    return {da, arith::SubFOp::create(b, loc, g, da)};
+  };
+  return llvm::TypeSwitch<Operation *, SmallVector<Value, 3>>(op)
+      .Case([&](arith::AddFOp) { return SmallVector<Value, 3>{g, g}; })
+      .Case([&](arith::SubFOp) { return SmallVector<Value, 3>{g, neg(g)}; })
+      .Case([&](arith::MulFOp) {
+        return SmallVector<Value, 3>{mul(g, x(1)), mul(g, x(0))};
+      })
+      .Case([&](arith::DivFOp) {
+        // d(a/b)/db = -(a/b)/b.
+        Value q = arith::DivFOp::create(b, loc, y, x(1));
+        return SmallVector<Value, 3>{arith::DivFOp::create(b, loc, g, x(1)),
+                                     neg(mul(g, q))};
+      })
+      .Case([&](arith::NegFOp) { return SmallVector<Value, 3>{neg(g)}; })
+      .Case<arith::MaximumFOp, arith::MaxNumFOp>(
+          [&](Operation *) { return pick(arith::CmpFPredicate::OGT); })
+      .Case<arith::MinimumFOp, arith::MinNumFOp>(
+          [&](Operation *) { return pick(arith::CmpFPredicate::OLT); })
+      .Case([&](arith::SelectOp) {
+        Value zero = cst(0.0);
+        return SmallVector<Value, 3>{
+            Value(), arith::SelectOp::create(b, loc, x(0), g, zero),
+            arith::SelectOp::create(b, loc, x(0), zero, g)};
+      })
+      .Case([&](math::ExpOp) { return SmallVector<Value, 3>{mul(g, y)}; })
+      .Case([&](math::LogOp) {
+        return SmallVector<Value, 3>{arith::DivFOp::create(b, loc, g, x(0))};
+      })
+      .Case([&](math::TanhOp) {
+        Value one = cst(1.0);
+        Value yy = mul(y, y);
+        Value d = arith::SubFOp::create(b, loc, one, yy);
+        return SmallVector<Value, 3>{mul(g, d)};
+      })
+      .Case([&](math::SqrtOp) {
+        Value twice = arith::AddFOp::create(b, loc, y, y);
+        return SmallVector<Value, 3>{arith::DivFOp::create(b, loc, g, twice)};
+      })
+      .Case([&](math::RsqrtOp) {
+        // d(x^-1/2)/dx = -x^-3/2 / 2 = -y^3 / 2.
+        Value y3 = mul(y, mul(y, y));
+        Value d = mul(cst(-0.5), y3);
+        return SmallVector<Value, 3>{mul(g, d)};
+      })
+      .Case([&](math::ErfOp) {
+        // d erf(x)/dx = 2/sqrt(pi) exp(-x^2).
+        Value e = math::ExpOp::create(b, loc, neg(mul(x(0), x(0))));
+        return SmallVector<Value, 3>{
+            mul(g, mul(cst(1.1283791670955126), e))};
+      })
+      .Case([&](math::AbsFOp) {
+        // sign(x) g, with g at 0.
+        Value neg0 = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OLT,
+                                           x(0), cst(0.0));
+        return SmallVector<Value, 3>{
+            arith::SelectOp::create(b, loc, neg0, neg(g), g)};
+      })
+      .Case([&](math::PowFOp) {
+        // d x^c/dx = c x^(c-1), c constant.
+        Value cm1 = arith::SubFOp::create(b, loc, x(1), cst(1.0));
+        Value p = math::PowFOp::create(b, loc, x(0), cm1);
+        return SmallVector<Value, 3>{mul(g, mul(x(1), p)), Value()};
+      })
+      .Default([&](Operation *o) {
+        return SmallVector<Value, 3>(o->getNumOperands(), Value());
+      });
+}
+
+/// An elementwise computation to differentiate per element: `inputs` read
+/// through `maps` (identity or trailing projections of the loops, whose
+/// ranges and element type are `resultType`), the result gradient read
+/// through `gMap` (null: the identity; a reduction's result map for the
+/// summand of a sum reduction), and `cloneForward`, which rebuilds the
+/// forward scalars at a builder from the inputs' scalars and returns the ops
+/// it created and the value the forward yields (the summand).
+struct PerElement {
+  SmallVector<Value> inputs;
+  SmallVector<AffineMap> maps;
+  AffineMap gMap;
+  RankedTensorType resultType;
+  std::function<std::pair<SmallVector<Operation *>, Value>(OpBuilder &,
+                                                           ValueRange)>
+      cloneForward;
+};
+
+/// The gradient of input `i` of `pe` for the result gradient `g`: a
+/// linalg.generic that reads the inputs and `g`, recomputes the forward
+/// scalars, sweeps them backward with `scalarAdjoints` and yields the adjoint
+/// of input `i`'s scalar; summed down to the input's type when its map
+/// broadcasts it. Null for a non-float input.
+Value buildPerElementGradient(OpBuilder &b, Location loc, const PerElement &pe,
+                              unsigned i, Value g) {
+  auto inType = cast<RankedTensorType>(pe.inputs[i].getType());
+  Type elt = inType.getElementType();
+  if (!isa<FloatType>(elt))
+    return Value();
+  MLIRContext *ctx = b.getContext();
+  unsigned rank = pe.resultType.getRank();
+  SmallVector<Value> ins(pe.inputs);
+  ins.push_back(g);
+  SmallVector<AffineMap> maps(pe.maps);
+  AffineMap id = AffineMap::getMultiDimIdentityMap(rank, ctx);
+  maps.append({pe.gMap ? pe.gMap : id, id});
+  auto fullType = RankedTensorType::get(pe.resultType.getShape(), elt);
+  Value init = tensor::EmptyOp::create(b, loc, fullType.getShape(), elt);
+  SmallVector<utils::IteratorType> iters(rank, utils::IteratorType::parallel);
+  unsigned numInputs = pe.inputs.size();
+  auto body = [&](OpBuilder &nb, Location bl, ValueRange args) {
+    auto [ops, yielded] = pe.cloneForward(nb, args.take_front(numInputs));
+    DenseMap<Value, Value> adj;
+    auto accumulate = [&](Value v, Value a) {
+      auto [it, inserted] = adj.try_emplace(v, a);
+      if (!inserted)
+        it->second = arith::AddFOp::create(nb, bl, it->second, a);
+    };
+    accumulate(yielded, args[numInputs]);
+    for (Operation *op : llvm::reverse(ops)) {
+      if (op->getNumResults() != 1)
+        continue;
+      Value a = adj.lookup(op->getResult(0));
+      if (!a)
+        continue;
+      for (auto [operand, d] :
+           llvm::zip(op->getOperands(), scalarAdjoints(nb, bl, op, a)))
+        if (d)
+          accumulate(operand, d);
+    }
+    Value result = adj.lookup(args[i]);
+    if (!result)
+      result = arith::ConstantOp::create(nb, bl, nb.getFloatAttr(elt, 0.0));
+    linalg::YieldOp::create(nb, bl, result);
+    // Drop the recomputed scalars and adjoints this input does not need.
+    SmallVector<Operation *> created;
+    for (Operation &inner : nb.getInsertionBlock()->without_terminator())
+      created.push_back(&inner);
+    for (Operation *dead : llvm::reverse(created))
+      if (dead->use_empty() && isMemoryEffectFree(dead))
+        dead->erase();
+  };
+  Value full = linalg::GenericOp::create(b, loc, TypeRange{fullType}, ins,
+                                         ValueRange{init}, maps, iters, body)
+                   .getResult(0);
+  return sumTo(b, loc, full, inType);
+}
+
+/// Fails with an error at `op` unless the ops of `body` (but `skip`) all have
+/// scalar rules (a powf's exponent a constant).
+LogicalResult checkPerElement(Operation *op, Block &body,
+                              Operation *skip = nullptr) {
+  for (Operation &inner : body.without_terminator()) {
+    if (&inner == skip)
+      continue;
+    bool constantExponent = false;
+    if (auto pow = dyn_cast<math::PowFOp>(inner))
+      constantExponent = matchPattern(pow.getRhs(), m_Constant());
+    if (failed(checkScalarRule(op, &inner, constantExponent)))
+      return failure();
+  }
+  return success();
+}
+
+/// Elementwise arith and math ops on tensors without a remat counterpart
+/// (maxnumf, minnumf, select, rsqrt, erf, powf with a constant exponent):
+/// differentiated per element by a linalg.generic.
+LogicalResult buildScalarRuleGradient(Operation *op, OpBuilder &b,
+                                      ValueRange resultGrads,
+                                      SmallVectorImpl<Value> &operandGrads) {
+  if (failed(checkGradType(op, op->getResult(0).getType())))
+    return failure();
+  bool constantExponent = false;
+  if (auto pow = dyn_cast<math::PowFOp>(op)) {
+    // A splat constant exponent tensor.
+    Attribute attr;
+    constantExponent = matchPattern(pow.getRhs(), m_Constant(&attr)) &&
+                       isa<SplatElementsAttr>(attr);
+  }
+  if (failed(checkScalarRule(op, op, constantExponent)))
+    return failure();
+  for (Value v : op->getOperands())
+    if (!isa<RankedTensorType>(v.getType()) ||
+        cast<RankedTensorType>(v.getType()).getShape() !=
+            cast<RankedTensorType>(op->getResult(0).getType()).getShape())
+      return op->emitError("autodiff differentiates '")
+             << op->getName() << "' on operands of the result's shape only";
+  PerElement pe;
+  pe.inputs.assign(op->operand_begin(), op->operand_end());
+  pe.resultType = cast<RankedTensorType>(op->getResult(0).getType());
+  pe.maps.assign(op->getNumOperands(), AffineMap::getMultiDimIdentityMap(
+                                           pe.resultType.getRank(),
+                                           op->getContext()));
+  pe.cloneForward = [op](OpBuilder &nb, ValueRange args) {
+    OperationState state(op->getLoc(), op->getName());
+    state.addOperands(args);
+    state.addTypes(getElementTypeOrSelf(op->getResult(0).getType()));
+    state.addAttributes(op->getAttrs());
+    Operation *scalar = nb.create(state);
+    return std::make_pair(SmallVector<Operation *>{scalar},
+                          scalar->getResult(0));
+  };
+  operandGrads.clear();
+  for (unsigned i = 0, e = op->getNumOperands(); i < e; ++i)
+    operandGrads.push_back(
+        buildPerElementGradient(b, op->getLoc(), pe, i, resultGrads[0]));
+  return success();
+}
+
+/// linalg.batch_matmul with the default maps: per batch, as linalg.matmul.
+LogicalResult buildBatchMatmulGradient(Operation *op, OpBuilder &b,
+                                       ValueRange resultGrads,
+                                       SmallVectorImpl<Value> &operandGrads) {
+  auto matmul = cast<linalg::BatchMatmulOp>(op);
+  if (matmul.hasUserDefinedMaps())
+    return op->emitError("autodiff differentiates linalg.batch_matmul with "
+                         "the default indexing maps only");
+  if (!matmul.hasPureTensorSemantics() ||
+      failed(checkGradType(op, op->getResult(0).getType())))
+    return failure();
+  Value a = matmul.getInputs()[0], bm = matmul.getInputs()[1];
+  Value g = resultGrads[0];
+  Location loc = op->getLoc();
+  Value da =
+      MatmulOp::create(b, loc, a.getType(), g, bm, UnitAttr(), b.getUnitAttr());
+  Value db =
+      MatmulOp::create(b, loc, bm.getType(), a, g, b.getUnitAttr(), UnitAttr());
+  operandGrads.assign({da, db, g});
+  return success();
+}
+
+/// linalg.transpose: the gradient is transposed back.
+LogicalResult buildTransposeGradient(Operation *op, OpBuilder &b,
+                                     ValueRange resultGrads,
+                                     SmallVectorImpl<Value> &operandGrads) {
+  auto transpose = cast<linalg::TransposeOp>(op);
+  if (!transpose.hasPureTensorSemantics() ||
+      failed(checkGradType(op, op->getResult(0).getType())))
+    return failure();
+  ArrayRef<int64_t> perm = transpose.getPermutation();
+  // Result dim i is input dim perm[i]: input dim perm[i] is gradient dim i.
+  SmallVector<int64_t> inverse(perm.size());
+  for (auto [i, p] : llvm::enumerate(perm))
+    inverse[p] = i;
+  Value in = transpose.getInput();
+  Value d = TransposeOp::create(b, op->getLoc(), in.getType(), resultGrads[0],
+                                b.getDenseI64ArrayAttr(inverse));
+  operandGrads.assign({d, Value()});
+  return success();
+}
+
+/// A zero tensor of `type` (tensor.empty + linalg.fill of 0).
+Value zeros(OpBuilder &b, Location loc, RankedTensorType type) {
+  Value zero = arith::ConstantOp::create(
+      b, loc, b.getFloatAttr(type.getElementType(), 0.0));
+  Value empty = tensor::EmptyOp::create(b, loc, type.getShape(),
+                                        type.getElementType());
+  return linalg::FillOp::create(b, loc, zero, empty).getResult(0);
+}
+
+/// Sums `g` (of rank n) over the loop dimensions that `map` (a projected
+/// permutation of the n loops, in increasing order) drops, into `type`.
+Value sumOverDroppedDims(OpBuilder &b, Location loc, Value g, AffineMap map,
+                         RankedTensorType type) {
+  unsigned n = map.getNumDims();
+  SmallVector<utils::IteratorType> iters(n, utils::IteratorType::reduction);
+  for (AffineExpr e : map.getResults())
+    iters[cast<AffineDimExpr>(e).getPosition()] =
+        utils::IteratorType::parallel;
+  SmallVector<AffineMap> maps{
+      AffineMap::getMultiDimIdentityMap(n, b.getContext()), map};
+  return linalg::GenericOp::create(
+             b, loc, TypeRange{type}, ValueRange{g},
+             ValueRange{zeros(b, loc, type)}, maps, iters,
+             [](OpBuilder &nb, Location bl, ValueRange args) {
+               Value s = arith::AddFOp::create(nb, bl, args[0], args[1]);
+               linalg::YieldOp::create(nb, bl, s);
+             })
+      .getResult(0);
+}
+
+/// Broadcasts `g` (read through `map`, a projected permutation of the loops
+/// of `type`) to `type`.
+Value broadcastThroughMap(OpBuilder &b, Location loc, Value g, AffineMap map,
+                          RankedTensorType type) {
+  unsigned n = type.getRank();
+  SmallVector<AffineMap> maps{
+      map, AffineMap::getMultiDimIdentityMap(n, b.getContext())};
+  Value init =
+      tensor::EmptyOp::create(b, loc, type.getShape(), type.getElementType());
+  SmallVector<utils::IteratorType> iters(n, utils::IteratorType::parallel);
+  return linalg::GenericOp::create(
+             b, loc, TypeRange{type}, ValueRange{g}, ValueRange{init}, maps,
+             iters,
+             [](OpBuilder &nb, Location bl, ValueRange args) {
+               linalg::YieldOp::create(nb, bl, args[0]);
+             })
+      .getResult(0);
+}
+
+/// True if `map` is a projected permutation keeping its dimensions in
+/// increasing order (a reduction's or broadcast's result map).
+bool isSortedProjection(AffineMap map) {
+  if (!map.isProjectedPermutation())
+    return false;
+  int64_t last = -1;
+  for (AffineExpr e : map.getResults()) {
+    auto dim = dyn_cast<AffineDimExpr>(e);
+    if (!dim || static_cast<int64_t>(dim.getPosition()) <= last)
+      return false;
+    last = dim.getPosition();
+  }
+  return true;
+}
+
+/// linalg.broadcast: the gradient is summed over the added dimensions.
+LogicalResult buildBroadcastGradient(Operation *op, OpBuilder &b,
+                                     ValueRange resultGrads,
+                                     SmallVectorImpl<Value> &operandGrads) {
+  auto broadcast = cast<linalg::BroadcastOp>(op);
+  if (!broadcast.hasPureTensorSemantics() ||
+      failed(checkGradType(op, op->getResult(0).getType())))
+    return failure();
+  AffineMap map = broadcast.getMatchingIndexingMap(
+      broadcast.getDpsInputOperand(0));
+  auto inType = cast<RankedTensorType>(broadcast.getInput().getType());
+  operandGrads.assign({sumOverDroppedDims(b, op->getLoc(), resultGrads[0],
+                                          map, inType),
+                       Value()});
+  return success();
+}
+
 /// linalg.matmul with the default maps: C = C0 + A B, so dA = G B^T,
 /// dB = A^T G, dC0 = G.
 LogicalResult buildMatmulGradient(Operation *op, OpBuilder &b,
@@ -211,14 +609,21 @@ bool isTrailingProjection(AffineMap map) {
   return true;
 }
 
-/// linalg.generic in two forms:
+/// linalg.generic in three forms:
 ///  * elementwise: parallel iterators, an identity map for the result, inputs
 ///    with identity or trailing-dimension maps, the init unread, and a body
-///    that yields one arith/math op with a rule applied to input block
-///    arguments;
+///    built from scalar ops with a rule (`hasScalarRule`) on the input
+///    arguments and values defined outside; a body of one op with a remat
+///    counterpart is differentiated with remat ops, any other body per
+///    element (`buildPerElementGradient`);
 ///  * sum reduction: one input with the identity map, the result map a
-///    trailing projection of the reduced leading loops, and a body yielding
-///    `addf` of the input and the accumulator.
+///    projection of the loops in order, and a body yielding `addf` of the
+///    input and the accumulator; or, more generally, `addf` of the
+///    accumulator and an elementwise function of the inputs (as above),
+///    differentiated per element;
+///  * max reduction: the same with `maximumf` / `maxnumf`; the gradient goes
+///    to every element equal to the maximum (all of them on ties, where the
+///    derivative is not defined) and to the init where it is the maximum.
 LogicalResult buildGenericGradient(Operation *op, OpBuilder &b,
                                    ValueRange resultGrads,
                                    SmallVectorImpl<Value> &operandGrads) {
@@ -226,9 +631,11 @@ LogicalResult buildGenericGradient(Operation *op, OpBuilder &b,
   auto unsupported = [&]() {
     return op->emitError(
         "autodiff cannot differentiate this linalg.generic: it handles "
-        "elementwise generics whose body is one arith/math op with a known "
-        "derivative (addf, subf, mulf, divf, negf, maximumf, minimumf, exp, "
-        "log, tanh, sqrt) on input arguments, and sum reductions");
+        "elementwise generics (parallel loops, identity result map, inputs "
+        "with identity or trailing-dimension maps, the init unread) whose "
+        "body is built from ")
+           << kScalarRuleOps
+           << ", and sum and max reductions of one input";
   };
   if (generic.getNumDpsInits() != 1 || !generic.hasPureTensorSemantics())
     return unsupported();
@@ -237,52 +644,168 @@ LogicalResult buildGenericGradient(Operation *op, OpBuilder &b,
   Block &body = generic.getRegion().front();
   auto yield = cast<linalg::YieldOp>(body.getTerminator());
   Operation *fnOp = yield.getValues()[0].getDefiningOp();
-  if (body.getOperations().size() != 2 || !fnOp)
-    return unsupported();
   unsigned numInputs = generic.getNumDpsInputs();
   BlockArgument acc = body.getArgument(numInputs);
   SmallVector<AffineMap> maps = generic.getIndexingMapsArray();
   Location loc = op->getLoc();
   Value g = resultGrads[0];
   bool allParallel = generic.getNumParallelLoops() == generic.getNumLoops();
+  auto resultType = cast<RankedTensorType>(op->getResult(0).getType());
 
-  // Sum reduction.
-  if (isa<arith::AddFOp>(fnOp) && numInputs == 1 &&
-      llvm::is_contained(fnOp->getOperands(), acc) &&
-      llvm::is_contained(fnOp->getOperands(), body.getArgument(0)) &&
-      maps[0].isIdentity() && isTrailingProjection(maps[1])) {
+  // Reductions: `acc = f(x, acc)` with f addf (sum) or a maximum.
+  bool reduction = fnOp && body.getOperations().size() == 2 &&
+                   numInputs == 1 && fnOp->getNumOperands() == 2 &&
+                   llvm::is_contained(fnOp->getOperands(), acc) &&
+                   llvm::is_contained(fnOp->getOperands(),
+                                      body.getArgument(0)) &&
+                   maps[0].isIdentity() && isSortedProjection(maps[1]);
+  if (reduction && isa<arith::AddFOp>(fnOp)) {
     Value in = generic.getInputs()[0];
-    Value d = BroadcastToOp::create(b, loc, in.getType(), g);
+    auto inType = cast<RankedTensorType>(in.getType());
+    Value d = isTrailingProjection(maps[1])
+                  ? Value(BroadcastToOp::create(b, loc, inType, g))
+                  : broadcastThroughMap(b, loc, g, maps[1], inType);
     operandGrads.assign({d, g});
+    return success();
+  }
+  if (reduction && isa<arith::MaximumFOp, arith::MaxNumFOp>(fnOp)) {
+    Value in = generic.getInputs()[0];
+    Value init = generic.getDpsInits()[0];
+    Value y = op->getResult(0);
+    auto inType = cast<RankedTensorType>(in.getType());
+    // dx = g where x equals the maximum, through the result map.
+    unsigned n = inType.getRank();
+    AffineMap id = AffineMap::getMultiDimIdentityMap(n, b.getContext());
+    auto where = [&](Value x, AffineMap xMap, AffineMap yMap,
+                     RankedTensorType type) {
+      unsigned rank = type.getRank();
+      SmallVector<utils::IteratorType> iters(rank,
+                                             utils::IteratorType::parallel);
+      Value empty = tensor::EmptyOp::create(b, loc, type.getShape(),
+                                            type.getElementType());
+      AffineMap out = AffineMap::getMultiDimIdentityMap(rank, b.getContext());
+      return linalg::GenericOp::create(
+                 b, loc, TypeRange{type}, ValueRange{x, y, g},
+                 ValueRange{empty},
+                 ArrayRef<AffineMap>{xMap, yMap, yMap, out}, iters,
+                 [](OpBuilder &nb, Location bl, ValueRange args) {
+                   Value eq = arith::CmpFOp::create(
+                       nb, bl, arith::CmpFPredicate::OEQ, args[0], args[1]);
+                   Value zero = arith::ConstantOp::create(
+                       nb, bl, nb.getFloatAttr(args[2].getType(), 0.0));
+                   Value d =
+                       arith::SelectOp::create(nb, bl, eq, args[2], zero);
+                   linalg::YieldOp::create(nb, bl, d);
+                 })
+          .getResult(0);
+    };
+    AffineMap same =
+        AffineMap::getMultiDimIdentityMap(resultType.getRank(), b.getContext());
+    operandGrads.assign({where(in, id, maps[1], inType),
+                         where(init, same, same, resultType)});
+    return success();
+  }
+
+  for (unsigned i = 0; i < numInputs; ++i)
+    if (!maps[i].isIdentity() && !isTrailingProjection(maps[i]))
+      return unsupported();
+  if (!fnOp || fnOp->getBlock() != &body)
+    return unsupported();
+
+  // The sum over the reduced loops of an elementwise body: `acc = addf(v,
+  // acc)`, the accumulator read there only; v is differentiated per element
+  // with the result gradient broadcast through the result map.
+  if (!allParallel) {
+    Value summand;
+    if (isa<arith::AddFOp>(fnOp) && acc.hasOneUse() &&
+        llvm::is_contained(fnOp->getOperands(), acc) &&
+        isSortedProjection(maps.back()))
+      summand = fnOp->getOperand(0) == acc ? fnOp->getOperand(1)
+                                           : fnOp->getOperand(0);
+    if (!summand || !fnOp->getResult(0).hasOneUse())
+      return unsupported();
+    if (failed(checkPerElement(op, body, fnOp)))
+      return failure();
+    SmallVector<int64_t> loops = generic.getStaticLoopRanges();
+    PerElement pe;
+    pe.inputs.assign(generic.getInputs().begin(), generic.getInputs().end());
+    pe.maps.assign(maps.begin(), maps.begin() + numInputs);
+    pe.gMap = maps.back();
+    pe.resultType =
+        RankedTensorType::get(loops, resultType.getElementType());
+    pe.cloneForward = [&body, numInputs, fnOp, summand](OpBuilder &nb,
+                                                        ValueRange args) {
+      IRMapping mapping;
+      for (unsigned i = 0; i < numInputs; ++i)
+        mapping.map(body.getArgument(i), args[i]);
+      SmallVector<Operation *> ops;
+      for (Operation &inner : body.without_terminator())
+        if (&inner != fnOp)
+          ops.push_back(nb.clone(inner, mapping));
+      return std::make_pair(ops, mapping.lookupOrDefault(summand));
+    };
+    operandGrads.assign(op->getNumOperands(), Value());
+    for (unsigned i = 0; i < numInputs; ++i)
+      operandGrads[i] = buildPerElementGradient(b, loc, pe, i, g);
+    // The init is added once.
+    operandGrads[numInputs] = g;
     return success();
   }
 
   // Elementwise.
-  std::optional<Fn> fn = classify(fnOp);
-  if (!fn || !allParallel || !maps.back().isIdentity() || !acc.use_empty())
+  if (!maps.back().isIdentity() || !acc.use_empty())
     return unsupported();
-  SmallVector<Value, 2> xs;
-  SmallVector<unsigned, 2> inputOf;
-  for (Value v : fnOp->getOperands()) {
-    auto arg = dyn_cast<BlockArgument>(v);
-    if (!arg || arg.getOwner() != &body || arg.getArgNumber() >= numInputs)
-      return unsupported();
-    unsigned i = arg.getArgNumber();
-    // Unary rules need the operand in the result's shape.
-    if (!maps[i].isIdentity() &&
-        (fnOp->getNumOperands() == 1 || !isTrailingProjection(maps[i])))
-      return unsupported();
-    xs.push_back(generic.getInputs()[i]);
-    inputOf.push_back(i);
+
+  // One op with a remat counterpart on input arguments: remat ops.
+  std::optional<Fn> fn = classify(fnOp);
+  bool single = fn && body.getOperations().size() == 2 &&
+                llvm::all_of(fnOp->getOperands(), [&](Value v) {
+                  auto arg = dyn_cast<BlockArgument>(v);
+                  return arg && arg.getOwner() == &body &&
+                         arg.getArgNumber() < numInputs &&
+                         (fnOp->getNumOperands() != 1 ||
+                          maps[arg.getArgNumber()].isIdentity());
+                });
+  if (single) {
+    SmallVector<Value, 2> xs;
+    SmallVector<unsigned, 2> inputOf;
+    for (Value v : fnOp->getOperands()) {
+      unsigned i = cast<BlockArgument>(v).getArgNumber();
+      xs.push_back(generic.getInputs()[i]);
+      inputOf.push_back(i);
+    }
+    SmallVector<Value, 2> grads =
+        elementwiseGrads(b, loc, *fn, xs, op->getResult(0), g);
+    operandGrads.assign(op->getNumOperands(), Value());
+    for (auto [grad, i] : llvm::zip(grads, inputOf))
+      operandGrads[i] = operandGrads[i] ? AddOp::create(b, loc, grad.getType(),
+                                                        operandGrads[i], grad)
+                                              .getResult()
+                                        : grad;
+    return success();
   }
-  SmallVector<Value, 2> grads =
-      elementwiseGrads(b, loc, *fn, xs, op->getResult(0), g);
+
+  // Any other body: per element.
+  if (failed(checkPerElement(op, body)))
+    return failure();
+  PerElement pe;
+  pe.inputs.assign(generic.getInputs().begin(), generic.getInputs().end());
+  pe.maps.assign(maps.begin(), maps.begin() + numInputs);
+  pe.resultType = resultType;
+  pe.cloneForward = [&body, numInputs](OpBuilder &nb, ValueRange args) {
+    IRMapping mapping;
+    for (unsigned i = 0; i < numInputs; ++i)
+      mapping.map(body.getArgument(i), args[i]);
+    SmallVector<Operation *> ops;
+    for (Operation &inner : body.without_terminator())
+      ops.push_back(nb.clone(inner, mapping));
+    Value yielded = mapping.lookupOrDefault(
+        cast<linalg::YieldOp>(body.getTerminator()).getValues()[0]);
+    return std::make_pair(ops, yielded);
+  };
   operandGrads.assign(op->getNumOperands(), Value());
-  for (auto [grad, i] : llvm::zip(grads, inputOf))
-    operandGrads[i] = operandGrads[i] ? AddOp::create(b, loc, grad.getType(),
-                                                      operandGrads[i], grad)
-                                            .getResult()
-                                      : grad;
+  for (unsigned i = 0; i < numInputs; ++i)
+    operandGrads[i] = buildPerElementGradient(b, loc, pe, i, g);
   return success();
 }
 
@@ -293,13 +816,20 @@ void remat::registerGradientExternalModels(DialectRegistry &registry) {
     attach<buildElementwiseGradient, arith::AddFOp, arith::SubFOp,
            arith::MulFOp, arith::DivFOp, arith::NegFOp, arith::MaximumFOp,
            arith::MinimumFOp>(ctx);
+    attach<buildScalarRuleGradient, arith::MaxNumFOp, arith::MinNumFOp,
+           arith::SelectOp>(ctx);
   });
   registry.addExtension(+[](MLIRContext *ctx, math::MathDialect *) {
     attach<buildElementwiseGradient, math::ExpOp, math::LogOp, math::TanhOp,
            math::SqrtOp>(ctx);
+    attach<buildScalarRuleGradient, math::RsqrtOp, math::ErfOp, math::PowFOp>(
+        ctx);
   });
   registry.addExtension(+[](MLIRContext *ctx, linalg::LinalgDialect *) {
     attach<buildMatmulGradient, linalg::MatmulOp>(ctx);
+    attach<buildBatchMatmulGradient, linalg::BatchMatmulOp>(ctx);
+    attach<buildTransposeGradient, linalg::TransposeOp>(ctx);
+    attach<buildBroadcastGradient, linalg::BroadcastOp>(ctx);
     attach<buildFillGradient, linalg::FillOp>(ctx);
     attach<buildGenericGradient, linalg::GenericOp>(ctx);
   });

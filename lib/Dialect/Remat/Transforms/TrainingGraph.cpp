@@ -567,9 +567,16 @@ PhaseSplit remat::splitFromGradSeeds(func::FuncOp func,
     });
     if (dependent)
       split.backward.insert(&op);
-    else if (!isa<KeepOp>(op))
-      ++split.numForward;
   }
+  // The ops that only produce a destination-passing init of a backward op
+  // (its tensor.empty, linalg.fill) belong to its unit: backward too.
+  for (Operation &op : llvm::reverse(block.without_terminator()))
+    if (Operation *consumer = getInitConsumer(&op);
+        consumer && split.backward.contains(consumer))
+      split.backward.insert(&op);
+  for (Operation &op : block.without_terminator())
+    if (!split.backward.contains(&op) && !isa<KeepOp>(op))
+      ++split.numForward;
   // The loss, when a returned scalar float is a forward value of the body.
   Operation *term = block.getTerminator();
   for (unsigned i = 0, e = term->getNumOperands(); i < e; ++i) {
@@ -591,8 +598,11 @@ LogicalResult remat::checkPhaseMarks(func::FuncOp func,
                                      unsigned maxErrors) {
   unsigned errors = 0;
   for (Operation &op : func.getBody().front().without_terminator()) {
-    if (isa<KeepOp>(op) || (op.hasTrait<OpTrait::ConstantLike>() &&
-                            !llvm::is_contained(split.seeds, &op)))
+    // Constants are resident whatever their mark; init producers belong to
+    // their consumer's unit.
+    if (isa<KeepOp>(op) || getInitConsumer(&op) ||
+        (op.hasTrait<OpTrait::ConstantLike>() &&
+         !llvm::is_contained(split.seeds, &op)))
       continue;
     bool marked = getPhase(&op) == Phase::backward;
     if (marked == split.backward.contains(&op))

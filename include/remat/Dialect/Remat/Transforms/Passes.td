@@ -43,7 +43,13 @@ def RematAutodiff : Pass<"remat-autodiff", "mlir::func::FuncOp"> {
     }
     ```
     Ops without `RematGradientOpInterface` on the path from a parameter to
-    the loss are reported with an error at their location.
+    the loss are reported with an error at their location. Upstream ops get
+    the interface through external models (GradientExternalModels.cpp):
+    elementwise arith/math on tensors, linalg.matmul, batch_matmul,
+    transpose, broadcast and fill, and elementwise or reduction
+    linalg.generic ops whose body is built from scalar ops with a rule
+    (differentiated per element by a linalg.generic that recomputes the
+    forward scalars); an unsupported body op is named in the error.
 
     State: a function may also return the next values of non-trainable
     state (the running statistics of a batch norm), each result marked

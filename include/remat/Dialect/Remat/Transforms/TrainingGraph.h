@@ -89,7 +89,8 @@ findGradSeeds(mlir::func::FuncOp func, llvm::StringRef name);
 
 /// The split by dependences on the gradient seeds: an op is backward iff it
 /// is a seed or reads (transitively, also from its regions) a value that
-/// depends on one. Forward values computed after backward ops (state
+/// depends on one, or only produces a destination-passing init of a backward
+/// op (`tensor.empty`, `linalg.fill`: part of its unit). Forward values computed after backward ops (state
 /// updates, statistics) stay forward. The loss is the returned value
 /// `lossResult` names (negative: the first returned forward scalar float),
 /// if it is a forward value computed by the body.
@@ -99,7 +100,8 @@ PhaseSplit splitFromGradSeeds(mlir::func::FuncOp func,
 
 /// Checks the `#remat.phase` marks of `func` against `split`: every op
 /// marked backward must be backward in `split` and every other op forward
-/// (constants, which are resident whatever their mark, excepted). Emits one
+/// (constants, which are resident whatever their mark, and init producers,
+/// which belong to their consumer's unit, excepted). Emits one
 /// located error per contradicting op (at most `maxErrors`, then a count) and
 /// fails if there is one.
 mlir::LogicalResult checkPhaseMarks(mlir::func::FuncOp func,
