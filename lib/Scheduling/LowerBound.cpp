@@ -177,26 +177,48 @@ public:
       local[relevant[i]] = i;
   }
 
-  /// A line cost + lambda * bytes of one cut (normalised cost, raw bytes).
+  /// A line cost + lambda * bytes of one cut (normalised cost, raw bytes),
+  /// and which relevant values (local indices) it holds live.
   struct Line {
     double cost = 0;
     int64_t bytes = 0;
+    std::vector<bool> live;
   };
 
-  /// Max flow at `lambda` (a lower bound on mincut(lambda)) and the line of
-  /// the cut it leaves.
-  double solve(double lambda, Line &line) const {
+  /// Branching decisions of the branch and bound, one per relevant value
+  /// (local index): kFree, kLive (the value is in L) or kNotLive (it is
+  /// not: recomputed after t if it is needed).
+  enum Fix : int8_t { kFree = 0, kLive = 1, kNotLive = -1 };
+
+  unsigned size() const { return relevant.size(); }
+  /// The value may be fixed by a branch: recomputable and not forced.
+  bool isBranchable(unsigned i) const {
+    unsigned v = relevant[i];
+    return facts.recomputable[v] && !facts.isForced(v, t, readByT) &&
+           facts.counted[v] > 0;
+  }
+  int64_t bytesOf(unsigned i) const { return facts.counted[relevant[i]]; }
+
+  /// Max flow at `lambda` (a lower bound on mincut(lambda) over the closed
+  /// pairs that respect `fixes`; empty: none) and the line of the cut it
+  /// leaves.
+  double solve(double lambda, Line &line,
+               const std::vector<int8_t> &fixes = {}) const {
     unsigned m = relevant.size();
     unsigned source = 2 * m, sink = 2 * m + 1;
     FlowNetwork net(2 * m + 2);
     for (unsigned i = 0; i != m; ++i) {
       unsigned v = relevant[i];
       const Node &node = graph.nodes[v];
-      bool pinned = !facts.recomputable[v] || facts.isForced(v, t, readByT);
+      int8_t fix = fixes.empty() ? int8_t(kFree) : fixes[i];
+      bool pinned = !facts.recomputable[v] || facts.isForced(v, t, readByT) ||
+                    fix == kLive;
       net.addEdge(source, 2 * i, pinned ? kInf : node.cost / costUnit);
       net.addEdge(2 * i, 2 * i + 1,
-                  lambda * double(facts.counted[v]) / byteUnit);
-      if (needed[v])
+                  fix == kNotLive
+                      ? kInf
+                      : lambda * double(facts.counted[v]) / byteUnit);
+      if (needed[v] || fix == kLive)
         net.addEdge(2 * i + 1, sink, kInf);
       if (!pinned)
         for (unsigned op : node.operands)
@@ -206,23 +228,29 @@ public:
     double flow = net.maxFlow(source, sink);
     std::vector<bool> side = net.sourceSide(source);
     line = Line();
+    line.live.assign(m, false);
     for (unsigned i = 0; i != m; ++i) {
       unsigned v = relevant[i];
-      if (!side[2 * i])
+      if (!side[2 * i]) {
         line.cost += graph.nodes[v].cost / costUnit;
-      else if (!side[2 * i + 1])
+      } else if (!side[2 * i + 1]) {
         line.bytes += facts.counted[v];
+        line.live[i] = true;
+      }
     }
     return flow;
   }
 
-  /// Bytes of the needed values (the cut that recomputes nothing).
-  int64_t neededBytes() const {
-    int64_t b = 0;
-    for (unsigned v : relevant)
-      if (needed[v])
-        b += facts.counted[v];
-    return b;
+  /// The cut that recomputes nothing: the needed values live.
+  Line keepAll() const {
+    Line line;
+    line.live.assign(relevant.size(), false);
+    for (unsigned i = 0; i != relevant.size(); ++i)
+      if (needed[relevant[i]]) {
+        line.bytes += facts.counted[relevant[i]];
+        line.live[i] = true;
+      }
+    return line;
   }
   double totalCost() const {
     double c = 0;
@@ -253,22 +281,41 @@ struct StepBound {
   double value = 0; // Normalised cost.
   double lambda = 0;
   bool infeasible = false;
+  /// The least normalised cost of a cut found within the cap (kInf: none):
+  /// an upper bound on the cut problem (not on schedules); the bound is
+  /// exact when it meets `value`.
+  double feasibleCost = kInf;
+  /// The two cuts whose lines meet at the last multiplier tried: one above
+  /// the cap (`lo`), one within it (`hi`), as far as found. The values on
+  /// which they differ are the ones to branch on.
+  StepCut::Line lo, hi;
 };
 
-/// max over lambda >= 0 of mincut(lambda) - lambda * cap (cap in bytes).
-StepBound boundStep(const StepCut &cut, int64_t cap, double byteUnit) {
+/// max over lambda >= 0 of mincut(lambda) - lambda * cap (cap in bytes),
+/// over the closed pairs that respect `fixes` (empty: all).
+StepBound boundStep(const StepCut &cut, int64_t cap, double byteUnit,
+                    const std::vector<int8_t> &fixes = {}) {
   StepBound best;
   using Line = StepCut::Line;
-  Line lo{0, cut.neededBytes()};
-  if (lo.bytes <= cap)
+  Line lo;
+  if (fixes.empty()) {
+    lo = cut.keepAll();
+  } else {
+    // The cheapest cut that respects the fixes, memory aside.
+    best.value = std::max(0.0, cut.solve(0, lo, fixes));
+  }
+  if (lo.bytes <= cap) {
+    best.feasibleCost = lo.cost;
+    best.lo = best.hi = std::move(lo);
     return best;
+  }
   double capN = double(cap) / byteUnit;
   double total = cut.totalCost();
   int64_t minBytes = cut.minPositiveBytes();
   if (minBytes == 0)
     return best;
   auto evaluate = [&](double lambda, Line &line) {
-    double flow = cut.solve(lambda, line);
+    double flow = cut.solve(lambda, line, fixes);
     double g = flow - lambda * capN;
     if (g > best.value) {
       best.value = g;
@@ -287,8 +334,14 @@ StepBound boundStep(const StepCut &cut, int64_t cap, double byteUnit) {
     best.infeasible = true;
     return best;
   }
+  auto finish = [&] {
+    best.lo = std::move(lo);
+    best.hi = std::move(hi);
+    return std::move(best);
+  };
   if (hi.bytes > cap)
-    return best;
+    return finish();
+  best.feasibleCost = hi.cost;
   for (unsigned iter = 0; iter != 60; ++iter) {
     double lambda =
         (hi.cost - lo.cost) / (double(lo.bytes - hi.bytes) / byteUnit);
@@ -302,14 +355,77 @@ StepBound boundStep(const StepCut &cut, int64_t cap, double byteUnit) {
     if (line.bytes > cap) {
       if (line.bytes == lo.bytes && line.cost == lo.cost)
         break;
-      lo = line;
+      lo = std::move(line);
     } else {
+      best.feasibleCost = std::min(best.feasibleCost, line.cost);
       if (line.bytes == hi.bytes && line.cost == hi.cost)
         break;
-      hi = line;
+      hi = std::move(line);
     }
   }
-  return best;
+  return finish();
+}
+
+/// Branch and bound over the knapsack row of one step's cut problem: the
+/// Lagrangian bound of a cut may lie well below its least cost within the
+/// cap (a few large values decide it). Each branch fixes one value live or
+/// not live (the largest on which the two cuts of its multiplier differ);
+/// every closed pair within the cap respects the fixes of one leaf, so the
+/// least leaf bound is a lower bound on the step's cut problem. Best first
+/// (the leaf with the least bound is split), at most `maxSplits` splits or
+/// until `outOfTime`. Returns the bound (normalised), or nullopt when no
+/// closed pair within the cap exists.
+template <typename OutOfTime>
+std::optional<double> branchAndBound(const StepCut &cut, int64_t cap,
+                                     double byteUnit, unsigned maxSplits,
+                                     OutOfTime outOfTime, unsigned &splits) {
+  struct Leaf {
+    double bound;
+    std::vector<int8_t> fixes;
+    StepBound result;
+  };
+  auto worse = [](const Leaf &a, const Leaf &b) { return a.bound > b.bound; };
+  std::vector<Leaf> heap;
+  {
+    StepBound root = boundStep(cut, cap, byteUnit);
+    if (root.infeasible)
+      return std::nullopt;
+    heap.push_back(Leaf{root.value,
+                        std::vector<int8_t>(cut.size(), StepCut::kFree),
+                        std::move(root)});
+  }
+  while (!heap.empty()) {
+    std::pop_heap(heap.begin(), heap.end(), worse);
+    Leaf leaf = std::move(heap.back());
+    heap.pop_back();
+    const StepBound &r = leaf.result;
+    // Solved (the bound meets a cut within the cap), out of splits, or
+    // nothing to branch on: the least leaf bound is final.
+    int branch = -1;
+    if (r.feasibleCost > leaf.bound * (1 + 1e-9) + 1e-12 &&
+        splits < maxSplits && !outOfTime()) {
+      for (unsigned i = 0; i != cut.size(); ++i)
+        if (leaf.fixes[i] == StepCut::kFree && i < r.lo.live.size() &&
+            i < r.hi.live.size() && r.lo.live[i] != r.hi.live[i] &&
+            cut.isBranchable(i) &&
+            (branch < 0 || cut.bytesOf(i) > cut.bytesOf(branch)))
+          branch = int(i);
+    }
+    if (branch < 0)
+      return leaf.bound;
+    ++splits;
+    for (int8_t fix : {StepCut::kLive, StepCut::kNotLive}) {
+      std::vector<int8_t> fixes = leaf.fixes;
+      fixes[branch] = fix;
+      StepBound child = boundStep(cut, cap, byteUnit, fixes);
+      if (child.infeasible)
+        continue; // No closed pair within the cap respects these fixes.
+      double bound = std::max(leaf.bound, child.value);
+      heap.push_back(Leaf{bound, std::move(fixes), std::move(child)});
+      std::push_heap(heap.begin(), heap.end(), worse);
+    }
+  }
+  return std::nullopt; // Every leaf is infeasible.
 }
 
 } // namespace
@@ -434,7 +550,19 @@ LowerBound remat::sched::recomputeLowerBound(const Graph &graph,
   result.step = n;
 
   // Single steps to the end: every later read, the largest excess first;
-  // the windows before such a step add to it.
+  // the windows before such a step add to it. They get the time up to
+  // three quarters of the limit; the rest goes to the branch and bound.
+  auto singlesTimeUp = [&] {
+    return options.timeLimitSeconds > 0 &&
+           elapsed() > options.timeLimitSeconds * 0.75;
+  };
+  // Steps whose branch and bound could raise the result: the least cost
+  // of a cut within the cap found there is above the bound.
+  struct Open {
+    double bound, feasible;
+    unsigned t;
+  };
+  std::vector<Open> open;
   std::vector<std::pair<int64_t, unsigned>> candidates;
   for (unsigned t = 0; t != n; ++t) {
     int64_t excess = facts.fixed[t] + facts.needed[t] - budgetBytes;
@@ -448,18 +576,47 @@ LowerBound remat::sched::recomputeLowerBound(const Graph &graph,
   result.stepsCandidate += candidates.size();
   unsigned singles = 0;
   for (const auto &[excess, t] : candidates) {
-    if ((options.maxSteps && singles >= options.maxSteps) || outOfTime()) {
+    if ((options.maxSteps && singles >= options.maxSteps) ||
+        singlesTimeUp()) {
       result.complete = false;
       break;
     }
     ++singles;
-    std::optional<double> b = cutBound(t, n);
-    if (!b)
+    StepCut cut(graph, facts, t, n, costUnit, byteUnit);
+    StepBound b = boundStep(cut, budgetBytes - facts.fixed[t], byteUnit);
+    ++result.stepsEvaluated;
+    if (b.infeasible)
       return infeasibleAt(t);
-    double total = prefix[t] + *b;
+    double total = prefix[t] + b.value * costUnit;
     if (total > result.recomputeCost) {
       result.recomputeCost = total;
       result.step = t;
+    }
+    if (b.feasibleCost > b.value * (1 + 1e-9) + 1e-12)
+      open.push_back({total, prefix[t] + b.feasibleCost * costUnit, t});
+  }
+  // Branch and bound at the steps with the best bounds first, while some
+  // could still beat the result (their cut within the cap costs more).
+  std::stable_sort(open.begin(), open.end(), [](const Open &a, const Open &b) {
+    return a.bound > b.bound;
+  });
+  for (const Open &o : open) {
+    if (options.maxSplits == 0 || outOfTime())
+      break;
+    if (o.feasible <= result.recomputeCost)
+      continue;
+    StepCut cut(graph, facts, o.t, n, costUnit, byteUnit);
+    unsigned splits = 0;
+    std::optional<double> b =
+        branchAndBound(cut, budgetBytes - facts.fixed[o.t], byteUnit,
+                       options.maxSplits, outOfTime, splits);
+    result.splits += splits;
+    if (!b)
+      return infeasibleAt(o.t);
+    double total = prefix[o.t] + *b * costUnit;
+    if (total > result.recomputeCost) {
+      result.recomputeCost = total;
+      result.step = o.t;
     }
   }
   if (outOfTime())
@@ -485,6 +642,10 @@ LowerBound remat::sched::recomputeLowerBoundAnyOrder(
   result.complete = input.complete && other.complete;
   result.stepsEvaluated = input.stepsEvaluated + other.stepsEvaluated;
   result.stepsCandidate = input.stepsCandidate + other.stepsCandidate;
+  result.splits = input.splits + other.splits;
+  if (!input.infeasible && !other.infeasible)
+    result.strongerOrderCost =
+        std::max(input.recomputeCost, other.recomputeCost);
   result.seconds = input.seconds + other.seconds;
   return result;
 }

@@ -36,8 +36,14 @@
 /// bytes(L), a minimum s-t cut (the network of MinCut.h with v_in -> v_out of
 /// capacity lambda * bytes). The bound maximises over lambda (a concave
 /// piecewise-linear function; its breakpoints are found by intersecting
-/// cut lines) and over steps t. A maximum flow never exceeds the minimum cut,
-/// so using the flow value keeps the bound valid under rounding. Memory is
+/// cut lines) and over steps t. The multiplier leaves a gap where a few
+/// large values decide the cut; at the steps whose cut within the cap
+/// costs more than their bound, a best-first branch and bound fixes one
+/// value live or not live per split (the largest on which the two cuts of
+/// the final multiplier differ) and bounds each leaf the same way; the
+/// least leaf bound holds for every closed pair within the cap, since each
+/// respects the fixes of one leaf. A maximum flow never exceeds the minimum
+/// cut, so using the flow value keeps the bound valid under rounding. Memory is
 /// counted as the simulator counts it: the returned part of an output node
 /// never counts, so it is left out.
 ///
@@ -67,14 +73,18 @@ namespace sched {
 
 /// Limits of `recomputeLowerBound`.
 struct LowerBoundOptions {
-  /// Wall-time limit in seconds for the cut bounds (the windows first, then
-  /// cuts to the end in decreasing order of the bytes they would have to
-  /// shed; the bound of the cuts made so far is returned when time runs
+  /// Wall-time limit in seconds for the cut bounds (the windows first, up
+  /// to half of it, then cuts to the end in decreasing order of the bytes
+  /// they would have to shed, up to three quarters, then the branch and
+  /// bound; the bound of the cuts made so far is returned when time runs
   /// out). <= 0: no limit.
   double timeLimitSeconds = 2;
   /// At most this many steps get a cut to the end (0: all that could give
   /// a positive bound).
   unsigned maxSteps = 0;
+  /// Splits of the branch and bound on the knapsack row at each step
+  /// whose cut to the end could raise the bound (0: no branch and bound).
+  unsigned maxSplits = 64;
 };
 
 /// A lower bound and how it was found.
@@ -96,6 +106,11 @@ struct LowerBound {
   /// nothing is recomputed).
   unsigned stepsEvaluated = 0;
   unsigned stepsCandidate = 0;
+  /// Branch-and-bound splits made (each solves two fixed cut problems).
+  unsigned splits = 0;
+  /// `recomputeLowerBoundAnyOrder` with two orders: the bound of the
+  /// stronger one (it bounds the plans of that order only); -1 otherwise.
+  double strongerOrderCost = -1;
   /// Every candidate step was evaluated (not cut short by the limits).
   bool complete = true;
   /// Wall time spent.
