@@ -243,15 +243,27 @@ static LogicalResult differentiate(func::FuncOp func) {
   return success();
 }
 
+/// True if an op of `func` carries `remat.grad_seed`: the function holds its
+/// backward already.
+static bool hasGradSeed(func::FuncOp func) {
+  return func
+      .walk([](Operation *op) {
+        return op->hasAttr(RematDialect::getGradSeedAttrName())
+                   ? WalkResult::interrupt()
+                   : WalkResult::advance();
+      })
+      .wasInterrupted();
+}
+
 namespace {
 struct AutodiffPass : public remat::impl::RematAutodiffBase<AutodiffPass> {
   void runOnOperation() override {
     func::FuncOp func = getOperation();
     // Already a training step: built by autodiff, or written with its
-    // backward ops.
+    // backward ops (marked, or reading a gradient seed).
     if (func.isExternal() ||
         func->hasAttr(RematDialect::getTrainingStepAttrName()) ||
-        isTrainingStep(func))
+        isTrainingStep(func) || hasGradSeed(func))
       return markAllAnalysesPreserved();
     bool hasParam = llvm::any_of(func.getArguments(), [&](BlockArgument a) {
       return func.getArgAttr(a.getArgNumber(),

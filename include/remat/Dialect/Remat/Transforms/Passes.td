@@ -20,7 +20,9 @@ def RematAutodiff : Pass<"remat-autodiff", "mlir::func::FuncOp"> {
     The op computing the returned loss is marked `#remat.phase<loss>` and
     every created op `#remat.phase<backward>`; the function gets the unit
     attribute `remat.training_step`. Functions without `remat.param`
-    arguments are left alone.
+    arguments are left alone, and so are training steps: functions with
+    `remat.training_step`, with `#remat.phase<backward>` ops, or with an op
+    marked `remat.grad_seed` (a step written with its backward).
 
     Before:
     ```mlir
