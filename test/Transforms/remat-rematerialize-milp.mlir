@@ -15,9 +15,11 @@
 // PLAN: remat.plan = {detail = "optimal{{.*}}", kept = [3], peak = 48 : i64, recompute = {{\[}}[8, 0, 1, 2], [9, 0, 1], [10, 0]], recomputed_ops = 6 : i64, store_all_peak = 96 : i64, strategy = "milp"}
 
 // With a budget: the least recompute within it. At 64 bytes two tanh
-// recomputations suffice (the greedy plan of remat-rematerialize.mlir).
+// recomputations suffice (the greedy plan of remat-rematerialize.mlir). The
+// recompute lower bound (LowerBound.h) is 8 there too, so the warm start is
+// proven optimal without running CBC.
 // RUN: remat-opt %S/remat-rematerialize.mlir --remat-rematerialize="strategy=milp budget=64" --remat-verify-schedule=budget=64 -o /dev/null 2>&1 | FileCheck %s --check-prefix=BUDGET
-// BUDGET: remark: plan 'milp' (optimal (recompute cost 8, {{.*}})): peak activation bytes 64 (store-all 96
+// BUDGET: remark: plan 'milp' (optimal (recompute cost 8, {{.*}}); the warm start, proven optimal by the lower bound (LowerBound.h) without CBC): peak activation bytes 64 (store-all 96
 // BUDGET-SAME: recompute cost 8 ({{.*}}), 2 recomputed ops
 // BUDGET: remark: schedule verified
 // At 64 bytes two plans tie (drop a and c, or a and b; 2 recomputations

@@ -306,7 +306,7 @@ TEST(Milp, TanhChainLeastPeakIs48) {
 TEST(Milp, EqualsExhaustiveSearchOnTinyGraphs) {
   REQUIRE_CBC();
   std::mt19937 rng(1234);
-  unsigned compared = 0;
+  unsigned compared = 0, byBound = 0;
   for (unsigned iter = 0; iter != 40; ++iter) {
     unsigned numF = 3 + iter % 2, numB = 8 - numF - (iter % 3 == 0);
     Graph g = test::makeRandomGraph(rng, numF, numB);
@@ -344,8 +344,12 @@ TEST(Milp, EqualsExhaustiveSearchOnTinyGraphs) {
       EXPECT_TRUE(p->solver->optimal);
       EXPECT_NEAR(p->solver->objective, p->sim.recomputeCost,
                   1e-6 * (1 + p->sim.recomputeCost));
+      // The reported bound (CBC's, floored by LowerBound.h's) never
+      // exceeds the true optimum.
+      EXPECT_LE(p->solver->bound, ex.leastCostWithin(budget) + 1e-6);
       // Warm-started from the optimum itself (CBC's cutoff): nothing beats
-      // it, which CBC proves, so it comes back proven optimal.
+      // it, which CBC proves, or the lower bound already reaches it, so it
+      // comes back proven optimal.
       Schedule best = p->schedule;
       std::optional<PlanResult> again =
           milpOptimal(g, budget, kTimeLimit, note, &best);
@@ -354,6 +358,9 @@ TEST(Milp, EqualsExhaustiveSearchOnTinyGraphs) {
       EXPECT_TRUE(again->solver->optimal) << again->detail;
       EXPECT_TRUE(again->solver->warmStarted);
       EXPECT_DOUBLE_EQ(again->sim.recomputeCost, ex.leastCostWithin(budget));
+      EXPECT_LE(again->solver->bound, ex.leastCostWithin(budget) + 1e-6);
+      if (again->detail.find("by the lower bound") != std::string::npos)
+        ++byBound;
       ++compared;
     }
     if (ex.minPeak > 1) {
@@ -361,6 +368,10 @@ TEST(Milp, EqualsExhaustiveSearchOnTinyGraphs) {
     }
   }
   EXPECT_GE(compared, 100u);
+  // Both paths are exercised: proofs by the lower bound alone (no CBC), and
+  // CBC's search where the bound falls short of the optimum.
+  EXPECT_GT(byBound, 0u);
+  EXPECT_LT(byBound, compared);
 }
 
 TEST(Milp, NeverWorseThanHeuristicsAtTheirPeaks) {
