@@ -595,7 +595,7 @@ static void runMilpRows(const std::string &name, const Graph &g) {
     for (MilpModel model : {MilpModel::Compact, MilpModel::Dense}) {
       if (model == MilpModel::Dense &&
           (!milpDense || g.size() > kMilpDenseMaxNodes)) {
-        llvm::outs() << "- | - | - | - | - | ";
+        llvm::outs() << "- | - | - | - | - | - | ";
         continue;
       }
       std::string note;
@@ -610,13 +610,14 @@ static void runMilpRows(const std::string &name, const Graph &g) {
       if (!p) {
         bool proved = note.find("(proved)") != std::string::npos;
         std::string what = proved ? "infeasible" : "none (" + note + ")";
-        llvm::outs() << llvm::format("%s | %s | - | %.1f | %.1f | ",
+        llvm::outs() << llvm::format("%s | - | %s | - | %.1f | %.1f | ",
                                      what.c_str(), proved ? "yes" : "no",
                                      wall, cpu);
         continue;
       }
       llvm::outs() << llvm::format(
-          "%.2f | %s | %.1f | %.1f | %.1f | ", pct(p->sim.recomputeCost),
+          "%.2f | %.2f | %s | %.1f | %.1f | %.1f | ",
+          pct(p->sim.recomputeCost), pct(p->solver ? p->solver->bound : 0.0),
           p->solver && p->solver->optimal ? "yes" : "no",
           p->solver ? p->solver->gapPercent : 0.0, wall, cpu);
     }
@@ -762,13 +763,16 @@ int main(int argc, char **argv) {
            "of the forward cost; both MILPs (compact: the default model; "
            "dense: Checkmate's, the old one) warm-started from auto's plan, "
         << llvm::format("%.0f", double(milpTimeLimit))
-        << " s wall-time limit each; proven = CBC proved the plan optimal "
-           "(or the budget infeasible) in remat's stage model; s = wall "
-           "seconds, cpu = CPU seconds of the call.\n\n"
+        << " s wall-time limit each; proven = the plan is proven optimal "
+           "(or the budget infeasible) in remat's stage model, by CBC or by "
+           "the lower bound (LowerBound.h); bound = the best lower bound on "
+           "the recompute (% of the forward cost); s = wall seconds, cpu = "
+           "CPU seconds of the call.\n\n"
         << "| graph | ops | budget | auto recompute % | milp recompute % | "
-           "proven | gap % | s | cpu | dense recompute % | proven | gap % | s "
-           "| cpu |\n"
-        << "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n";
+           "bound % | proven | gap % | s | cpu | dense recompute % | bound % "
+           "| proven | gap % | s | cpu |\n"
+        << "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
+           "\n";
     for (const std::string &f : milpGraphs)
       if (runMilpGraph(ctx, f))
         return 1;
