@@ -16,7 +16,9 @@
 # below 10^5 nodes. Planner: the plan time (`plan_seconds`) of each strategy
 # `--remat-compare-strategies` runs on the imported function (one run; each
 # strategy is timed inside the pass), and the `--remat-rematerialize`
-# pass time (plan, rewrite) of `auto` at half the store-all peak.
+# pass time (plan, rewrite) of `auto` at half the store-all peak, with the
+# CPU seconds (user + system) of that whole remat-opt run beside it: on a
+# shared machine wall times grow with the load, CPU times much less.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 build="$(cd "${1:-$root/build}" && pwd)"
@@ -97,16 +99,19 @@ for n in "${sizes[@]}"; do
   peak=$("$opt" "$work/g$n.mlir" \
     --remat-rematerialize="strategy=store-all annotate=true" 2>/dev/null |
     sed -n 's/.*store_all_peak = \([0-9]*\).*/\1/p' | head -1)
-  auto=$(timeout "$limit" "$opt" "$work/g$n.mlir" \
+  out=$(/usr/bin/time -f "CPU %U %S" timeout "$limit" "$opt" "$work/g$n.mlir" \
     --remat-rematerialize="budget=$((peak / 2))" \
-    --mlir-print-op-on-diagnostic=false --mlir-timing -o /dev/null 2>&1 |
-    awk '/RematRematerialize/ { print $1; exit }') || true
-  echo "$n ${auto:->$limit}" >> "$work/auto.txt"
+    --mlir-print-op-on-diagnostic=false --mlir-timing -o /dev/null 2>&1) || true
+  auto=$(echo "$out" | awk '/RematRematerialize/ { print $1; exit }')
+  cpu=$(echo "$out" | awk '/^CPU/ { printf "%.2f", $2 + $3 }')
+  echo "$n ${auto:->$limit} ${cpu:--}" >> "$work/auto.txt"
 done
 /usr/bin/python3 - "$work" "${sizes[@]}" <<'PY'
 import json, sys
 work, sizes = sys.argv[1], sys.argv[2:]
-auto = dict(line.split() for line in open(f"{work}/auto.txt"))
+auto, cpu = {}, {}
+for line in open(f"{work}/auto.txt"):
+    n, auto[n], cpu[n] = line.split()
 rows, names = {}, []
 for n in sizes:
     try:
@@ -126,13 +131,14 @@ for n in sizes:
     rows[n]["declined"] = "; ".join(d if isinstance(d, str) else json.dumps(d)
                                     for d in func.get("declined", [])) or "-"
 print("Plan seconds per strategy (`--remat-compare-strategies`), and the "
-      "`--remat-rematerialize` pass time of `auto` at half the store-all peak:")
+      "`--remat-rematerialize` pass time of `auto` at half the store-all peak "
+      "and the CPU seconds of that remat-opt run:")
 print()
-print("| nodes | " + " | ".join(names) + " | auto, budget 1/2 (pass s) | declined |")
-print("|---|" + "---|" * (len(names) + 2))
+print("| nodes | " + " | ".join(names) +
+      " | auto, budget 1/2 (pass s) | auto (CPU s) | declined |")
+print("|---|" + "---|" * (len(names) + 3))
 for n in sizes:
     cells = [f"{rows[n][k]:.4f}" if k in rows[n] else "-" for k in names]
-    if n not in auto:
-        auto[n] = "-"
-    print(f"| {n} | " + " | ".join(cells) + f" | {auto[n]} | {rows[n]['declined']} |")
+    print(f"| {n} | " + " | ".join(cells) +
+          f" | {auto.get(n, '-')} | {cpu.get(n, '-')} | {rows[n]['declined']} |")
 PY
