@@ -16,6 +16,9 @@
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/PatternMatch.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "mlir/Interfaces/ViewLikeInterface.h"
+#include "mlir/Transforms/RegionUtils.h"
 
 namespace remat {
 #define GEN_PASS_DEF_REMATCPUPARALLELLOOPS
@@ -48,8 +51,9 @@ static bool isWorthParallel(linalg::LinalgOp op, int64_t minWork) {
 }
 
 /// Replaces the loop `loop` (no iteration arguments) by a one-dimensional
-/// scf.parallel with the same bounds and body.
-static void makeParallel(RewriterBase &rewriter, scf::ForOp loop) {
+/// scf.parallel with the same bounds and body, and returns it.
+static scf::ParallelOp makeParallel(RewriterBase &rewriter,
+                                    scf::ForOp loop) {
   rewriter.setInsertionPoint(loop);
   auto parallel = scf::ParallelOp::create(
       rewriter, loop.getLoc(), ValueRange{loop.getLowerBound()},
@@ -59,6 +63,44 @@ static void makeParallel(RewriterBase &rewriter, scf::ForOp loop) {
   rewriter.inlineBlockBefore(body, parallel.getBody()->getTerminator(),
                              parallel.getInductionVars());
   rewriter.eraseOp(loop);
+  return parallel;
+}
+
+/// Clones into the body of `loop` the views (memref.view, expand_shape,
+/// subview, ...) defined outside it that it uses, theirs in turn, and the
+/// constants they take (offsets, sizes), so that after
+/// convert-scf-to-openmp the outlined body computes every buffer from the
+/// arena base at a constant offset instead of loading a separate pointer per
+/// buffer from its captured context. LLVM then sees that the loop's stores
+/// do not alias its loads, as in the sequential loops: a reduction keeps
+/// its running sum in a register rather than reloading it after every
+/// store.
+static void sinkViews(RewriterBase &rewriter, scf::ParallelOp loop) {
+  auto inside = [&](Operation *op) { return loop->isProperAncestor(op); };
+  bool changed = true;
+  while (changed) {
+    changed = false;
+    SetVector<Value> outside;
+    getUsedValuesDefinedAbove(loop.getRegion(), outside);
+    for (Value value : outside) {
+      Operation *def = value.getDefiningOp();
+      if (!def || def->getNumRegions() != 0 || !isMemoryEffectFree(def))
+        continue;
+      bool feedsView =
+          def->hasTrait<OpTrait::ConstantLike>() &&
+          llvm::any_of(value.getUsers(), [&](Operation *user) {
+            return isa<ViewLikeOpInterface>(user) && inside(user);
+          });
+      if (!isa<ViewLikeOpInterface>(def) && !feedsView)
+        continue;
+      rewriter.setInsertionPointToStart(loop.getBody());
+      Operation *clone = rewriter.clone(*def);
+      rewriter.replaceUsesWithIf(
+          def->getResults(), clone->getResults(),
+          [&](OpOperand &use) { return inside(use.getOwner()); });
+      changed = true;
+    }
+  }
 }
 
 namespace {
@@ -89,7 +131,7 @@ struct CpuParallelLoopsPass
         return signalPassFailure();
       }
       rewriter.eraseOp(op);
-      makeParallel(rewriter, outer);
+      sinkViews(rewriter, makeParallel(rewriter, outer));
     }
   }
 };

@@ -35,6 +35,116 @@ static int64_t leadingDimension(int64_t ld, int64_t rows, int64_t columns) {
   return ld;
 }
 
+namespace {
+
+/// Runs body(i) for i in [0, count): on the OpenMP threads (static schedule:
+/// contiguous blocks of i) when `parallel` holds, there are at least two and
+/// no parallel region is active (the thread that runs an enclosing
+/// region's iteration runs them all); else in increasing order on the
+/// calling thread, without entering OpenMP at all (a serialized region costs
+/// a microsecond, as much as the smallest steps' kernels).
+template <typename Body>
+void parallelFor(int64_t count, bool parallel, Body body) {
+  if (!parallel || count < 2 || omp_in_parallel()) {
+    for (int64_t i = 0; i < count; ++i)
+      body(i);
+    return;
+  }
+#pragma omp parallel for schedule(static)
+  for (int64_t i = 0; i < count; ++i)
+    body(i);
+}
+
+/// One row-major product C (m x n) = op(A) * op(B) + beta C, with k the
+/// inner dimension; every size and leading dimension fits an int.
+struct Gemm {
+  bool transA, transB;
+  int64_t m, n, k;
+  const float *a;
+  int64_t lda;
+  const float *b;
+  int64_t ldb;
+  float beta;
+  float *c;
+  int64_t ldc;
+};
+
+/// Least m n k of a GEMM that is split into pieces, and of each piece
+/// beyond the second: 2^20 multiply-adds take some 20 us on one core, about
+/// what an OpenMP fork and join costs.
+constexpr double kMinSplitWork = 1 << 20;
+constexpr double kMinPieceWork = 16 << 20;
+/// Rows (columns) of a piece are a multiple of this (OpenBLAS's register
+/// blocking), and a piece has at least kMinPieceLength of them.
+constexpr int64_t kPieceAlign = 16;
+constexpr int64_t kMinPieceLength = 64;
+constexpr int64_t kMaxPieces = 8;
+
+/// The number of pieces `gemm` splits an m x n x k product into: bands of
+/// the larger of m and n. A function of the shape only, never of the thread
+/// count, so that every count computes the same pieces, and the same bits
+/// (docs/Conventions.md, Threads).
+int64_t gemmPieces(int64_t m, int64_t n, int64_t k) {
+  int64_t length = std::max(m, n);
+  double work =
+      static_cast<double>(m) * static_cast<double>(n) * static_cast<double>(k);
+  if (length < 2 * kMinPieceLength || work < kMinSplitWork)
+    return 1;
+  double byWork = std::min<double>(work / kMinPieceWork, kMaxPieces);
+  int64_t pieces =
+      std::min<int64_t>(static_cast<int64_t>(byWork), length / kMinPieceLength);
+  return std::clamp<int64_t>(pieces, 2, kMaxPieces);
+}
+
+/// Computes band `piece` of `pieces` of `g`: rows of C when m >= n, else
+/// columns, in whole kPieceAlign blocks; one cblas_sgemm on the calling
+/// thread (OpenBLAS itself is kept to one thread).
+void gemmPiece(const Gemm &g, int64_t piece, int64_t pieces) {
+  // Once per process, also for a program that never calls
+  // remat_cpu_set_num_threads: OpenBLAS's own threads inside each piece
+  // would oversubscribe the cores the OpenMP threads already use.
+  static const bool singleThreadedBlas = [] {
+    openblas_set_num_threads(1);
+    return true;
+  }();
+  (void)singleThreadedBlas;
+  bool byRows = g.m >= g.n;
+  int64_t length = byRows ? g.m : g.n;
+  int64_t blocks = (length + kPieceAlign - 1) / kPieceAlign;
+  int64_t begin = std::min(length, blocks * piece / pieces * kPieceAlign);
+  int64_t end = std::min(length, blocks * (piece + 1) / pieces * kPieceAlign);
+  if (begin >= end)
+    return;
+  const float *a = g.a, *b = g.b;
+  float *c = g.c;
+  int64_t m = g.m, n = g.n;
+  if (byRows) {
+    // Rows [begin, end) of op(A) and of C.
+    a += g.transA ? begin : begin * g.lda;
+    c += begin * g.ldc;
+    m = end - begin;
+  } else {
+    // Columns [begin, end) of op(B) and of C.
+    b += g.transB ? begin * g.ldb : begin;
+    c += begin;
+    n = end - begin;
+  }
+  cblas_sgemm(CblasRowMajor, g.transA ? CblasTrans : CblasNoTrans,
+              g.transB ? CblasTrans : CblasNoTrans, static_cast<int>(m),
+              static_cast<int>(n), static_cast<int>(g.k), 1.0f, a,
+              static_cast<int>(g.lda), b, static_cast<int>(g.ldb), g.beta, c,
+              static_cast<int>(g.ldc));
+}
+
+/// Computes `g`, its pieces (gemmPieces) shared among the OpenMP threads.
+void gemm(const Gemm &g) {
+  int64_t pieces = gemmPieces(g.m, g.n, g.k);
+  parallelFor(pieces, true,
+              [&](int64_t piece) { gemmPiece(g, piece, pieces); });
+}
+
+} // namespace
+
 extern "C" void remat_cpu_sgemm(int64_t batch, int64_t m, int64_t n, int64_t k,
                                 int64_t transA, const float *a, int64_t offsetA,
                                 int64_t lda, int64_t batchStrideA,
@@ -69,13 +179,30 @@ extern "C" void remat_cpu_sgemm(int64_t batch, int64_t m, int64_t n, int64_t k,
     }
     return;
   }
-  for (int64_t i = 0; i < batch; ++i)
-    cblas_sgemm(CblasRowMajor, transA ? CblasTrans : CblasNoTrans,
-                transB ? CblasTrans : CblasNoTrans, static_cast<int>(m),
-                static_cast<int>(n), static_cast<int>(k), 1.0f,
-                a + offsetA + i * batchStrideA, static_cast<int>(lda),
-                b + offsetB + i * batchStrideB, static_cast<int>(ldb), 1.0f,
-                c + offsetC + i * batchStrideC, static_cast<int>(ldc));
+  // The pieces of every batch index on the OpenMP threads. Batch indices
+  // write disjoint matrices, except a broadcast C (batch stride 0), which
+  // they add to one after the other on one thread.
+  int64_t pieces = gemmPieces(m, n, k);
+  double work = static_cast<double>(batch) * static_cast<double>(m) *
+                static_cast<double>(n) * static_cast<double>(k);
+  bool parallel = batch * pieces > 1 && work >= kMinSplitWork &&
+                  (batch == 1 || batchStrideC != 0);
+  parallelFor(batch * pieces, parallel, [&](int64_t t) {
+    int64_t i = t / pieces;
+    Gemm g{transA != 0,
+           transB != 0,
+           m,
+           n,
+           k,
+           a + offsetA + i * batchStrideA,
+           lda,
+           b + offsetB + i * batchStrideB,
+           ldb,
+           1.0f,
+           c + offsetC + i * batchStrideC,
+           ldc};
+    gemmPiece(g, t % pieces, pieces);
+  });
 }
 
 namespace {
@@ -101,6 +228,17 @@ struct ConvShape {
   int64_t imagesPerGemm() const {
     constexpr int64_t minColumns = 256;
     return std::clamp<int64_t>((minColumns + pixels() - 1) / pixels(), 1, n);
+  }
+  /// Images per filter-gradient GEMM: enough for 2048 columns unless their
+  /// im2col matrix would pass 2^22 elements (16 MiB), at least
+  /// imagesPerGemm(), at most n. They are the GEMM's inner dimension: a
+  /// deeper one leaves fewer chunks to add one after the other and larger
+  /// GEMMs to share among threads.
+  int64_t imagesPerFilterGradGemm() const {
+    constexpr int64_t minColumns = 2048, maxElements = int64_t(1) << 22;
+    int64_t images = std::min((minColumns + pixels() - 1) / pixels(),
+                              maxElements / (depth() * pixels()));
+    return std::clamp<int64_t>(std::max(images, imagesPerGemm()), 1, n);
   }
   const float *image(const float *x, int64_t i, int64_t gi) const {
     return x + (i * g + gi) * c * h * w;
@@ -151,14 +289,14 @@ constexpr int64_t kMinParallelElements = 32768;
 /// the number of threads).
 void im2col(const ConvShape &s, const float *image, float *col, int64_t ld) {
   int64_t rows = s.depth();
-#pragma omp parallel for schedule(static)                                     \
-    if (rows > 1 && rows * s.pixels() >= kMinParallelElements)
-  for (int64_t row = 0; row < rows; ++row) {
-    int64_t ci = row / (s.kh * s.kw), i = row / s.kw % s.kh, j = row % s.kw;
-    const float *plane = image + ci * s.h * s.w + i * s.dh * s.w + j * s.dw;
-    for (int64_t y = 0; y < s.oh; ++y)
-      copyRow(plane + y * s.sh * s.w, s.sw, s.ow, col + row * ld + y * s.ow);
-  }
+  parallelFor(
+      rows, rows * s.pixels() >= kMinParallelElements, [&](int64_t row) {
+        int64_t ci = row / (s.kh * s.kw), i = row / s.kw % s.kh, j = row % s.kw;
+        const float *plane = image + ci * s.h * s.w + i * s.dh * s.w + j * s.dw;
+        for (int64_t y = 0; y < s.oh; ++y)
+          copyRow(plane + y * s.sh * s.w, s.sw, s.ow,
+                  col + row * ld + y * s.ow);
+      });
 }
 
 /// The transpose of im2col: adds column (y, x) of row (ci, i, j) of `col`
@@ -169,20 +307,20 @@ void im2col(const ConvShape &s, const float *image, float *col, int64_t ld) {
 /// by one thread (the same bits for any number of threads).
 void col2im(const ConvShape &s, const float *col, int64_t ld, float *image) {
   int64_t window = s.kh * s.kw;
-#pragma omp parallel for schedule(static)                                     \
-    if (s.c > 1 && s.depth() * s.pixels() >= kMinParallelElements)
-  for (int64_t ci = 0; ci < s.c; ++ci)
-    for (int64_t i = 0; i < s.kh; ++i)
-      for (int64_t j = 0; j < s.kw; ++j) {
-        const float *rowCol = col + (ci * window + i * s.kw + j) * ld;
-        float *plane = image + ci * s.h * s.w + i * s.dh * s.w + j * s.dw;
-        for (int64_t y = 0; y < s.oh; ++y) {
-          float *row = plane + y * s.sh * s.w;
-          const float *from = rowCol + y * s.ow;
-          for (int64_t x = 0; x < s.ow; ++x)
-            row[x * s.sw] += from[x];
-        }
-      }
+  parallelFor(
+      s.c, s.depth() * s.pixels() >= kMinParallelElements, [&](int64_t ci) {
+        for (int64_t i = 0; i < s.kh; ++i)
+          for (int64_t j = 0; j < s.kw; ++j) {
+            const float *rowCol = col + (ci * window + i * s.kw + j) * ld;
+            float *plane = image + ci * s.h * s.w + i * s.dh * s.w + j * s.dw;
+            for (int64_t y = 0; y < s.oh; ++y) {
+              float *row = plane + y * s.sh * s.w;
+              const float *from = rowCol + y * s.ow;
+              for (int64_t x = 0; x < s.ow; ++x)
+                row[x * s.sw] += from[x];
+            }
+          }
+      });
 }
 
 /// The im2col matrices of images [i0, i0 + k), group gi, side by side in
@@ -205,16 +343,36 @@ const float *gatherOutputs(const ConvShape &s, const float *y, int64_t i0,
   int64_t pixels = s.pixels(), columns = k * pixels;
   if (k == 1)
     return y + s.outputOffset(i0, gi);
-  for (int64_t j = 0; j < k; ++j) {
-    const float *block = y + s.outputOffset(i0 + j, gi);
-    for (int64_t fi = 0; fi < s.f; ++fi)
-      std::memcpy(out + fi * columns + j * pixels, block + fi * pixels,
+  parallelFor(s.f, s.f * columns >= kMinParallelElements, [&](int64_t fi) {
+    for (int64_t j = 0; j < k; ++j)
+      std::memcpy(out + fi * columns + j * pixels,
+                  y + s.outputOffset(i0 + j, gi) + fi * pixels,
                   static_cast<size_t>(pixels) * sizeof(float));
-  }
+  });
   return out;
 }
 
-int asInt(int64_t value) { return static_cast<int>(value); }
+/// Whether a convolution has enough multiply-adds (kMinSplitWork) to share
+/// its chunks or groups among threads.
+bool worthThreads(const ConvShape &s) {
+  return static_cast<double>(s.n * s.g * s.f) *
+             static_cast<double>(s.depth() * s.pixels()) >=
+         kMinSplitWork;
+}
+
+/// Runs `body(i0, k, gi)` for images [i0, i0 + k) and group gi, for every
+/// chunk of `chunk` images and every group. Units write disjoint outputs:
+/// several are shared among the OpenMP threads when the convolution is
+/// worth it (each unit then computes its GEMM's pieces itself, one after
+/// the other).
+template <typename Body>
+void forEachUnit(const ConvShape &s, int64_t chunk, Body body) {
+  int64_t chunks = (s.n + chunk - 1) / chunk, units = chunks * s.g;
+  parallelFor(units, worthThreads(s), [&](int64_t unit) {
+    int64_t i0 = unit / s.g * chunk, gi = unit % s.g;
+    body(i0, std::min(chunk, s.n - i0), gi);
+  });
+}
 
 } // namespace
 
@@ -232,39 +390,33 @@ extern "C" void remat_cpu_sconv2d(int64_t n, int64_t g, int64_t c, int64_t h,
   const float *weights = address(filter, offsetFilter);
   float *output = address(y, offsetY);
   int64_t depth = s.depth(), pixels = s.pixels(), chunk = s.imagesPerGemm();
-  float *col = chunk == 1 && s.imageIsMatrix()
-                   ? nullptr
-                   : scratch(0, depth * chunk * pixels);
-  float *product = chunk > 1 ? scratch(1, f * chunk * pixels) : nullptr;
-  for (int64_t i0 = 0; i0 < n; i0 += chunk) {
-    int64_t k = std::min(chunk, n - i0), columns = k * pixels;
-    for (int64_t gi = 0; gi < g; ++gi) {
-      const float *matrix = unfold(s, input, i0, k, gi, col);
-      const float *wg = weights + gi * f * depth;
-      if (k == 1) {
-        // y[i, gi] (f x pixels) += w[gi] (f x depth) * col (depth x pixels).
-        cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, asInt(f),
-                    asInt(pixels), asInt(depth), 1.0f, wg, asInt(depth),
-                    matrix, asInt(pixels), 1.0f,
-                    output + s.outputOffset(i0, gi), asInt(pixels));
-        continue;
-      }
-      // product (f x k pixels) = w[gi] * col, then y[i0 + j, gi] += its
-      // columns of image j.
-      cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, asInt(f),
-                  asInt(columns), asInt(depth), 1.0f, wg, asInt(depth), matrix,
-                  asInt(columns), 0.0f, product, asInt(columns));
-      for (int64_t j = 0; j < k; ++j) {
-        float *block = output + s.outputOffset(i0 + j, gi);
-        for (int64_t fi = 0; fi < f; ++fi) {
-          const float *from = product + fi * columns + j * pixels;
-          float *to = block + fi * pixels;
-          for (int64_t p = 0; p < pixels; ++p)
-            to[p] += from[p];
-        }
-      }
+  forEachUnit(s, chunk, [&](int64_t i0, int64_t k, int64_t gi) {
+    int64_t columns = k * pixels;
+    float *col =
+        k == 1 && s.imageIsMatrix() ? nullptr : scratch(0, depth * columns);
+    const float *matrix = unfold(s, input, i0, k, gi, col);
+    const float *wg = weights + gi * f * depth;
+    if (k == 1) {
+      // y[i, gi] (f x pixels) += w[gi] (f x depth) * col (depth x pixels).
+      gemm({false, false, f, pixels, depth, wg, depth, matrix, pixels, 1.0f,
+            output + s.outputOffset(i0, gi), pixels});
+      return;
     }
-  }
+    // product (f x k pixels) = w[gi] * col, then y[i0 + j, gi] += its
+    // columns of image j: each element one addition, rows fi shared among
+    // the threads.
+    float *product = scratch(1, f * columns);
+    gemm({false, false, f, columns, depth, wg, depth, matrix, columns, 0.0f,
+          product, columns});
+    parallelFor(f, f * columns >= kMinParallelElements, [&](int64_t fi) {
+      for (int64_t j = 0; j < k; ++j) {
+        const float *from = product + fi * columns + j * pixels;
+        float *to = output + s.outputOffset(i0 + j, gi) + fi * pixels;
+        for (int64_t p = 0; p < pixels; ++p)
+          to[p] += from[p];
+      }
+    });
+  });
 }
 
 extern "C" void remat_cpu_sconv2d_input_grad(
@@ -279,32 +431,25 @@ extern "C" void remat_cpu_sconv2d_input_grad(
   const float *outputGrad = address(dy, offsetDy);
   float *inputGrad = address(dx, offsetDx);
   int64_t depth = s.depth(), pixels = s.pixels(), chunk = s.imagesPerGemm();
-  float *col = chunk == 1 && s.imageIsMatrix()
-                   ? nullptr
-                   : scratch(0, depth * chunk * pixels);
-  float *gathered = chunk > 1 ? scratch(1, f * chunk * pixels) : nullptr;
-  for (int64_t i0 = 0; i0 < n; i0 += chunk) {
-    int64_t k = std::min(chunk, n - i0), columns = k * pixels;
-    for (int64_t gi = 0; gi < g; ++gi) {
-      const float *grads = gatherOutputs(s, outputGrad, i0, k, gi, gathered);
-      const float *wg = weights + gi * f * depth;
-      if (k == 1 && s.imageIsMatrix()) {
-        // dx[i, gi] (depth x pixels) += w[gi]^T (depth x f) * dy[i, gi].
-        cblas_sgemm(CblasRowMajor, CblasTrans, CblasNoTrans, asInt(depth),
-                    asInt(pixels), asInt(f), 1.0f, wg, asInt(depth), grads,
-                    asInt(pixels), 1.0f, s.image(inputGrad, i0, gi),
-                    asInt(pixels));
-        continue;
-      }
-      // col (depth x k pixels) = w[gi]^T * dy, then each image's columns
-      // are added back to the windows they came from.
-      cblas_sgemm(CblasRowMajor, CblasTrans, CblasNoTrans, asInt(depth),
-                  asInt(columns), asInt(f), 1.0f, wg, asInt(depth), grads,
-                  asInt(columns), 0.0f, col, asInt(columns));
-      for (int64_t j = 0; j < k; ++j)
-        col2im(s, col + j * pixels, columns, s.image(inputGrad, i0 + j, gi));
+  forEachUnit(s, chunk, [&](int64_t i0, int64_t k, int64_t gi) {
+    int64_t columns = k * pixels;
+    float *gathered = k > 1 ? scratch(1, f * columns) : nullptr;
+    const float *grads = gatherOutputs(s, outputGrad, i0, k, gi, gathered);
+    const float *wg = weights + gi * f * depth;
+    if (k == 1 && s.imageIsMatrix()) {
+      // dx[i, gi] (depth x pixels) += w[gi]^T (depth x f) * dy[i, gi].
+      gemm({true, false, depth, pixels, f, wg, depth, grads, pixels, 1.0f,
+            s.image(inputGrad, i0, gi), pixels});
+      return;
     }
-  }
+    // col (depth x k pixels) = w[gi]^T * dy, then each image's columns are
+    // added back to the windows they came from.
+    float *col = scratch(0, depth * columns);
+    gemm({true, false, depth, columns, f, wg, depth, grads, columns, 0.0f, col,
+          columns});
+    for (int64_t j = 0; j < k; ++j)
+      col2im(s, col + j * pixels, columns, s.image(inputGrad, i0 + j, gi));
+  });
 }
 
 extern "C" void remat_cpu_sconv2d_filter_grad(
@@ -318,40 +463,37 @@ extern "C" void remat_cpu_sconv2d_filter_grad(
   const float *input = address(x, offsetX);
   const float *outputGrad = address(dy, offsetDy);
   float *filterGrad = address(gw, offsetGw);
-  int64_t depth = s.depth(), pixels = s.pixels(), chunk = s.imagesPerGemm();
-  float *col = chunk == 1 && s.imageIsMatrix()
-                   ? nullptr
-                   : scratch(0, depth * chunk * pixels);
-  float *gathered = chunk > 1 ? scratch(1, f * chunk * pixels) : nullptr;
-  for (int64_t i0 = 0; i0 < n; i0 += chunk) {
-    int64_t k = std::min(chunk, n - i0), columns = k * pixels;
-    for (int64_t gi = 0; gi < g; ++gi) {
+  int64_t depth = s.depth(), pixels = s.pixels(),
+          chunk = s.imagesPerFilterGradGemm();
+  // Every chunk adds to the same gw[gi], so one thread adds them in
+  // increasing order; groups (and each GEMM's pieces) are shared among
+  // threads.
+  parallelFor(g, worthThreads(s), [&](int64_t gi) {
+    for (int64_t i0 = 0; i0 < n; i0 += chunk) {
+      int64_t k = std::min(chunk, n - i0), columns = k * pixels;
+      float *col =
+          k == 1 && s.imageIsMatrix() ? nullptr : scratch(0, depth * columns);
+      float *gathered = k > 1 ? scratch(1, f * columns) : nullptr;
       const float *matrix = unfold(s, input, i0, k, gi, col);
       const float *grads = gatherOutputs(s, outputGrad, i0, k, gi, gathered);
       // gw[gi] (f x depth) += dy (f x k pixels) * col^T (k pixels x depth).
-      cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, asInt(f),
-                  asInt(depth), asInt(columns), 1.0f, grads, asInt(columns),
-                  matrix, asInt(columns), 1.0f, filterGrad + gi * f * depth,
-                  asInt(depth));
+      gemm({false, true, f, depth, columns, grads, columns, matrix, columns,
+            1.0f, filterGrad + gi * f * depth, depth});
     }
-  }
+  });
 }
-
-// libomp's extension (its omp.h declares it; g++'s does not).
-extern "C" void kmp_set_blocktime(int milliseconds);
 
 extern "C" int remat_cpu_set_num_threads(int threads) {
   if (threads < 1 || threads > REMAT_CPU_MAX_THREADS)
     return -1;
-  // One count for both pools: OpenMP's threads run the loops, OpenBLAS's
-  // the GEMMs, one after the other, never nested.
+  // One pool: OpenMP's threads run the loops and share the pieces of every
+  // large GEMM (gemm), each piece one cblas_sgemm on the thread that runs
+  // it, so OpenBLAS is kept to one thread (its own threads would be a
+  // second pool on the same cores, and did not speed up these shapes).
+  // libomp's idle threads spin for KMP_BLOCKTIME (default 200 ms) before
+  // they sleep: the next loop or GEMM finds them awake.
   omp_set_num_threads(threads);
-  openblas_set_num_threads(threads);
-  // libomp's idle threads spin for 200 ms after a parallel loop by default,
-  // on the cores OpenBLAS's threads need for the GEMM that follows: they
-  // sleep at once instead, unless the user chose (KMP_BLOCKTIME).
-  if (!std::getenv("KMP_BLOCKTIME"))
-    kmp_set_blocktime(0);
+  openblas_set_num_threads(1);
   return 0;
 }
 

@@ -132,3 +132,39 @@ func.func @matmul(%a: memref<32x16xf32>, %b: memref<16x32xf32>, %c: memref<32x32
   linalg.matmul ins(%a, %b : memref<32x16xf32>, memref<16x32xf32>) outs(%c : memref<32x32xf32>)
   return
 }
+
+// -----
+
+#id = affine_map<(i, j) -> (i, j)>
+#row = affine_map<(i, j) -> (i)>
+
+// Buffers that are views of one arena: the views the parallel body uses,
+// and the constant offsets they take, are cloned into it (so that the
+// OpenMP body sees both buffers at constant offsets of one base and LLVM
+// knows the stores to %s do not alias the loads of %a); the originals
+// outside stay for their other users.
+// CHECK-LABEL: func.func @arena_views
+// CHECK: %[[A0:.*]] = memref.view %[[ARENA:.*]][%{{.*}}][] : memref<20480xi8> to memref<64x64xf32>
+// CHECK: scf.parallel
+// CHECK-DAG: %[[C16384:.*]] = arith.constant 16384 : index
+// CHECK-DAG: %[[C0:.*]] = arith.constant 0 : index
+// CHECK-DAG: %[[S:.*]] = memref.view %[[ARENA]][%[[C16384]]][] : memref<20480xi8> to memref<64xf32>
+// CHECK-DAG: %[[A:.*]] = memref.view %[[ARENA]][%[[C0]]][] : memref<20480xi8> to memref<64x64xf32>
+// CHECK: scf.for
+// CHECK: memref.load %[[A]]
+// CHECK: memref.store %{{.*}}, %[[S]]
+// CHECK: scf.reduce
+// CHECK: return %[[A0]]
+func.func @arena_views(%arena: memref<20480xi8>) -> memref<64x64xf32> {
+  %c0 = arith.constant 0 : index
+  %c16384 = arith.constant 16384 : index
+  %a = memref.view %arena[%c0][] : memref<20480xi8> to memref<64x64xf32>
+  %s = memref.view %arena[%c16384][] : memref<20480xi8> to memref<64xf32>
+  linalg.generic {indexing_maps = [#id, #row], iterator_types = ["parallel", "reduction"]}
+      ins(%a : memref<64x64xf32>) outs(%s : memref<64xf32>) {
+  ^bb0(%x: f32, %acc: f32):
+    %r = arith.addf %x, %acc : f32
+    linalg.yield %r : f32
+  }
+  return %a : memref<64x64xf32>
+}

@@ -184,16 +184,27 @@ def RematCpuParallelLoops
     OpenMP threads. Smaller ops, ops whose first iterator is a reduction and
     ops with dynamic sizes are left for `convert-linalg-to-loops`. Each
     iteration of the parallel loop writes its own output elements, so the
-    results do not depend on the number of threads.
+    results do not depend on the number of threads. The views defined
+    outside the `scf.parallel` that its body uses (`memref.view` of the
+    arena, `expand_shape`, ...), and the constants they take, are cloned
+    into the body: the function `convert-scf-to-openmp` outlines then
+    computes every buffer from the arena base at a constant offset rather
+    than loading one pointer per buffer from its context, so LLVM can tell
+    that the stores do not alias the loads (a reduction keeps its running
+    value in a register, as in the sequential loops).
 
     Before (`min-work=1000`):
     ```mlir
+    %a = memref.view %arena[%c0][] : memref<32768xi8> to memref<64x64xf32>
+    %b = memref.view %arena[%c16384][] : memref<32768xi8> to memref<64x64xf32>
     linalg.generic {iterator_types = ["parallel", "parallel"], ...}
         ins(%a : memref<64x64xf32>) outs(%b : memref<64x64xf32>) { ... }
     ```
     After:
     ```mlir
     scf.parallel (%i) = (%c0) to (%c64) step (%c1) {
+      %b1 = memref.view %arena[%c16384_1][] : ...
+      %a1 = memref.view %arena[%c0_1][] : ...
       scf.for %j = %c0 to %c64 step %c1 { ... }
     }
     ```

@@ -22,8 +22,14 @@ extern "C" {
 /* For every i in [0, batch): C_i += op(A_i) * op(B_i), row major, f32,
  * with C_i an m x n matrix and k the inner dimension. X_i starts at
  * x + offsetX + i * batchStrideX (elements; a batch stride of 0 broadcasts
- * one matrix); ldX is its row stride; op transposes when transX is 1. One
- * cblas_sgemm (alpha 1, beta 1) per batch index, in increasing order. */
+ * one matrix); ldX is its row stride; op transposes when transX is 1.
+ * Each product is cut into pieces, bands of rows of C (m >= n) or of
+ * columns, as many as its shape gives, never the thread count (1 below
+ * 2^20 multiply-adds or 128 rows, else min(m n k / 2^24, rows / 64) rounded
+ * down and clamped to [2, 8]); each piece is one single-threaded
+ * cblas_sgemm (alpha 1, beta 1), and the pieces of all batch indices are
+ * shared among the OpenMP threads (a broadcast C takes the batch indices
+ * in increasing order on one thread). */
 void remat_cpu_sgemm(int64_t batch, int64_t m, int64_t n, int64_t k,
                      int64_t transA, const float *a, int64_t offsetA,
                      int64_t lda, int64_t batchStrideA, int64_t transB,
@@ -32,7 +38,8 @@ void remat_cpu_sgemm(int64_t batch, int64_t m, int64_t n, int64_t k,
                      int64_t ldc, int64_t batchStrideC);
 
 /* Convolution of an NCHW input with G groups of F filters each, through
- * im2col and one cblas_sgemm per group and chunk of images:
+ * im2col and one GEMM (cut into pieces as remat_cpu_sgemm's) per group and
+ * chunk of images:
  *
  *   y[n][g][f][oh][ow] += sum over (c, kh, kw) of
  *       x[n][g][c][oh * sh + kh * dh][ow * sw + kw * dw] * w[g][f][c][kh][kw]
@@ -44,10 +51,12 @@ void remat_cpu_sgemm(int64_t batch, int64_t m, int64_t n, int64_t k,
  * memrefs. The input is already
  * padded: every window lies inside it. The sum over (c, kh, kw) is one GEMM
  * dot product (its order is the BLAS kernel's, fixed by the shape). A chunk
- * is as many images as give the GEMM 256 columns (oh ow each; at most n);
- * chunks, then groups, are visited in increasing order. With more than one
- * image per chunk the product goes to scratch memory first and is then
- * added to y. */
+ * is as many images as give the GEMM 256 columns (oh ow each; at most n).
+ * Chunks and groups write disjoint parts of y: with at least 2^20
+ * multiply-adds in all they are shared among the OpenMP threads (each then
+ * computes its GEMM's pieces itself), else the GEMM's pieces are. With more
+ * than one image per chunk the product goes to per-thread scratch memory
+ * first and is then added to y. */
 void remat_cpu_sconv2d(int64_t n, int64_t g, int64_t c, int64_t h, int64_t w,
                        int64_t f, int64_t kh, int64_t kw, int64_t oh,
                        int64_t ow, int64_t sh, int64_t sw, int64_t dh,
@@ -60,11 +69,14 @@ void remat_cpu_sconv2d(int64_t n, int64_t g, int64_t c, int64_t h, int64_t w,
  *   gw[g][f][c][kh][kw] += sum over (n, oh, ow) of
  *       x[n][g][c][oh * sh + kh * dh][ow * sw + kw * dw] * dy[n][g][f][oh][ow]
  *
- * One cblas_sgemm per group and chunk of images (as remat_cpu_sconv2d: dy
- * of the chunk's images side by side times the transposed im2col matrix,
- * beta 1): chunks are added onto gw one after the other in increasing
- * order; within one chunk the sum over (n, oh, ow) is one GEMM dot
- * product. */
+ * One GEMM per group and chunk of images (dy of the chunk's images side by
+ * side times their transposed im2col matrix, beta 1); a chunk here is as
+ * many images as give 2048 columns, unless their im2col matrix would pass
+ * 2^22 elements, and at least remat_cpu_sconv2d's chunk (at most n). Chunks
+ * are added onto gw[g] one after the other in increasing order by one
+ * thread; within one chunk the sum over (n, oh, ow) is one GEMM dot
+ * product. Groups, and each GEMM's pieces (bands of f or of c kh kw), are
+ * shared among the OpenMP threads. */
 void remat_cpu_sconv2d_filter_grad(int64_t n, int64_t g, int64_t c, int64_t h,
                                    int64_t w, int64_t f, int64_t kh,
                                    int64_t kw, int64_t oh, int64_t ow,
@@ -79,12 +91,12 @@ void remat_cpu_sconv2d_filter_grad(int64_t n, int64_t g, int64_t c, int64_t h,
  *   dx[n][g][c][oh * sh + kh * dh][ow * sw + kw * dw] +=
  *       w[g][f][c][kh][kw] * dy[n][g][f][oh][ow]   for all (f, kh, kw, oh, ow)
  *
- * Per group and chunk of images (as remat_cpu_sconv2d): one cblas_sgemm
- * col = w[g]^T (c kh kw x f) times dy (f x the chunk's oh ow), whose sum
- * over f is one GEMM dot product, then per image a col2im that adds col's
- * rows (c, kh, kw) in increasing order, (oh, ow) within each, to dx. A 1x1,
- * stride-1 convolution over an input of the output's size multiplies
- * straight into dx, one image at a time. */
+ * Per group and chunk of images (as remat_cpu_sconv2d, and shared among
+ * threads as there): one GEMM col = w[g]^T (c kh kw x f) times dy (f x the
+ * chunk's oh ow), whose sum over f is one GEMM dot product, then per image
+ * a col2im that adds col's rows (c, kh, kw) in increasing order, (oh, ow)
+ * within each, to dx. A 1x1, stride-1 convolution over an input of the
+ * output's size multiplies straight into dx, one image at a time. */
 void remat_cpu_sconv2d_input_grad(int64_t n, int64_t g, int64_t c, int64_t h,
                                   int64_t w, int64_t f, int64_t kh, int64_t kw,
                                   int64_t oh, int64_t ow, int64_t sh,
@@ -95,14 +107,15 @@ void remat_cpu_sconv2d_input_grad(int64_t n, int64_t g, int64_t c, int64_t h,
 
 /* Most threads remat_cpu_set_num_threads accepts. */
 #define REMAT_CPU_MAX_THREADS 4096
-/* Sets the number of threads of the compiled loops (OpenMP,
- * omp_set_num_threads: for steps run by the calling thread) and of the BLAS
- * (openblas_set_num_threads) to `threads`, one count for both so that they
- * do not oversubscribe the cores; unless $KMP_BLOCKTIME is set, idle OpenMP
- * threads then sleep at once instead of spinning on the cores the BLAS
- * needs (kmp_set_blocktime(0)). Returns 0, or -1 (and changes nothing)
- * when `threads` is not in [1, REMAT_CPU_MAX_THREADS]. Results do not
- * depend on the count (docs/Conventions.md). */
+/* Sets the number of OpenMP threads (omp_set_num_threads: for steps run by
+ * the calling thread) to `threads`: they run the compiled loops and share
+ * the pieces of the GEMMs and convolutions above, each piece one
+ * cblas_sgemm on the thread that runs it, so OpenBLAS is set to one thread
+ * (openblas_set_num_threads(1)): one pool of `threads` threads, not two.
+ * Idle OpenMP threads spin for $KMP_BLOCKTIME (libomp's default, 200 ms)
+ * before they sleep. Returns 0, or -1 (and changes nothing) when `threads`
+ * is not in [1, REMAT_CPU_MAX_THREADS]. Results do not depend on the count
+ * (docs/Conventions.md). */
 int remat_cpu_set_num_threads(int threads);
 /* The number of threads the compiled loops use now (omp_get_max_threads). */
 int remat_cpu_num_threads(void);

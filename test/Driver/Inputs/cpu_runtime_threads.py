@@ -1,0 +1,142 @@
+"""Calls the CPU runtime's GEMM and convolutions (libRematCpuRuntimeShared.so,
+through ctypes) on shapes large enough to be cut into pieces and shared among
+threads, and checks every result against a float64 numpy reference (relative
+error below 1e-5 of the largest |term|) and that 1, 2 and 3 threads give the
+same bits.
+
+usage: cpu_runtime_threads.py LIBRARY
+Prints one line per case: "<case> ok" or "<case> FAIL <why>"; exit 1 on any
+failure.
+"""
+
+import ctypes
+import sys
+
+import numpy as np
+
+I64, PTR = ctypes.c_int64, ctypes.c_void_p
+lib = ctypes.CDLL(sys.argv[1])
+lib.remat_cpu_set_num_threads.argtypes = [ctypes.c_int]
+lib.remat_cpu_sgemm.argtypes = [I64] * 5 + [PTR, I64, I64, I64, I64, PTR,
+                                            I64, I64, I64, PTR, I64, I64, I64]
+CONV = [I64] * 14 + [ctypes.c_size_t, I64] * 3
+for name in ("remat_cpu_sconv2d", "remat_cpu_sconv2d_input_grad",
+             "remat_cpu_sconv2d_filter_grad"):
+    getattr(lib, name).argtypes = CONV
+rng = np.random.default_rng(7)
+failures = 0
+
+
+def ptr(array):
+    return array.ctypes.data
+
+
+def check(name, run, reference, scale):
+    """run(threads) -> float32 result; reference float64; scale: the largest
+    sum of |terms| per element (the tolerance's unit)."""
+    global failures
+    results = []
+    for threads in (1, 2, 3):
+        assert lib.remat_cpu_set_num_threads(threads) == 0
+        results.append(run())
+    why = None
+    error = np.max(np.abs(results[0].astype(np.float64) - reference))
+    if error > 1e-5 * scale:
+        why = f"error {error:.3g} > 1e-5 * {scale:.3g}"
+    for threads, result in zip((2, 3), results[1:]):
+        if result.tobytes() != results[0].tobytes():
+            why = f"{threads} threads differ from 1"
+    print(f"{name} " + ("ok" if why is None else "FAIL " + why))
+    failures += why is not None
+
+
+def gemm(name, batch, m, n, k, trans_a, trans_b, pad=0, broadcast_c=False):
+    """C_i += op(A_i) op(B_i); A and B rows `pad` wider than needed."""
+    a = rng.standard_normal((batch, k if trans_a else m,
+                             (m if trans_a else k) + pad), np.float32)
+    b = rng.standard_normal((batch, n if trans_b else k,
+                             (k if trans_b else n) + pad), np.float32)
+    c0 = rng.standard_normal((1 if broadcast_c else batch, m, n + pad),
+                             np.float32)
+    opa = a[:, :, :m if trans_a else k].astype(np.float64)
+    opb = b[:, :, :k if trans_b else n].astype(np.float64)
+    opa = opa.transpose(0, 2, 1) if trans_a else opa
+    opb = opb.transpose(0, 2, 1) if trans_b else opb
+    products = opa @ opb
+    reference = c0[:, :, :n].astype(np.float64).copy()
+    if broadcast_c:
+        reference[0] += products.sum(0)
+    else:
+        reference += products
+    scale = float(np.max(np.abs(opa) @ np.abs(opb) * batch))
+
+    def run():
+        c = c0.copy()
+        lib.remat_cpu_sgemm(batch, m, n, k, trans_a, ptr(a), 0, a.shape[2],
+                            a[0].size, trans_b, ptr(b), 0, b.shape[2],
+                            b[0].size, ptr(c), 0, c.shape[2],
+                            0 if broadcast_c else c[0].size)
+        return c[:, :, :n]
+
+    check(name, run, reference, scale)
+
+
+def windows(x, i, j, s):
+    """The [.., oh, ow] slice of x that kernel tap (i, j) reads."""
+    n, g, c, h, w, f, kh, kw, oh, ow, sh, sw, dh, dw = s
+    return x[..., i * dh:i * dh + (oh - 1) * sh + 1:sh,
+             j * dw:j * dw + (ow - 1) * sw + 1:sw]
+
+
+def conv(name, n, g, c, h, w, f, kh, kw, sh, sw, dh, dw):
+    oh, ow = (h - (kh - 1) * dh - 1) // sh + 1, (w - (kw - 1) * dw - 1) // sw + 1
+    s = (n, g, c, h, w, f, kh, kw, oh, ow, sh, sw, dh, dw)
+    x = rng.standard_normal((n, g, c, h, w), np.float32)
+    wt = rng.standard_normal((g, f, c, kh, kw), np.float32)
+    dy = rng.standard_normal((n, g, f, oh, ow), np.float32)
+    x64, w64, dy64 = (v.astype(np.float64) for v in (x, wt, dy))
+    y, dx, gw = (np.zeros(v.shape) for v in (dy, x, wt))
+    ya, dxa, gwa = (np.zeros(v.shape) for v in (dy, x, wt))
+    for i in range(kh):
+        for j in range(kw):
+            tap = windows(x64, i, j, s)
+            y += np.einsum("ngcyx,gfc->ngfyx", tap, w64[..., i, j])
+            ya += np.einsum("ngcyx,gfc->ngfyx", abs(tap), abs(w64[..., i, j]))
+            windows(dx, i, j, s)[...] += np.einsum("ngfyx,gfc->ngcyx", dy64,
+                                                   w64[..., i, j])
+            windows(dxa, i, j, s)[...] += np.einsum(
+                "ngfyx,gfc->ngcyx", abs(dy64), abs(w64[..., i, j]))
+            gw[..., i, j] = np.einsum("ngcyx,ngfyx->gfc", tap, dy64)
+            gwa[..., i, j] = np.einsum("ngcyx,ngfyx->gfc", abs(tap), abs(dy64))
+
+    def call(function, first, second, out):
+        result = np.zeros(out.shape, np.float32)
+        function(*s, ptr(first), 0, ptr(second), 0, ptr(result), 0)
+        return result
+
+    check(name + " forward", lambda: call(lib.remat_cpu_sconv2d, x, wt, y), y,
+          float(ya.max()))
+    check(name + " input grad",
+          lambda: call(lib.remat_cpu_sconv2d_input_grad, wt, dy, dx), dx,
+          float(dxa.max()))
+    check(name + " filter grad",
+          lambda: call(lib.remat_cpu_sconv2d_filter_grad, x, dy, gw), gw,
+          float(gwa.max()))
+
+
+# Rows cut into pieces (m >= n), columns (n > m), five pieces over rows that
+# are no multiple of 16, transposes, padded rows (ld > columns), a batch whose
+# pieces are shared, and a broadcast C summed on one thread.
+gemm("gemm rows", 1, 512, 8, 600, 0, 0)
+gemm("gemm columns", 1, 40, 1000, 100, 0, 1)
+gemm("gemm five pieces", 1, 700, 200, 600, 1, 0, pad=3)
+gemm("gemm transposed", 1, 300, 260, 200, 1, 1, pad=5)
+gemm("gemm batch", 3, 100, 130, 90, 0, 0)
+gemm("gemm broadcast c", 4, 64, 200, 50, 0, 0, broadcast_c=True)
+gemm("gemm small", 2, 5, 7, 3, 1, 0)
+# Images per thread (one image a chunk), chunks of 16 images with a short
+# last one, groups, strides and dilations.
+conv("conv images", 4, 2, 8, 18, 18, 16, 3, 3, 1, 1, 1, 1)
+conv("conv chunks", 20, 1, 32, 6, 6, 64, 3, 3, 1, 1, 1, 1)
+conv("conv strided dilated", 3, 3, 6, 21, 17, 24, 3, 2, 2, 1, 2, 3)
+sys.exit(1 if failures else 0)
