@@ -226,6 +226,11 @@ def main():
                 loads.append(os.getloadavg()[0])
                 print(f"{name} threads {t} done", file=sys.stderr)
 
+    def milliseconds(value):
+        # Two decimals, three significant digits below 1 ms (the LSTM and
+        # CNN steps take tens of microseconds).
+        return f"{value:.2f}" if value >= 1 else f"{value:.3g}"
+
     def percent(value):
         return "-" if value is None else f"{value:+.1f}" if value else "0"
 
@@ -237,7 +242,8 @@ def main():
         "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
     for (name, label, t, ms, tms, ratio, measured, predicted, rss, trss,
          arena, wall, cpu) in rows:
-        lines.append(f"| {name} | {label} | {t} | {ms:.2f} | {tms:.2f} | "
+        lines.append(f"| {name} | {label} | {t} | {milliseconds(ms)} | "
+                     f"{milliseconds(tms)} | "
                      f"{ratio:.2f} | {percent(measured)} | "
                      f"{percent(predicted)} | {rss / 1024:.1f} | "
                      f"{trss / 1024:.1f} | {arena} | {wall:.1f} | {cpu:.1f} |")
