@@ -128,7 +128,12 @@ void remat::buildCpuLLVMPipeline(OpPassManager &pm,
 
 void remat::buildCudaLLVMPipeline(OpPassManager &pm,
                                   const CudaLLVMPipelineOptions &options) {
-  // Parallel loops -> one-dimensional grids of `block`-thread blocks.
+  // Reductions -> one block per output element (shared-memory tree), then
+  // the other parallel loops -> one-dimensional grids of `block`-thread
+  // blocks.
+  RematGpuBlockReductionsOptions reductions;
+  reductions.blockSize = options.blockSize;
+  pm.addPass(createRematGpuBlockReductions(reductions));
   addGpuLoopNest(pm, options.blockSize);
   OpPassManager &funcPm = pm.nest<func::FuncOp>();
   funcPm.addPass(createGpuMapParallelLoopsPass());
@@ -188,7 +193,8 @@ void remat::registerRematPipelines() {
       buildCpuLLVMPipeline);
   PassPipelineRegistration<CudaLLVMPipelineOptions>(
       "remat-cuda-llvm-pipeline",
-      "Parallel loops mapped to CUDA kernels, gpu-module-to-binary and the "
-      "LLVM dialect for the host, as remat-compile runs them",
+      "Reductions as block-parallel kernels, parallel loops mapped to CUDA "
+      "kernels, gpu-module-to-binary and the LLVM dialect for the host, as "
+      "remat-compile runs them",
       buildCudaLLVMPipeline);
 }

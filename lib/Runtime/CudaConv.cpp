@@ -26,8 +26,9 @@
 // math only (CUDNN_FMA_MATH: no TF32 or tensor-core paths); the algorithm
 // is the first one cuDNN's heuristics (the _v7 query: no timing, so the same
 // answer for the same shapes on the same GPU and cuDNN version) list as
-// deterministic and without tensor-op math. The handle's workspace grows to what that algorithm needs, so the
-// choice never depends on the memory available.
+// deterministic and without tensor-op math. The handle's workspace grows to
+// what that algorithm needs, so the choice never depends on the memory
+// available.
 //
 //===----------------------------------------------------------------------===//
 
@@ -280,7 +281,8 @@ extern "C" void remat_cuda_sconv2d_input_grad(
   REMAT_CHECK(cudnnGetConvolutionBackwardDataAlgorithm_v7(
       handle, d.filter, d.output, d.conv, d.input, count, &returned,
       perf.data()));
-  const auto &algo = pickAlgorithm(perf, returned, "convolution input gradient");
+  const auto &algo =
+      pickAlgorithm(perf, returned, "convolution input gradient");
   size_t bytes = 0;
   REMAT_CHECK(cudnnGetConvolutionBackwardDataWorkspaceSize(
       handle, d.filter, d.output, d.conv, d.input, algo.algo, &bytes));

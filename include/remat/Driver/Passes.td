@@ -118,6 +118,74 @@ def RematParallelFirst : Pass<"remat-parallel-first", "mlir::ModuleOp"> {
                            "::mlir::arith::ArithDialect"];
 }
 
+def RematGpuBlockReductions
+    : Pass<"remat-gpu-block-reductions", "mlir::ModuleOp"> {
+  let summary = "Reductions on the host become GPU kernels of one block per output element";
+  let description = [{
+    Every host `linalg.generic` on memrefs of static shape whose loops are
+    parallel or reductions, whose outputs are indexed by exactly its
+    parallel loops, and whose body combines each output's accumulator once
+    with a value (`yield combine(acc, v)`, combine one of `arith.addf`,
+    `mulf`, `maximumf`, `minimumf`, `maxnumf`, `minnumf`, on floats; the
+    accumulator used nowhere else) becomes a `gpu.launch` of one block per
+    output element (grid x = the product of the parallel extents), when the
+    reduction has at least `min-reduction` elements or the op has no
+    parallel loop (a full reduction) and more than one. The block has B
+    threads: the smallest power of two >= the reduction's size, at least 32
+    and at most `block-size` rounded down to a power of two (which wins);
+    an op whose partial results would exceed 48 KiB of shared memory is
+    left alone.
+
+    The order of every sum is fixed by the shapes (docs/Conventions.md):
+    thread t folds the reduction elements t, t + B, t + 2B, ... (row-major
+    over the reduction loops) into the combiner's identity (-0.0 for addf),
+    in increasing order; the B partial results go to workgroup (shared)
+    memory and are combined by a tree: for s = B/2, B/4, ..., 1, thread
+    t < s sets p[t] = combine(p[t], p[t + s]), with a `gpu.barrier` after
+    each step; thread 0 then stores combine(output, p[0]). Other ops (and
+    these ops when the reduction is short) are left to the loop mapping
+    (one thread per output element, reductions sequential).
+
+    Before:
+    ```mlir
+    linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>,
+                                     affine_map<(i, j) -> (i)>],
+                    iterator_types = ["parallel", "reduction"]}
+        ins(%x : memref<4x1000xf32>) outs(%sum : memref<4xf32>) {
+    ^bb0(%a: f32, %acc: f32):
+      %s = arith.addf %acc, %a : f32
+      linalg.yield %s : f32
+    }
+    ```
+    After (B = 256):
+    ```mlir
+    gpu.launch blocks(%bx, %by, %bz) in (%gx = %c4, ...)
+               threads(%tx, %ty, %tz) in (%sx = %c256, ...)
+               workgroup(%p : memref<256xf32, #gpu.address_space<workgroup>>) {
+      %part = scf.for %r = %tx to %c1000 step %c256 iter_args(%acc = %minus0) ... 
+      memref.store %part, %p[%tx]
+      gpu.barrier
+      // 8 tree steps: scf.if %tx < s { p[tx] = p[tx] + p[tx + s] }; gpu.barrier
+      scf.if %tx == 0 { %sum[%bx] = %sum[%bx] + p[0] }
+      gpu.terminator
+    }
+    ```
+  }];
+  let options = [
+    Option<"blockSize", "block-size", "int64_t", /*default=*/"256",
+           "Most threads per block (1 to 1024, rounded down to a power of "
+           "two)">,
+    Option<"minReduction", "min-reduction", "int64_t", /*default=*/"32",
+           "Reductions of fewer elements stay sequential in one thread per "
+           "output (unless the op has no parallel loop)">,
+  ];
+  let dependentDialects = ["::mlir::gpu::GPUDialect",
+                           "::mlir::scf::SCFDialect",
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::affine::AffineDialect"];
+}
+
 def RematCollapseParallelLoops
     : Pass<"remat-collapse-parallel-loops", "mlir::ModuleOp"> {
   let summary = "Collapses outermost multi-dimensional scf.parallel loops to 1-D";

@@ -1,0 +1,345 @@
+//===- GpuBlockReductions.cpp - reductions as block-parallel kernels ------===//
+//
+// Part of the remat project.
+//
+//===----------------------------------------------------------------------===//
+//
+// --remat-gpu-block-reductions: host linalg.generic reductions become
+// gpu.launch ops of one block per output element, each block folding its
+// reduction with all its threads and combining the partial results by a
+// shared-memory tree in a fixed order (Passes.td, docs/Conventions.md).
+//
+//===----------------------------------------------------------------------===//
+
+#include "remat/Driver/Passes.h"
+
+#include "mlir/IR/IRMapping.h"
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/Support/MathExtras.h"
+
+#include <algorithm>
+#include <limits>
+
+namespace remat {
+#define GEN_PASS_DEF_REMATGPUBLOCKREDUCTIONS
+#include "remat/Driver/Passes.h.inc"
+} // namespace remat
+
+using namespace mlir;
+using namespace remat;
+
+namespace {
+
+/// CUDA's limit of static shared memory per block.
+constexpr int64_t kMaxSharedBytes = 48 * 1024;
+
+/// One output of a matched op: the op of the body that folds a value into
+/// the output's accumulator, and that accumulator (a block argument).
+struct Reduction {
+  Operation *combiner;
+  BlockArgument accumulator;
+  /// The combiner's other operand (the value folded in).
+  Value value;
+  FloatAttr identity;
+};
+
+/// The identity of `combiner` on `type`, or null when it is not a combiner
+/// this pass handles.
+FloatAttr identityOf(Operation *combiner, FloatType type) {
+  const llvm::fltSemantics &semantics = type.getFloatSemantics();
+  if (isa<arith::AddFOp>(combiner))
+    return FloatAttr::get(type, APFloat::getZero(semantics, /*Negative=*/true));
+  if (isa<arith::MulFOp>(combiner))
+    return FloatAttr::get(type, 1.0);
+  if (isa<arith::MaximumFOp>(combiner))
+    return FloatAttr::get(type, APFloat::getInf(semantics, /*Negative=*/true));
+  if (isa<arith::MinimumFOp>(combiner))
+    return FloatAttr::get(type, APFloat::getInf(semantics));
+  if (isa<arith::MaxNumFOp, arith::MinNumFOp>(combiner))
+    return FloatAttr::get(type, APFloat::getQNaN(semantics));
+  return nullptr;
+}
+
+/// The reductions of `op` when it is one this pass rewrites: static
+/// shapes, every output indexed by exactly the parallel loops (each once),
+/// and a body of memory-effect-free ops that folds each accumulator once
+/// into its yielded value.
+std::optional<SmallVector<Reduction>> matchReductions(linalg::GenericOp op) {
+  if (!op.hasPureBufferSemantics() || op.getNumDpsInits() == 0)
+    return std::nullopt;
+  SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
+  llvm::SmallDenseSet<unsigned> parallel;
+  for (auto [index, type] : llvm::enumerate(iterators))
+    if (type == utils::IteratorType::parallel)
+      parallel.insert(index);
+  if (parallel.size() == iterators.size())
+    return std::nullopt; // no reduction
+  for (int64_t range : op.getStaticLoopRanges())
+    if (ShapedType::isDynamic(range))
+      return std::nullopt;
+  for (Value operand : op->getOperands())
+    if (auto type = dyn_cast<MemRefType>(operand.getType());
+        type && !type.hasStaticShape())
+      return std::nullopt;
+
+  Block &body = op.getRegion().front();
+  auto yield = cast<linalg::YieldOp>(body.getTerminator());
+  for (Operation &inner : body.without_terminator())
+    if (!isMemoryEffectFree(&inner) && !isa<linalg::IndexOp>(inner))
+      return std::nullopt;
+  SmallVector<Reduction> reductions;
+  for (OpOperand &init : op.getDpsInitsMutable()) {
+    auto type = dyn_cast<MemRefType>(init.get().getType());
+    if (!type)
+      return std::nullopt;
+    auto element = dyn_cast<FloatType>(type.getElementType());
+    AffineMap map = op.getMatchingIndexingMap(&init);
+    if (!element || !map.isProjectedPermutation() ||
+        map.getNumResults() != parallel.size())
+      return std::nullopt;
+    for (AffineExpr expr : map.getResults())
+      if (!parallel.contains(cast<AffineDimExpr>(expr).getPosition()))
+        return std::nullopt;
+    BlockArgument acc = op.getMatchingBlockArgument(&init);
+    unsigned index = init.getOperandNumber() - op.getNumDpsInputs();
+    Operation *combiner = yield.getOperand(index).getDefiningOp();
+    if (!combiner || combiner->getBlock() != &body ||
+        combiner->getNumOperands() != 2 || !acc.hasOneUse() ||
+        acc.getUses().begin()->getOwner() != combiner ||
+        !combiner->getResult(0).hasOneUse() ||
+        combiner->getResult(0).getType() != element)
+      return std::nullopt;
+    FloatAttr identity = identityOf(combiner, element);
+    if (!identity)
+      return std::nullopt;
+    Value value = combiner->getOperand(0) == acc ? combiner->getOperand(1)
+                                                 : combiner->getOperand(0);
+    reductions.push_back({combiner, acc, value, identity});
+  }
+  return reductions;
+}
+
+/// Builds the loop indices of the dimensions `dims` (row-major, the last
+/// fastest) from the linear index `linear` (less than the product of their
+/// ranges) into `indices`.
+void delinearize(OpBuilder &b, Location loc, Value linear,
+                 ArrayRef<unsigned> dims, ArrayRef<int64_t> ranges,
+                 SmallVectorImpl<Value> &indices) {
+  if (dims.empty())
+    return;
+  for (unsigned dim : llvm::reverse(dims.drop_front())) {
+    Value range = arith::ConstantIndexOp::create(b, loc, ranges[dim]);
+    indices[dim] = arith::RemUIOp::create(b, loc, linear, range);
+    linear = arith::DivUIOp::create(b, loc, linear, range);
+  }
+  indices[dims.front()] = linear;
+}
+
+/// The indices of `map`'s results at the loop indices `loops`.
+SmallVector<Value> applyMap(OpBuilder &b, Location loc, AffineMap map,
+                            ArrayRef<Value> loops) {
+  SmallVector<Value> result;
+  for (AffineExpr expr : map.getResults()) {
+    if (auto dim = dyn_cast<AffineDimExpr>(expr)) {
+      result.push_back(loops[dim.getPosition()]);
+      continue;
+    }
+    result.push_back(affine::AffineApplyOp::create(
+        b, loc, AffineMap::get(map.getNumDims(), 0, expr), loops));
+  }
+  return result;
+}
+
+/// `reduction`'s combiner applied to (accumulator `acc`, value `value`),
+/// operands in the body's order.
+Value combine(OpBuilder &b, const Reduction &reduction, Value acc,
+              Value value) {
+  IRMapping mapping;
+  mapping.map(reduction.accumulator, acc);
+  mapping.map(reduction.value, value);
+  return b.clone(*reduction.combiner, mapping)->getResult(0);
+}
+
+/// Replaces `op` by the block-parallel kernel of `reductions` with blocks of
+/// `threads` threads (a power of two).
+void rewrite(linalg::GenericOp op, ArrayRef<Reduction> reductions,
+             int64_t threads) {
+  OpBuilder b(op);
+  Location loc = op.getLoc();
+  MLIRContext *ctx = op.getContext();
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  SmallVector<unsigned> parallelDims, reductionDims;
+  for (auto [index, type] : llvm::enumerate(op.getIteratorTypesArray()))
+    (type == utils::IteratorType::parallel ? parallelDims : reductionDims)
+        .push_back(index);
+  int64_t outputs = 1, length = 1;
+  for (unsigned dim : parallelDims)
+    outputs *= ranges[dim];
+  for (unsigned dim : reductionDims)
+    length *= ranges[dim];
+
+  auto workgroup =
+      gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
+  SmallVector<Type> shared;
+  for (const Reduction &reduction : reductions)
+    shared.push_back(MemRefType::get({threads}, reduction.identity.getType(),
+                                     MemRefLayoutAttrInterface(), workgroup));
+  Value one = arith::ConstantIndexOp::create(b, loc, 1);
+  auto launch = gpu::LaunchOp::create(
+      b, loc, arith::ConstantIndexOp::create(b, loc, outputs), one, one,
+      arith::ConstantIndexOp::create(b, loc, threads), one, one,
+      /*dynamicSharedMemorySize=*/nullptr, /*asyncTokenType=*/nullptr,
+      /*asyncDependencies=*/ValueRange{}, shared);
+  Block &kernel = launch.getBody().front();
+  OpBuilder kb = OpBuilder::atBlockEnd(&kernel);
+  bool terminated =
+      !kernel.empty() && kernel.back().hasTrait<OpTrait::IsTerminator>();
+  if (terminated)
+    kb.setInsertionPoint(&kernel.back());
+  Value block = launch.getBlockIds().x, thread = launch.getThreadIds().x;
+  ValueRange partials = launch.getWorkgroupAttributions();
+  auto constant = [&](int64_t value) -> Value {
+    return arith::ConstantIndexOp::create(kb, loc, value);
+  };
+
+  // This block's output element.
+  unsigned numLoops = op.getNumLoops();
+  SmallVector<Value> outer(numLoops);
+  delinearize(kb, loc, block, parallelDims, ranges, outer);
+
+  // Thread t folds elements t, t + B, ... in increasing order.
+  SmallVector<Value> identities;
+  for (const Reduction &reduction : reductions)
+    identities.push_back(
+        arith::ConstantOp::create(kb, loc, reduction.identity));
+  Block &body = op.getRegion().front();
+  auto fold = scf::ForOp::create(
+      kb, loc, thread, constant(length), constant(threads), identities,
+      [&](OpBuilder &fb, Location l, Value linear, ValueRange accs) {
+        SmallVector<Value> loops(outer);
+        delinearize(fb, l, linear, reductionDims, ranges, loops);
+        IRMapping mapping;
+        for (OpOperand *input : op.getDpsInputOperands()) {
+          BlockArgument arg = op.getMatchingBlockArgument(input);
+          if (!isa<MemRefType>(input->get().getType())) {
+            mapping.map(arg, input->get());
+            continue;
+          }
+          SmallVector<Value> indices =
+              applyMap(fb, l, op.getMatchingIndexingMap(input), loops);
+          mapping.map(arg,
+                      memref::LoadOp::create(fb, l, input->get(), indices));
+        }
+        for (auto [reduction, acc] : llvm::zip(reductions, accs))
+          mapping.map(reduction.accumulator, acc);
+        for (Operation &inner : body.without_terminator()) {
+          if (auto index = dyn_cast<linalg::IndexOp>(inner)) {
+            mapping.map(index.getResult(), loops[index.getDim()]);
+            continue;
+          }
+          fb.clone(inner, mapping);
+        }
+        SmallVector<Value> next;
+        for (const Reduction &reduction : reductions)
+          next.push_back(mapping.lookup(reduction.combiner->getResult(0)));
+        scf::YieldOp::create(fb, l, next);
+      });
+  for (auto [partial, result] : llvm::zip(partials, fold.getResults()))
+    memref::StoreOp::create(kb, loc, result, partial, ValueRange{thread});
+  gpu::BarrierOp::create(kb, loc);
+
+  // The tree: p[t] = combine(p[t], p[t + s]) for s = B/2, ..., 1.
+  for (int64_t stride = threads / 2; stride >= 1; stride /= 2) {
+    Value active = arith::CmpIOp::create(kb, loc, arith::CmpIPredicate::ult,
+                                         thread, constant(stride));
+    auto step = scf::IfOp::create(kb, loc, active, /*withElseRegion=*/false);
+    OpBuilder sb = step.getThenBodyBuilder();
+    Value other = arith::AddIOp::create(sb, loc, thread,
+                                        arith::ConstantIndexOp::create(
+                                            sb, loc, stride));
+    for (auto [reduction, partial] : llvm::zip(reductions, partials)) {
+      Value mine = memref::LoadOp::create(sb, loc, partial, thread);
+      Value theirs = memref::LoadOp::create(sb, loc, partial, other);
+      memref::StoreOp::create(sb, loc, combine(sb, reduction, mine, theirs),
+                              partial, ValueRange{thread});
+    }
+    gpu::BarrierOp::create(kb, loc);
+  }
+
+  // Thread 0 folds the block's result into the output.
+  Value first = arith::CmpIOp::create(kb, loc, arith::CmpIPredicate::eq,
+                                      thread, constant(0));
+  auto last = scf::IfOp::create(kb, loc, first, /*withElseRegion=*/false);
+  OpBuilder lb = last.getThenBodyBuilder();
+  Value zero = arith::ConstantIndexOp::create(lb, loc, 0);
+  for (auto [reduction, partial, init] :
+       llvm::zip(reductions, partials, op.getDpsInitsMutable())) {
+    SmallVector<Value> indices =
+        applyMap(lb, loc, op.getMatchingIndexingMap(&init), outer);
+    Value current = memref::LoadOp::create(lb, loc, init.get(), indices);
+    Value total = memref::LoadOp::create(lb, loc, partial, zero);
+    memref::StoreOp::create(lb, loc, combine(lb, reduction, current, total),
+                            init.get(), indices);
+  }
+  if (!terminated)
+    gpu::TerminatorOp::create(kb, loc);
+  op.erase();
+}
+
+struct GpuBlockReductionsPass
+    : public remat::impl::RematGpuBlockReductionsBase<GpuBlockReductionsPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    if (blockSize < 1 || blockSize > 1024) {
+      getOperation().emitError()
+          << "remat-gpu-block-reductions: block-size must be in [1, 1024], "
+             "got "
+          << static_cast<int64_t>(blockSize);
+      return signalPassFailure();
+    }
+    int64_t maxThreads = int64_t(1) << llvm::Log2_64(blockSize);
+    int64_t minThreads = std::min<int64_t>(32, maxThreads);
+    SmallVector<std::pair<linalg::GenericOp, SmallVector<Reduction>>> ops;
+    getOperation().walk([&](linalg::GenericOp op) {
+      if (op->getParentOfType<gpu::GPUModuleOp>() ||
+          op->getParentOfType<gpu::LaunchOp>() ||
+          op->getParentOfType<scf::ParallelOp>())
+        return;
+      std::optional<SmallVector<Reduction>> reductions = matchReductions(op);
+      if (!reductions)
+        return;
+      int64_t outputs = 1, length = 1;
+      SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+      for (auto [range, type] : llvm::zip(ranges, op.getIteratorTypesArray()))
+        (type == utils::IteratorType::parallel ? outputs : length) *= range;
+      bool full = outputs == 1;
+      if (outputs == 0 || length < 2 || (!full && length < minReduction) ||
+          outputs > std::numeric_limits<int32_t>::max())
+        return;
+      ops.emplace_back(op, std::move(*reductions));
+    });
+    for (auto &[op, reductions] : ops) {
+      SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+      int64_t length = 1;
+      for (auto [range, type] : llvm::zip(ranges, op.getIteratorTypesArray()))
+        if (type == utils::IteratorType::reduction)
+          length *= range;
+      int64_t threads = std::clamp<int64_t>(
+          int64_t(llvm::PowerOf2Ceil(uint64_t(length))), minThreads,
+          maxThreads);
+      // The partial results must fit CUDA's 48 KiB of static shared memory
+      // per block; else the op stays sequential.
+      int64_t bytes = 0;
+      for (const Reduction &reduction : reductions) {
+        Type element = reduction.identity.getType();
+        bytes += threads * llvm::divideCeil(element.getIntOrFloatBitWidth(), 8);
+      }
+      if (bytes > kMaxSharedBytes)
+        continue;
+      rewrite(op, reductions, threads);
+    }
+  }
+};
+
+} // namespace

@@ -1,0 +1,222 @@
+// RUN: remat-opt %s --remat-gpu-block-reductions --split-input-file | FileCheck %s
+// RUN: remat-opt %s --remat-gpu-block-reductions=block-size=64 --split-input-file | FileCheck %s --check-prefix=B64
+// RUN: remat-opt %s --remat-gpu-block-reductions=block-size=1024 --split-input-file | FileCheck %s --check-prefix=B1024
+// RUN: not remat-opt %s --remat-gpu-block-reductions=block-size=2048 --split-input-file 2>&1 | FileCheck %s --check-prefix=BAD
+// BAD: block-size must be in [1, 1024], got 2048
+
+// A row sum of 1000 elements: one block per row (grid 4), 256 threads
+// (the block size caps the next power of two, 1024), a workgroup buffer of
+// 256 floats; thread t folds t, t + 256, ... into -0.0, then 8 tree steps
+// (strides 128 .. 1), each followed by a barrier; thread 0 adds the block's
+// sum to the output.
+// CHECK-LABEL: func.func @row_sum
+// CHECK-SAME: (%[[X:.*]]: memref<4x1000xf32>, %[[OUT:.*]]: memref<4xf32>)
+// CHECK-DAG: %[[ONE:.*]] = arith.constant 1 : index
+// CHECK-DAG: %[[GRID:.*]] = arith.constant 4 : index
+// CHECK-DAG: %[[B:.*]] = arith.constant 256 : index
+// CHECK: gpu.launch blocks(%[[BX:.*]], %{{.*}}, %{{.*}}) in (%{{.*}} = %[[GRID]], %{{.*}} = %[[ONE]], %{{.*}} = %[[ONE]]) threads(%[[TX:.*]], %{{.*}}, %{{.*}}) in (%{{.*}} = %[[B]], %{{.*}} = %[[ONE]], %{{.*}} = %[[ONE]]) workgroup(%[[P:.*]] : memref<256xf32, #gpu.address_space<workgroup>>)
+// CHECK: %[[NEG0:.*]] = arith.constant -0.000000e+00 : f32
+// CHECK: %[[PART:.*]] = scf.for %[[R:.*]] = %[[TX]] to %c1000{{.*}} step %c256{{.*}} iter_args(%[[ACC:.*]] = %[[NEG0]]) -> (f32) {
+// CHECK: %[[V:.*]] = memref.load %[[X]][%[[BX]], %[[R]]]
+// CHECK: %[[S:.*]] = arith.addf %[[ACC]], %[[V]] : f32
+// CHECK: scf.yield %[[S]]
+// CHECK: memref.store %[[PART]], %[[P]][%[[TX]]]
+// CHECK-NEXT: gpu.barrier
+// CHECK: arith.cmpi ult, %[[TX]], %c128
+// CHECK: scf.if
+// CHECK: %[[T:.*]] = arith.addi %[[TX]], %c128
+// CHECK: %[[MINE:.*]] = memref.load %[[P]][%[[TX]]]
+// CHECK: %[[THEIRS:.*]] = memref.load %[[P]][%[[T]]]
+// CHECK: %[[SUM:.*]] = arith.addf %[[MINE]], %[[THEIRS]] : f32
+// CHECK: memref.store %[[SUM]], %[[P]][%[[TX]]]
+// CHECK: gpu.barrier
+// CHECK-COUNT-6: gpu.barrier
+// CHECK: arith.cmpi ult, %[[TX]], %c1{{(_[0-9]+)?}} :
+// CHECK: gpu.barrier
+// CHECK-NOT: gpu.barrier
+// CHECK: %[[FIRST:.*]] = arith.cmpi eq, %[[TX]], %c0
+// CHECK: scf.if %[[FIRST]]
+// CHECK: %[[OLD:.*]] = memref.load %[[OUT]][%[[BX]]]
+// CHECK: %[[TOTAL:.*]] = memref.load %[[P]][%c0
+// CHECK: %[[NEW:.*]] = arith.addf %[[OLD]], %[[TOTAL]] : f32
+// CHECK: memref.store %[[NEW]], %[[OUT]][%[[BX]]]
+// CHECK: gpu.terminator
+// CHECK-NOT: linalg.generic
+// B64-LABEL: func.func @row_sum
+// B64: threads(%{{.*}}, %{{.*}}, %{{.*}}) in (%{{.*}} = %c64{{.*}}, %{{.*}} = %c1{{.*}}, %{{.*}} = %c1{{.*}}) workgroup(%{{.*}} : memref<64xf32, #gpu.address_space<workgroup>>)
+// B64-COUNT-7: gpu.barrier
+// B64-NOT: gpu.barrier
+func.func @row_sum(%x: memref<4x1000xf32>, %out: memref<4xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i)>],
+                  iterator_types = ["parallel", "reduction"]}
+      ins(%x : memref<4x1000xf32>) outs(%out : memref<4xf32>) {
+  ^bb0(%a: f32, %acc: f32):
+    %s = arith.addf %acc, %a : f32
+    linalg.yield %s : f32
+  }
+  return
+}
+
+// -----
+
+// A full reduction (a loss's sum over 16 x 8 elements, no parallel loop):
+// one block of 128 threads (the next power of two). The maximum's identity
+// is -inf.
+// CHECK-LABEL: func.func @full_max
+// B64-LABEL: func.func @full_max
+// CHECK: gpu.launch blocks(%{{.*}}, %{{.*}}, %{{.*}}) in (%{{.*}} = %c1{{(_[0-9]+)?}}, %{{.*}} = %c1{{(_[0-9]+)?}}, %{{.*}} = %c1{{(_[0-9]+)?}}) threads(%{{.*}}, %{{.*}}, %{{.*}}) in (%{{.*}} = %c128{{(_[0-9]+)?}},
+// CHECK-SAME: workgroup(%{{.*}} : memref<128xf32, #gpu.address_space<workgroup>>)
+// CHECK: arith.constant 0xFF800000 : f32
+// CHECK: scf.for
+// CHECK: arith.maximumf
+// CHECK-COUNT-8: gpu.barrier
+// CHECK-NOT: gpu.barrier
+// CHECK: memref.load %{{.*}}[] : memref<f32>
+// CHECK: arith.maximumf
+// CHECK: memref.store %{{.*}}, %{{.*}}[] : memref<f32>
+func.func @full_max(%x: memref<16x8xf32>, %out: memref<f32>) {
+  linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> ()>],
+                  iterator_types = ["reduction", "reduction"]}
+      ins(%x : memref<16x8xf32>) outs(%out : memref<f32>) {
+  ^bb0(%a: f32, %acc: f32):
+    %m = arith.maximumf %acc, %a : f32
+    linalg.yield %m : f32
+  }
+  return
+}
+
+// -----
+
+// Normalization statistics: two f64 outputs (sum and sum of squares of the
+// widened input) over the reduction loops (n, h, w) of a channel, the
+// reduction loops outer and inner of the parallel one; one workgroup buffer
+// per output, the body (extf, mulf) cloned into the fold loop, linalg.index
+// replaced by the loop index.
+// CHECK-LABEL: func.func @norm_stats
+// CHECK: gpu.launch blocks({{.*}}) in (%{{.*}} = %c3{{(_[0-9]+)?}},
+// CHECK-SAME: threads({{.*}}) in (%{{.*}} = %c64{{(_[0-9]+)?}},
+// CHECK-SAME: workgroup(%[[P0:.*]] : memref<64xf64, #gpu.address_space<workgroup>>, %[[P1:.*]] : memref<64xf64, #gpu.address_space<workgroup>>)
+// CHECK: scf.for {{.*}} -> (f64, f64)
+// CHECK: arith.extf
+// CHECK: arith.index_cast
+// CHECK: arith.addf
+// CHECK: arith.mulf
+// CHECK: arith.addf
+// CHECK: scf.yield
+// CHECK: memref.store %{{.*}}, %[[P0]]
+// CHECK: memref.store %{{.*}}, %[[P1]]
+// CHECK-COUNT-7: gpu.barrier
+// CHECK-NOT: gpu.barrier
+// CHECK-NOT: linalg.generic
+func.func @norm_stats(%x: memref<2x3x4x5xf32>, %sum: memref<3xf64>, %sq: memref<3xf64>) {
+  linalg.generic {indexing_maps = [affine_map<(n, c, h, w) -> (n, c, h, w)>,
+                                   affine_map<(n, c, h, w) -> (c)>,
+                                   affine_map<(n, c, h, w) -> (c)>],
+                  iterator_types = ["reduction", "parallel", "reduction", "reduction"]}
+      ins(%x : memref<2x3x4x5xf32>) outs(%sum, %sq : memref<3xf64>, memref<3xf64>) {
+  ^bb0(%a: f32, %s: f64, %q: f64):
+    %w = arith.extf %a : f32 to f64
+    %i = linalg.index 0 : index
+    %ii = arith.index_cast %i : index to i64
+    %s2 = arith.addf %s, %w : f64
+    %sq2 = arith.mulf %w, %w : f64
+    %q2 = arith.addf %q, %sq2 : f64
+    linalg.yield %s2, %q2 : f64, f64
+  }
+  return
+}
+
+// -----
+
+// Left to the loop mapping: a reduction of 10 elements per output (a
+// softmax row of 10 classes), an accumulator used twice, a combiner whose
+// result is used again, an integer sum, and an elementwise op.
+// CHECK-LABEL: func.func @kept
+// CHECK-NOT: gpu.launch
+// CHECK-COUNT-5: linalg.generic
+// CHECK-NOT: gpu.launch
+func.func @kept(%x: memref<16x10xf32>, %out: memref<16xf32>, %i: memref<16x64xi32>, %iout: memref<16xi32>,
+                %y: memref<16x64xf32>, %yout: memref<16xf32>, %e: memref<16x64xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i)>],
+                  iterator_types = ["parallel", "reduction"]}
+      ins(%x : memref<16x10xf32>) outs(%out : memref<16xf32>) {
+  ^bb0(%a: f32, %acc: f32):
+    %s = arith.addf %acc, %a : f32
+    linalg.yield %s : f32
+  }
+  linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i)>],
+                  iterator_types = ["parallel", "reduction"]}
+      ins(%y : memref<16x64xf32>) outs(%yout : memref<16xf32>) {
+  ^bb0(%a: f32, %acc: f32):
+    %m = arith.mulf %acc, %a : f32
+    %s = arith.addf %acc, %m : f32
+    linalg.yield %s : f32
+  }
+  linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i)>],
+                  iterator_types = ["parallel", "reduction"]}
+      ins(%y : memref<16x64xf32>) outs(%yout : memref<16xf32>) {
+  ^bb0(%a: f32, %acc: f32):
+    %s = arith.addf %acc, %a : f32
+    %t = arith.mulf %s, %s : f32
+    linalg.yield %t : f32
+  }
+  linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i)>],
+                  iterator_types = ["parallel", "reduction"]}
+      ins(%i : memref<16x64xi32>) outs(%iout : memref<16xi32>) {
+  ^bb0(%a: i32, %acc: i32):
+    %s = arith.addi %acc, %a : i32
+    linalg.yield %s : i32
+  }
+  linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>],
+                  iterator_types = ["parallel", "parallel"]}
+      ins(%y : memref<16x64xf32>) outs(%e : memref<16x64xf32>) {
+  ^bb0(%a: f32, %b: f32):
+    %s = arith.addf %a, %a : f32
+    linalg.yield %s : f32
+  }
+  return
+}
+
+// -----
+
+// Shared memory: with 1024 threads, six f64 sums need 48 KiB (CUDA's static
+// limit, accepted), seven would need 56 KiB and stay a loop nest.
+// CHECK-LABEL: func.func @shared_limit
+// B1024-LABEL: func.func @shared_limit
+// B1024: gpu.launch
+// B1024-SAME: threads({{.*}}) in (%{{.*}} = %c1024
+// B1024-NOT: gpu.launch
+// B1024: linalg.generic
+// B1024-NOT: gpu.launch
+func.func @shared_limit(%x: memref<2000xf64>, %o: memref<f64>) {
+  linalg.generic {indexing_maps = [affine_map<(i) -> (i)>, affine_map<(i) -> ()>, affine_map<(i) -> ()>,
+                                   affine_map<(i) -> ()>, affine_map<(i) -> ()>, affine_map<(i) -> ()>,
+                                   affine_map<(i) -> ()>],
+                  iterator_types = ["reduction"]}
+      ins(%x : memref<2000xf64>) outs(%o, %o, %o, %o, %o, %o : memref<f64>, memref<f64>, memref<f64>, memref<f64>, memref<f64>, memref<f64>) {
+  ^bb0(%a: f64, %o0: f64, %o1: f64, %o2: f64, %o3: f64, %o4: f64, %o5: f64):
+    %s0 = arith.addf %o0, %a : f64
+    %s1 = arith.addf %o1, %a : f64
+    %s2 = arith.addf %o2, %a : f64
+    %s3 = arith.addf %o3, %a : f64
+    %s4 = arith.addf %o4, %a : f64
+    %s5 = arith.addf %o5, %a : f64
+    linalg.yield %s0, %s1, %s2, %s3, %s4, %s5 : f64, f64, f64, f64, f64, f64
+  }
+  linalg.generic {indexing_maps = [affine_map<(i) -> (i)>, affine_map<(i) -> ()>, affine_map<(i) -> ()>,
+                                   affine_map<(i) -> ()>, affine_map<(i) -> ()>, affine_map<(i) -> ()>,
+                                   affine_map<(i) -> ()>, affine_map<(i) -> ()>],
+                  iterator_types = ["reduction"]}
+      ins(%x : memref<2000xf64>) outs(%o, %o, %o, %o, %o, %o, %o : memref<f64>, memref<f64>, memref<f64>, memref<f64>, memref<f64>, memref<f64>, memref<f64>) {
+  ^bb0(%a: f64, %o0: f64, %o1: f64, %o2: f64, %o3: f64, %o4: f64, %o5: f64, %o6: f64):
+    %s0 = arith.addf %o0, %a : f64
+    %s1 = arith.addf %o1, %a : f64
+    %s2 = arith.addf %o2, %a : f64
+    %s3 = arith.addf %o3, %a : f64
+    %s4 = arith.addf %o4, %a : f64
+    %s5 = arith.addf %o5, %a : f64
+    %s6 = arith.addf %o6, %a : f64
+    linalg.yield %s0, %s1, %s2, %s3, %s4, %s5, %s6 : f64, f64, f64, f64, f64, f64, f64
+  }
+  return
+}
