@@ -121,6 +121,8 @@ public:
   std::vector<Buffer> buffers;
   /// The executed ops: step i runs leafOps[i].
   std::vector<Operation *> leafOps;
+  /// workspace[i]: the scratch bytes of leafOps[i] (`getWorkspaceBytes`).
+  std::vector<int64_t> workspace;
   int64_t argumentBytes = 0;
   int64_t parameterBytes = 0;
   int64_t totalActivationBytes = 0;
@@ -212,7 +214,13 @@ bool LiveRanges::addStep(Operation *op) {
   forEachUsedValue(op, [&](Value v) { use(v, step); });
   if (!defineResults(op, step))
     return false;
+  FailureOr<int64_t> scratch = int64_t(0);
+  if (auto cost = dyn_cast<RematCostOpInterface>(op))
+    scratch = cost.getWorkspaceBytes();
+  if (failed(scratch))
+    return fail(op, "workspace bytes overflow 64 bits");
   leafOps.push_back(op);
+  workspace.push_back(*scratch);
   return true;
 }
 
@@ -279,7 +287,8 @@ struct LiveSweep {
 } // namespace
 
 /// A buffer counts from its defining step to its last use, both included;
-/// returned buffers count apart. std::nullopt if their bytes overflow.
+/// returned buffers count apart; an op's workspace counts at its step only.
+/// std::nullopt if their bytes overflow.
 static std::optional<LiveSweep> sweepLiveRanges(const LiveRanges &ranges) {
   LiveSweep sweep;
   int64_t numSteps = ranges.leafOps.size();
@@ -301,9 +310,12 @@ static std::optional<LiveSweep> sweepLiveRanges(const LiveRanges &ranges) {
   sweep.steps.reserve(numSteps);
   for (int64_t i = 0; i < numSteps; ++i) {
     live += delta[i];
-    sweep.steps.push_back({ranges.leafOps[i], live});
-    if (live > sweep.peakBytes || !sweep.peakOp) {
-      sweep.peakBytes = live;
+    int64_t during;
+    if (llvm::AddOverflow(live, ranges.workspace[i], during))
+      return std::nullopt;
+    sweep.steps.push_back({ranges.leafOps[i], live, ranges.workspace[i]});
+    if (during > sweep.peakBytes || !sweep.peakOp) {
+      sweep.peakBytes = during;
       sweep.peakOp = ranges.leafOps[i];
     }
   }
@@ -333,10 +345,13 @@ MemoryAnalysis::MemoryAnalysis(Operation *op) {
   }
   std::optional<LiveSweep> sweep = sweepLiveRanges(ranges);
   if (!sweep) {
-    fail(op, "returned bytes overflow 64 bits");
+    fail(op, "returned or live bytes overflow 64 bits");
     return;
   }
   steps = std::move(sweep->steps);
+  for (const Step &step : steps)
+    if (step.op == sweep->peakOp)
+      peakWorkspaceBytes = step.workspaceBytes;
   peakBytes = sweep->peakBytes;
   peakOp = sweep->peakOp;
   outputBytes = sweep->outputBytes;
@@ -364,9 +379,12 @@ void MemoryAnalysis::writeJSON(raw_ostream &os, StringRef functionName) const {
           j.attribute("index", static_cast<int64_t>(i));
           j.attribute("op", step.op->getName().getStringRef());
           j.attribute("live_bytes", step.liveBytes);
+          if (step.workspaceBytes != 0)
+            j.attribute("workspace_bytes", step.workspaceBytes);
         });
       }
     });
+    j.attribute("peak_workspace_bytes", peakWorkspaceBytes);
   });
   os << "\n";
 }

@@ -34,6 +34,9 @@ std::optional<std::string> Graph::validate() const {
     const Node &node = nodes[i];
     if (node.bytes < 0)
       return "node " + describe(*this, i) + " has negative size";
+    if (node.workspace < 0 || node.workspace > kMaxGraphBytes)
+      return "node " + describe(*this, i) +
+             " has a negative workspace or one above 2^60";
     if (!(node.cost >= 0) || std::isinf(node.cost))
       return "node " + describe(*this, i) + " has a negative or invalid cost";
     if (node.bytes > kMaxGraphBytes - totalBytes)

@@ -9,8 +9,9 @@
 /// order with every `recomputeBefore` list spliced in front of its node),
 /// resolves every operand reference to the most recent instance, and records
 /// the last use of every instance. A second sweep then accumulates the
-/// live bytes: an execution sees every live instance plus its own result, and
-/// afterwards the instances whose last use it was are freed. Both sweeps are
+/// live bytes: an execution sees every live instance plus its own result and
+/// its node's workspace, and afterwards the workspace and the instances whose
+/// last use it was are freed. Both sweeps are
 /// linear in the number of executions plus operand references.
 ///
 //===----------------------------------------------------------------------===//
@@ -165,19 +166,20 @@ static std::optional<std::string> run(const Graph &graph,
     // Graph::validate bounds the bytes of all nodes together, but a schedule
     // may keep several instances of a node live: the sum is checked, and a
     // peak that int64_t cannot hold is an error, never a wrapped value.
-    int64_t during;
-    if (llvm::AddOverflow(live, bytes, during))
+    int64_t during, withScratch;
+    if (llvm::AddOverflow(live, bytes, during) ||
+        llvm::AddOverflow(during, nodes[execNode[p]].workspace, withScratch))
       return "the live bytes during " + describe(graph, execNode[p]) +
              " exceed 2^63 - 1";
-    if (during > res.peakBytes) {
-      res.peakBytes = during;
+    if (withScratch > res.peakBytes) {
+      res.peakBytes = withScratch;
       res.peakAt = execNode[p];
       res.peakStep = execStep[p];
       res.peakInRecompute = execNode[p] != execStep[p];
     }
     if (stepPeakBytes)
       (*stepPeakBytes)[execStep[p]] =
-          std::max((*stepPeakBytes)[execStep[p]], during);
+          std::max((*stepPeakBytes)[execStep[p]], withScratch);
     live = during;
     for (uint32_t i = freeStart[p], e = freeStart[p + 1]; i != e; ++i)
       live -= counted[freeList[i]];

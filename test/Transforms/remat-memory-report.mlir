@@ -291,7 +291,8 @@ func.func private @declaration(tensor<4xf32>)
 // CHECK-NEXT: "output_bytes": 0,
 // CHECK-NEXT: "parameter_bytes": 0,
 // CHECK-NEXT: "total_activation_bytes": 0,
-// CHECK-NEXT: "ops": []
+// CHECK-NEXT: "ops": [],
+// CHECK-NEXT: "peak_workspace_bytes": 0
 // CHECK-NEXT: },
 // CHECK-NEXT: {
 // CHECK-NEXT: "function": "second",

@@ -204,6 +204,39 @@ TEST(GraphTest, SimulateRecomputeByHand) {
   EXPECT_EQ(trace, (std::vector<int64_t>{100, 150, 60, 170, 110}));
 }
 
+TEST(GraphTest, WorkspaceCountsDuringItsExecutionOnly) {
+  // smallChain with 40 bytes of scratch on b and 25 on ga:
+  // p0 a: 100 | p1 b: 150 + 40 = 190 | p2 c: 160 | p3 gb: 170 -> 110
+  // p4 ga: 110 + 25 = 135. The workspace is never part of the live bytes
+  // after its node: c sees 160, not 200.
+  Graph g = smallChain();
+  g.nodes[1].workspace = 40;
+  g.nodes[4].workspace = 25;
+  SimResult r;
+  ASSERT_FALSE(simulate(g, Schedule(5), r));
+  EXPECT_EQ(r.peakBytes, 190);
+  EXPECT_EQ(r.peakAt, 1u);
+  EXPECT_EQ(r.peakTotalBytes, 190 + 7 + 10);
+  std::vector<int64_t> trace;
+  ASSERT_FALSE(liveBytesTrace(g, Schedule(5), r, trace));
+  EXPECT_EQ(trace, (std::vector<int64_t>{100, 190, 160, 170, 135}));
+
+  // Recomputing b before gb runs its workspace again, on top of a, c and
+  // b' (p3 b': 100 + 10 + 50 + 40 = 200, the peak, in the recomputation).
+  Schedule s(5);
+  s.recomputeBefore[3] = {1};
+  ASSERT_FALSE(simulate(g, s, r));
+  EXPECT_EQ(r.peakBytes, 200);
+  EXPECT_EQ(r.peakAt, 1u);
+  EXPECT_EQ(r.peakStep, 3u);
+  EXPECT_TRUE(r.peakInRecompute);
+
+  // A negative workspace is a malformed graph.
+  g.nodes[2].workspace = -1;
+  EXPECT_TRUE(g.validate());
+  EXPECT_TRUE(simulate(g, Schedule(5), r));
+}
+
 TEST(GraphTest, PeakDuringRecomputation) {
   // 0 a(20) <- 1 big(100) <- 2 x(1) <- 3 loss(5); 4 g uses loss, big.
   // Recompute big before g; a's last use becomes big':

@@ -19,7 +19,11 @@
 /// its results are live together. Function arguments (inputs and parameters)
 /// are resident for the whole function and are counted apart, and so are the
 /// values the function returns (the loss and the parameter gradients, like
-/// preallocated gradient buffers): the peak is a peak of activations.
+/// preallocated gradient buffers): the peak is a peak of activations. An op's
+/// workspace (`RematCostOpInterface::getWorkspaceBytes`: padded copies and
+/// accumulators its lowering allocates and frees while it runs) is live
+/// during its step only: the bytes at a step are the live values plus that
+/// op's workspace.
 ///
 //===----------------------------------------------------------------------===//
 
@@ -72,8 +76,11 @@ public:
   /// One executed op (leaf op, in execution order).
   struct Step {
     mlir::Operation *op;
-    /// Bytes of activations live while the op runs (arguments excluded).
+    /// Bytes of activations live while the op runs (arguments excluded),
+    /// not counting `workspaceBytes`.
     int64_t liveBytes;
+    /// Scratch bytes of the op, live during this step only.
+    int64_t workspaceBytes = 0;
   };
 
   /// Analyzes `op`, which must be a function-like op with a single-block
@@ -87,7 +94,10 @@ public:
   mlir::Operation *getErrorOp() const { return errorOp; }
 
   llvm::ArrayRef<Step> getSteps() const { return steps; }
+  /// The largest `liveBytes + workspaceBytes` over the steps.
   int64_t getPeakBytes() const { return peakBytes; }
+  /// The workspace bytes of the op at the peak (part of `getPeakBytes`).
+  int64_t getPeakWorkspaceBytes() const { return peakWorkspaceBytes; }
   /// Peak including the arguments and the returned values.
   int64_t getPeakTotalBytes() const { return peakTotalBytes; }
   /// Bytes of the values the function returns (defined by its ops).
@@ -108,6 +118,7 @@ private:
 
   std::vector<Step> steps;
   int64_t peakBytes = 0;
+  int64_t peakWorkspaceBytes = 0;
   int64_t peakTotalBytes = 0;
   mlir::Operation *peakOp = nullptr;
   int64_t argumentBytes = 0;

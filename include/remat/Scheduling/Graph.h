@@ -54,6 +54,9 @@ struct Node {
   double cost = 0;
   /// Bytes of the value the node produces.
   int64_t bytes = 0;
+  /// Scratch bytes live only while the node executes (padded copies and
+  /// accumulators of its lowering), on top of its operands and its result.
+  int64_t workspace = 0;
   /// True for backward (gradient) nodes; false for forward and loss nodes.
   bool backward = false;
   /// The value must stay resident (remat.keep hint).
@@ -122,8 +125,8 @@ struct SimResult {
   /// `peakBytes + Graph::inputBytes + outputBytes`.
   int64_t peakTotalBytes = 0;
   /// Index of the node (original op order) during whose execution the peak is
-  /// reached; the peak is measured with the node's operands and its result
-  /// live at the same time.
+  /// reached; the peak is measured with the node's operands, its result and
+  /// its workspace live at the same time.
   unsigned peakAt = 0;
   /// The step of the original op order in which the peak falls: equal to
   /// `peakAt` unless the peak is reached by a recomputation, in which case it

@@ -51,14 +51,20 @@ struct MemoryReportPass
                   << ", outputs " << analysis.getOutputBytes() << ")";
     if (Operation *peak = analysis.getPeakOp()) {
       remark << " at '" << peak->getName() << "'";
-      mlir::emitRemark(peak->getLoc())
-          << "memory peak: " << analysis.getPeakBytes()
-          << " activation bytes live";
+      auto peakRemark = mlir::emitRemark(peak->getLoc())
+                        << "memory peak: " << analysis.getPeakBytes()
+                        << " activation bytes live";
+      if (int64_t scratch = analysis.getPeakWorkspaceBytes())
+        peakRemark << " (" << scratch << " of them the op's workspace)";
     }
     if (!perOp)
       return;
-    for (const MemoryAnalysis::Step &step : analysis.getSteps())
-      mlir::emitRemark(step.op->getLoc()) << "live bytes " << step.liveBytes;
+    for (const MemoryAnalysis::Step &step : analysis.getSteps()) {
+      auto stepRemark = mlir::emitRemark(step.op->getLoc())
+                        << "live bytes " << step.liveBytes;
+      if (step.workspaceBytes != 0)
+        stepRemark << ", workspace bytes " << step.workspaceBytes;
+    }
   }
 };
 } // namespace

@@ -140,10 +140,16 @@ TrainingGraph::build(func::FuncOp func,
                << member->getName()
                << ": its regions hold tensors (only structured ops with "
                   "scalar payloads, such as linalg.generic, are schedulable)";
-      if (auto cost = dyn_cast<RematCostOpInterface>(member))
+      if (auto cost = dyn_cast<RematCostOpInterface>(member)) {
         node.cost += cost.getComputeCost();
-      else
+        // The unit's ops run one after the other: the largest scratch.
+        FailureOr<int64_t> scratch = cost.getWorkspaceBytes();
+        if (failed(scratch))
+          return member->emitError("workspace bytes overflow 64 bits");
+        node.workspace = std::max(node.workspace, *scratch);
+      } else {
         node.cost += getDefaultComputeCost(member);
+      }
       node.backward |= isBackward(member);
       node.noRecompute |= mustNotRecompute(member);
     }

@@ -10,12 +10,15 @@
 /// MemoryAnalysis: availability, equivalence of every recomputed op with an
 /// original op, the values every op reads (against the original function,
 /// when given; ValueNumbering.h) and the activation peak are recomputed here
-/// with simple loops and hash maps, linear in the size of the function.
+/// with simple loops and hash maps, linear in the size of the function. The
+/// peak adds each op's scratch bytes at its step, read from the ops
+/// themselves (`RematCostOpInterface::getWorkspaceBytes`).
 ///
 //===----------------------------------------------------------------------===//
 
 #include "ValueNumbering.h"
 
+#include "remat/Dialect/Remat/IR/RematInterfaces.h"
 #include "remat/Dialect/Remat/Transforms/Passes.h"
 #include "remat/Dialect/Remat/Transforms/VerifySchedule.h"
 
@@ -585,8 +588,16 @@ private:
       for (int64_t bytes : startAt[index])
         if (llvm::AddOverflow(live, bytes, live))
           return op->emitError("live bytes overflow 64 bits");
-      if (!peakOp || live > peakBytes) {
-        peakBytes = live;
+      // The op's own scratch (padded copies, accumulators of its lowering)
+      // is live during its step only.
+      FailureOr<int64_t> scratch = int64_t(0);
+      if (auto cost = dyn_cast<RematCostOpInterface>(op))
+        scratch = cost.getWorkspaceBytes();
+      int64_t during;
+      if (failed(scratch) || llvm::AddOverflow(live, *scratch, during))
+        return op->emitError("live bytes overflow 64 bits");
+      if (!peakOp || during > peakBytes) {
+        peakBytes = during;
         peakOp = op;
       }
       for (int64_t bytes : endAt[index])

@@ -18,7 +18,10 @@ def RematCostOpInterface : OpInterface<"RematCostOpInterface"> {
     results occupy. The default implementations derive both from the result
     types: one operation per result element, and the element count times the
     element byte width. Ops with more work per element override the compute
-    cost. Upstream `arith`, `math`, `linalg` and `tensor` ops get the
+    cost. `getWorkspaceBytes` is the scratch storage the op's lowering
+    allocates while the op runs and frees before the next op (padded copies,
+    f32 accumulators, index buffers): live only during the op, on top of its
+    operands and results. The default is none. Upstream `arith`, `math`, `linalg` and `tensor` ops get the
     interface through external models (see `registerCostExternalModels`).
   }];
   let methods = [
@@ -38,6 +41,13 @@ def RematCostOpInterface : OpInterface<"RematCostOpInterface"> {
       /*defaultImplementation=*/[{
         return ::remat::getResultBytesOf($_op.getOperation());
       }]>,
+    InterfaceMethod<
+      /*desc=*/[{Returns the bytes of scratch storage live only while the op
+                 runs (not its operands or results), or failure when they
+                 overflow 64 bits.}],
+      /*retTy=*/"::mlir::FailureOr<int64_t>",
+      /*methodName=*/"getWorkspaceBytes", /*args=*/(ins), /*methodBody=*/"",
+      /*defaultImplementation=*/[{ return int64_t(0); }]>,
   ];
 }
 

@@ -249,7 +249,8 @@ def Remat_BatchNormGradOp : Remat_NormGradOp<"batch_norm_grad", "batch_norm">;
 //===----------------------------------------------------------------------===//
 
 def Remat_Conv2DOp : Remat_DiffOp<"conv2d",
-    [DeclareOpInterfaceMethods<RematCostOpInterface, ["getComputeCost"]>]> {
+    [DeclareOpInterfaceMethods<RematCostOpInterface,
+        ["getComputeCost", "getWorkspaceBytes"]>]> {
   let summary = "2-D convolution, NCHW input and OIHW filter";
   let description = [{
     Cross-correlation of an `[N, C, H, W]` input with an `[O, C/groups, KH, KW]`
@@ -266,7 +267,8 @@ def Remat_Conv2DOp : Remat_DiffOp<"conv2d",
 }
 
 def Remat_Conv2DInputGradOp : Remat_ComputeOp<"conv2d_input_grad",
-    [DeclareOpInterfaceMethods<RematCostOpInterface, ["getComputeCost"]>]> {
+    [DeclareOpInterfaceMethods<RematCostOpInterface,
+        ["getComputeCost", "getWorkspaceBytes"]>]> {
   let summary = "gradient of conv2d with respect to its input";
   let description = [{
     Transposed convolution of the output gradient `grad` with `filter`; the
@@ -282,7 +284,8 @@ def Remat_Conv2DInputGradOp : Remat_ComputeOp<"conv2d_input_grad",
 }
 
 def Remat_Conv2DFilterGradOp : Remat_ComputeOp<"conv2d_filter_grad",
-    [DeclareOpInterfaceMethods<RematCostOpInterface, ["getComputeCost"]>]> {
+    [DeclareOpInterfaceMethods<RematCostOpInterface,
+        ["getComputeCost", "getWorkspaceBytes"]>]> {
   let summary = "gradient of conv2d with respect to its filter";
   let description = [{
     Correlates the forward `input` with the output gradient `grad`; the result
@@ -299,7 +302,8 @@ def Remat_Conv2DFilterGradOp : Remat_ComputeOp<"conv2d_filter_grad",
 
 class Remat_PoolOp<string mnemonic, string desc>
     : Remat_DiffOp<mnemonic,
-          [DeclareOpInterfaceMethods<RematCostOpInterface, ["getComputeCost"]>]> {
+          [DeclareOpInterfaceMethods<RematCostOpInterface,
+        ["getComputeCost", "getWorkspaceBytes"]>]> {
   let summary = "2-D " # desc # " pooling over an NCHW tensor";
   let description = "Takes the " # desc # [{ of every `kernel` window
     (zero padding of `padding` per side, counted in the average).}];
@@ -315,7 +319,8 @@ def Remat_MaxPool2DOp : Remat_PoolOp<"max_pool2d", "maximum">;
 def Remat_AvgPool2DOp : Remat_PoolOp<"avg_pool2d", "average">;
 
 def Remat_MaxPool2DGradOp : Remat_ComputeOp<"max_pool2d_grad",
-    [DeclareOpInterfaceMethods<RematCostOpInterface, ["getComputeCost"]>]> {
+    [DeclareOpInterfaceMethods<RematCostOpInterface,
+        ["getComputeCost", "getWorkspaceBytes"]>]> {
   let summary = "gradient of max_pool2d";
   let description = [{
     Routes every element of `grad` to the first maximal element of its window
@@ -330,7 +335,8 @@ def Remat_MaxPool2DGradOp : Remat_ComputeOp<"max_pool2d_grad",
 }
 
 def Remat_AvgPool2DGradOp : Remat_ComputeOp<"avg_pool2d_grad",
-    [DeclareOpInterfaceMethods<RematCostOpInterface, ["getComputeCost"]>]> {
+    [DeclareOpInterfaceMethods<RematCostOpInterface,
+        ["getComputeCost", "getWorkspaceBytes"]>]> {
   let summary = "gradient of avg_pool2d";
   let description = [{
     Spreads every element of `grad` evenly over its window; the result type
@@ -344,7 +350,8 @@ def Remat_AvgPool2DGradOp : Remat_ComputeOp<"avg_pool2d_grad",
   let hasVerifier = 1;
 }
 
-def Remat_GlobalAvgPoolOp : Remat_DiffOp<"global_avg_pool"> {
+def Remat_GlobalAvgPoolOp : Remat_DiffOp<"global_avg_pool",
+    [DeclareOpInterfaceMethods<RematCostOpInterface, ["getWorkspaceBytes"]>]> {
   let summary = "mean over the spatial dimensions, [N, C, H, W] to [N, C]";
   let description = "Averages every channel of every sample.";
   let arguments = (ins Remat_FloatTensor:$input);

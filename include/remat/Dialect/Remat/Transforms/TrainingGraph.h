@@ -31,7 +31,8 @@ namespace remat {
 /// (`tensor.empty`, a `linalg.fill` whose one use is the init of a
 /// `linalg.matmul`; see `getInPlaceResult`): bufferized, they are one buffer,
 /// so they are kept, dropped and recomputed together. Node bytes are the
-/// activation bytes (`getActivationBytes`) of the unit's last op's results;
+/// activation bytes (`getActivationBytes`) of the unit's last op's results
+/// (its workspace the largest `getWorkspaceBytes` of the unit's ops);
 /// node cost is the sum of the units' ops' `RematCostOpInterface` compute
 /// costs (result elements without it). Nodes are backward when an op of the
 /// unit has `#remat.phase<backward>` (or, when given, is in the inferred
