@@ -17,7 +17,7 @@ update without a mapping is an error.
 import math
 import operator
 import re
-from typing import Any, Dict, List, Sequence, Tuple
+from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
 import torch
@@ -100,6 +100,11 @@ class Lowering:
         self.fb = fb
         self.seeds: List[Value] = []
         self.node = None
+        #: Buffer placeholder -> the node that updates it (set by the importer).
+        self.updates: Dict[Any, Any] = {}
+        #: The batch mean and variance of the last batch norm whose running
+        #: statistics the step updates.
+        self.batch_stats: Optional[Tuple[Value, Value]] = None
 
     # -- errors and values ------------------------------------------------
 
@@ -322,38 +327,36 @@ def _conv(L, a, k):
 
 
 def _batch_norm(L, a, k):
+    """A training-mode batch norm. When the step updates its running
+    statistics, the op also returns the batch mean and unbiased variance it
+    normalized with (``L.batch_stats``, for ``_running_stats``)."""
     x, w, b, running_mean, running_var, training, momentum, eps = a
     if not training:
         L.fail("batch norm with running statistics (eval mode); import the model in train mode")
     if w is None or b is None:
         L.fail("batch norm without affine scale and bias")
-    return (L.fb.batch_norm(L.value(x), L.value(w), L.value(b), float(eps)), None, None)
+    x, w, b = L.value(x), L.value(w), L.value(b)
+    if L.node.args[3] not in L.updates:
+        return (L.fb.batch_norm(x, w, b, float(eps)), None, None)
+    if x.type.numel // x.type.shape[1] < 2:
+        L.fail("batch norm over one value per channel (PyTorch refuses it in training mode)")
+    y, mean, var = L.fb.batch_norm_with_stats(x, w, b, float(eps))
+    L.batch_stats = (mean, var)
+    return (y, None, None)
 
 
-def _running_stats(L, x: Value, running_mean: Value, running_var: Value,
-                   momentum: float) -> Tuple[Value, Value]:
+def _running_stats(L, batch_mean: Value, batch_var: Value, running_mean: Value,
+                   running_var: Value, momentum: float) -> Tuple[Value, Value]:
     """The running statistics a training-mode batch norm leaves, as PyTorch
     computes them: ``(1 - momentum) * running + momentum * batch``, with the
     batch mean and the *unbiased* batch variance (sum of squared deviations
-    / (n - 1), n = elements per channel) over every dimension but 1."""
+    / (n - 1), n = elements per channel) that the batch norm op returns
+    (``[C]`` each: the update holds no full-size temporary)."""
     fb = L.fb
-    shape = x.type.shape
-    channels = shape[1]
-    n = x.type.numel // channels
-    if n < 2:
-        L.fail("batch norm over one value per channel (PyTorch refuses it in training mode)")
-    reduced = TensorType(tuple(1 if d != 1 else shape[1] for d in range(len(shape))), "f32")
     scalar = TensorType((), "f32")
-    mean = fb.mul(fb._emit("remat.sum_to", [x], reduced), fb.constant(1.0 / n, scalar))
-    dev = fb.sub(x, mean)
-    var = fb.mul(fb._emit("remat.sum_to", [fb.mul(dev, dev)], reduced),
-                 fb.constant(1.0 / (n - 1), scalar))
     keep, take = fb.constant(1.0 - momentum, scalar), fb.constant(momentum, scalar)
-    new = []
-    for running, batch in ((running_mean, mean), (running_var, var)):
-        batch = fb.reshape(batch, [channels])
-        new.append(fb.add(fb.mul(running, keep), fb.mul(batch, take)))
-    return new[0], new[1]
+    return tuple(fb.add(fb.mul(running, keep), fb.mul(batch, take))
+                 for running, batch in ((running_mean, batch_mean), (running_var, batch_var)))
 
 
 def _layer_norm(L, a, k):
@@ -624,7 +627,7 @@ def lower_graph(gm, placeholders, kinds, n_sites, func_name, dropout_seed, Impor
     # functionalize in PyTorch 1.13 does not show) and every buffer a copy_
     # writes (num_batches_tracked). They become {remat.state} arguments.
     buffer_nodes = {n for n, (kind, _, _) in zip(placeholders, kinds) if kind == "buffer"}
-    updates: Dict[Any, Any] = {}  # buffer placeholder -> the node updating it
+    updates: Dict[Any, Any] = L.updates  # buffer placeholder -> the node updating it
     for node in graph.nodes:
         if node.op != "call_function":
             continue
@@ -744,10 +747,9 @@ def lower_graph(gm, placeholders, kinds, n_sites, func_name, dropout_seed, Impor
         env[node] = rule(L, args, kwargs)
         _check_shape(L, node, env[node])
         if node.target is aten.native_batch_norm.default and node.args[3] in updates:
-            # Right after the batch norm, as PyTorch updates them, so that
-            # the deviations it needs are freed before later activations.
+            # Right after the batch norm, as PyTorch updates them.
             next_state[node.args[3]], next_state[node.args[4]] = _running_stats(
-                L, L.value(args[0]), env[node.args[3]], env[node.args[4]], float(args[6]))
+                L, *L.batch_stats, env[node.args[3]], env[node.args[4]], float(args[6]))
 
     for dst, node in updates.items():
         if node.target is not aten.copy_.default:

@@ -46,6 +46,9 @@ class Operation:
     #: For an op written verbatim (a ``linalg.generic``): its text after
     #: ``%result = ``.
     body: Optional[str] = None
+    #: For an op with several results: all of them, ``result`` first, named
+    #: ``<base>#<i>`` (defined as ``%<base>:<n>``).
+    results: Tuple[Value, ...] = ()
 
     def render(self) -> str:
         if self.body is not None:
@@ -58,10 +61,16 @@ class Operation:
         operands = ", ".join(str(v) for v in self.operands)
         attrs = format_attr_dict(list(self.attrs))
         in_types = ", ".join(str(v.type) for v in self.operands)
-        head = f"{self.result} = {self.name} {operands}"
+        if self.results:
+            base = self.results[0].name.split("#")[0]
+            head = f"%{base}:{len(self.results)} = {self.name} {operands}"
+            out_types = "(" + ", ".join(str(v.type) for v in self.results) + ")"
+        else:
+            head = f"{self.result} = {self.name} {operands}"
+            out_types = str(self.result.type)
         if attrs:
             head += " " + attrs
-        return f"{head} : ({in_types}) -> {self.result.type}"
+        return f"{head} : ({in_types}) -> {out_types}"
 
 
 @dataclass
@@ -95,7 +104,7 @@ class Function:
     @property
     def activation_bytes(self) -> int:
         """Total bytes of all op results (what a keep-everything schedule stores)."""
-        return sum(op.result.type.nbytes for op in self.ops)
+        return sum(v.type.nbytes for op in self.ops for v in (op.results or (op.result,)))
 
     def op_counts(self) -> Counter:
         return Counter(op.name for op in self.ops)
@@ -264,6 +273,25 @@ class FunctionBuilder:
     def batch_norm(self, x, gamma, beta, epsilon: float = 1e-5, name=None) -> Value:
         t = shapes.infer_batch_norm(x.type, gamma.type, beta.type)
         return self._emit("remat.batch_norm", [x, gamma, beta], t, [("epsilon", F64Attr(epsilon))], name)
+
+    def batch_norm_with_stats(self, x, gamma, beta, epsilon: float = 1e-5,
+                              name=None) -> Tuple[Value, Value, Value]:
+        """``remat.batch_norm`` with its two statistics results: the
+        normalized value, the batch mean and the unbiased batch variance
+        (``[C]`` each), for a running-statistics update."""
+        t = shapes.infer_batch_norm(x.type, gamma.type, beta.type)
+        for v in (x, gamma, beta):
+            if not isinstance(v, Value):
+                raise TypeError(f"batch_norm: operand {v!r} is not a Value")
+        if x.type.numel // x.type.shape[1] < 2:
+            raise ValueError(f"batch_norm statistics of {x.type}: the unbiased variance "
+                             "needs at least two elements per channel")
+        base = self._result(t, name).name
+        stat = gamma.type
+        results = (Value(f"{base}#0", t), Value(f"{base}#1", stat), Value(f"{base}#2", stat))
+        self.ops.append(Operation("remat.batch_norm", results[0], (x, gamma, beta),
+                                  (("epsilon", F64Attr(epsilon)),), results=results))
+        return results
 
     def conv2d(self, x, w, strides=(1, 1), padding=(0, 0), dilations=(1, 1),
                groups: int = 1, name=None) -> Value:

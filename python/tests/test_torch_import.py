@@ -121,6 +121,11 @@ def test_batch_norm_state_is_returned(tmp_path):
     assert "%_5_num_batches_tracked: tensor<i64> {remat.state}" in imported.mlir
     assert ") -> (tensor<f32>, tensor<8xf32> {remat.state = 9 : i64}, " in imported.mlir
     assert "tensor<i64> {remat.state = 14 : i64}) {" in imported.mlir
+    # The update reads the batch statistics the batch norm op returns ([C]
+    # each), not full-size reductions of its input.
+    assert imported.mlir.count(":3 = remat.batch_norm ") == 2
+    assert "remat.sum_to" not in imported.mlir
+    assert "-> (tensor<2x8x8x8xf32>, tensor<8xf32>, tensor<8xf32>)" in imported.mlir
 
 
 def test_state_over_two_steps(tmp_path):

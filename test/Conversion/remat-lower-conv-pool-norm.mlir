@@ -308,6 +308,28 @@ func.func @batch_norm(%x: tensor<3x4x5x6xf32>, %s: tensor<4xf32>, %b: tensor<4xf
   return %0 : tensor<3x4x5x6xf32>
 }
 
+// With its batch statistics: the one statistics generic also yields the
+// unbiased variance var * 90 / 89 (f64), and the mean and that variance,
+// rounded to f32, are the [C] results; no other pass over x.
+// CHECK-LABEL: func.func @batch_norm_stats(
+// CHECK:         %[[X:.*]] = tensor.collapse_shape %arg0
+// CHECK:         %[[SUMS:.*]]:2 = linalg.generic {{.*}} ins(%[[X]] : tensor<3x4x30xf32>) outs(%{{.*}}, %{{.*}} : tensor<4xf64>, tensor<4xf64>)
+// CHECK:         %[[ST:.*]]:3 = linalg.generic {{.*}} ins(%[[SUMS]]#0, %[[SUMS]]#1 : tensor<4xf64>, tensor<4xf64>) outs(%{{.*}}, %{{.*}}, %{{.*}} : tensor<4xf64>, tensor<4xf64>, tensor<4xf64>)
+// CHECK:           %[[BESSEL:.*]] = arith.constant 1.0112359550561798 : f64
+// CHECK:           %[[UVAR:.*]] = arith.mulf %{{.*}}, %[[BESSEL]] : f64
+// CHECK:           linalg.yield %{{.*}}, %{{.*}}, %[[UVAR]] : f64, f64, f64
+// CHECK:         %[[MEAN:.*]] = linalg.generic {{.*}} ins(%[[ST]]#0 : tensor<4xf64>) outs(%{{.*}} : tensor<4xf32>)
+// CHECK:         %[[RSTD:.*]] = linalg.generic {{.*}} ins(%[[ST]]#1 : tensor<4xf64>) outs(%{{.*}} : tensor<4xf32>)
+// CHECK:         %[[VAR:.*]] = linalg.generic {{.*}} ins(%[[ST]]#2 : tensor<4xf64>) outs(%{{.*}} : tensor<4xf32>)
+// CHECK:         %[[Y:.*]] = linalg.generic {{.*}} ins(%[[X]], %[[MEAN]], %[[RSTD]], %arg1, %arg2 :
+// CHECK-NOT:     linalg.generic
+// CHECK:         %[[YR:.*]] = tensor.expand_shape %[[Y]]
+// CHECK:         return %[[YR]], %[[MEAN]], %[[VAR]] :
+func.func @batch_norm_stats(%x: tensor<3x4x5x6xf32>, %s: tensor<4xf32>, %b: tensor<4xf32>) -> (tensor<3x4x5x6xf32>, tensor<4xf32>, tensor<4xf32>) {
+  %0:3 = remat.batch_norm %x, %s, %b : (tensor<3x4x5x6xf32>, tensor<4xf32>, tensor<4xf32>) -> (tensor<3x4x5x6xf32>, tensor<4xf32>, tensor<4xf32>)
+  return %0#0, %0#1, %0#2 : tensor<3x4x5x6xf32>, tensor<4xf32>, tensor<4xf32>
+}
+
 // bf16 rank 2: [N, C] viewed as [N, C, 1]; bf16 read with extf, every
 // reduction accumulated in f64 and rounded to f32, the elementwise work in
 // f32, the three results truncated to bf16.

@@ -13,7 +13,9 @@
 // N * H * W elements per channel (32768 for a batch of 8 at 64x64), and a
 // sequential f32 sum of that length is off by ~1e-4 relative, 10-100x
 // PyTorch's blocked sums - enough to move ReLU6 kinks in MobileNetV2 and
-// change its gradients by percents. Elementwise work stays in f32.
+// change its gradients by percents. Elementwise work stays in f32. A
+// batch_norm that returns its batch statistics gets them from the same pass:
+// the mean and the unbiased variance var * K / (K - 1), [C] each.
 //
 // Both ops are brought to a canonical shape first, so one statistics helper
 // serves both:
@@ -90,12 +92,22 @@ Value narrow(OpBuilder &b, Location loc, Value wide) {
       .getResult(0);
 }
 
+/// The per-statistic values of one statistics pass, f32 [statSize].
+struct NormStats {
+  Value mean;
+  Value rstd;
+  /// The unbiased variance (sum of squared deviations / (K - 1)); null
+  /// unless asked for.
+  Value unbiasedVar;
+};
+
 /// Mean and rstd (f32, [statSize]) of `layout`, accumulated and computed in
 /// the wide type and rounded once. One pass over x sums x and x * x (two
 /// independent f64 chains per statistic); var = sum(x^2) / K - mean^2,
-/// clamped at 0 against rounding.
-std::pair<Value, Value> computeStats(OpBuilder &b, Location loc,
-                                     const NormLayout &layout, double epsilon) {
+/// clamped at 0 against rounding. With `withUnbiasedVar` (K >= 2, checked by
+/// the op verifier), the same pass also yields var * K / (K - 1).
+NormStats computeStats(OpBuilder &b, Location loc, const NormLayout &layout,
+                       double epsilon, bool withUnbiasedVar = false) {
   unsigned nRed = layout.numLoops - 1;
   Type wide = wideType(b.getContext());
   Value sumInit = wideZeros(b, loc, layout.statSize);
@@ -115,11 +127,14 @@ std::pair<Value, Value> computeStats(OpBuilder &b, Location loc,
   double count = double(layout.count);
   Value meanInit = createEmptyTensor(b, loc, {layout.statSize}, wide);
   Value rstdInit = createEmptyTensor(b, loc, {layout.statSize}, wide);
+  SmallVector<Value> inits{meanInit, rstdInit};
+  if (withUnbiasedVar)
+    inits.push_back(createEmptyTensor(b, loc, {layout.statSize}, wide));
   AffineMap id1 = b.getMultiDimIdentityMap(1);
+  SmallVector<AffineMap> maps(2 + inits.size(), id1);
   auto stats = linalg::GenericOp::create(
-      b, loc, TypeRange{meanInit.getType(), rstdInit.getType()},
-      sums.getResults(), ValueRange{meanInit, rstdInit},
-      ArrayRef<AffineMap>{id1, id1, id1, id1}, getIteratorTypes(1, 0),
+      b, loc, ValueRange(inits).getTypes(), sums.getResults(), inits, maps,
+      getIteratorTypes(1, 0),
       [&](OpBuilder &nb, Location l, ValueRange args) {
         Type f = args[0].getType();
         Value n = createFloatConstant(nb, l, f, count);
@@ -134,10 +149,18 @@ std::pair<Value, Value> computeStats(OpBuilder &b, Location loc,
         Value root = math::SqrtOp::create(nb, l, shifted);
         Value rstd = arith::DivFOp::create(
             nb, l, createFloatConstant(nb, l, f, 1.0), root);
-        linalg::YieldOp::create(nb, l, ValueRange{mean, rstd});
+        SmallVector<Value> yields{mean, rstd};
+        if (withUnbiasedVar) {
+          Value bessel = createFloatConstant(nb, l, f, count / (count - 1.0));
+          yields.push_back(arith::MulFOp::create(nb, l, var, bessel));
+        }
+        linalg::YieldOp::create(nb, l, yields);
       });
-  return {narrow(b, loc, stats.getResult(0)),
-          narrow(b, loc, stats.getResult(1))};
+  NormStats result{narrow(b, loc, stats.getResult(0)),
+                   narrow(b, loc, stats.getResult(1)), Value()};
+  if (withUnbiasedVar)
+    result.unbiasedVar = narrow(b, loc, stats.getResult(2));
+  return result;
 }
 
 /// (x - mean) * rstd for compute-type scalars.
@@ -208,12 +231,13 @@ Value batchNormRestore(OpBuilder &b, Location loc, Value t,
   return createExpandShape(b, loc, t, type.getShape(), {{0}, {1}, {2, 3}});
 }
 
-/// Shared forward: y = (x - mean) * rstd * scale + bias. `paramMap` maps
-/// the loops to the [D] or [C] parameters.
+/// Shared forward: y = (x - mean) * rstd * scale + bias with the statistics
+/// `stats` of `layout`. `paramMap` maps the loops to the [D] or [C]
+/// parameters.
 Value normForward(OpBuilder &b, Location loc, const NormLayout &layout,
-                  AffineMap paramMap, Value scale, Value bias, double epsilon,
-                  Type elemType) {
-  auto [mean, rstd] = computeStats(b, loc, layout, epsilon);
+                  const NormStats &stats, AffineMap paramMap, Value scale,
+                  Value bias, Type elemType) {
+  Value mean = stats.mean, rstd = stats.rstd;
   auto xType = cast<RankedTensorType>(layout.x.getType());
   // The result is produced in the loop order of xMap's inverse, i.e. with
   // x's own layout, so write it through the same map.
@@ -247,10 +271,12 @@ struct LayerNormLowering : OpConversionPattern<LayerNormOp> {
     Location loc = op.getLoc();
     RankedTensorType type = op.getType();
     NormLayout layout = layerNormLayout(rewriter, loc, adaptor.getInput());
-    Value y = normForward(
-        rewriter, loc, layout, getDimsMap(rewriter.getContext(), 2, {1}),
-        adaptor.getScale(), adaptor.getBias(),
-        op.getEpsilon().convertToDouble(), type.getElementType());
+    NormStats stats =
+        computeStats(rewriter, loc, layout, op.getEpsilon().convertToDouble());
+    Value y = normForward(rewriter, loc, layout, stats,
+                          getDimsMap(rewriter.getContext(), 2, {1}),
+                          adaptor.getScale(), adaptor.getBias(),
+                          type.getElementType());
     rewriter.replaceOp(op, layerNormRestore(rewriter, loc, y, type));
     return success();
   }
@@ -263,13 +289,22 @@ struct BatchNormLowering : OpConversionPattern<BatchNormOp> {
   matchAndRewrite(BatchNormOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
-    RankedTensorType type = op.getType();
+    RankedTensorType type = op.getResult().getType();
+    Type elemType = type.getElementType();
     NormLayout layout = batchNormLayout(rewriter, loc, adaptor.getInput());
-    Value y =
-        normForward(rewriter, loc, layout, layout.statMap, adaptor.getScale(),
-                    adaptor.getBias(), op.getEpsilon().convertToDouble(),
-                    type.getElementType());
-    rewriter.replaceOp(op, batchNormRestore(rewriter, loc, y, type));
+    bool withStats = !op.getBatchStats().empty();
+    NormStats stats = computeStats(rewriter, loc, layout,
+                                   op.getEpsilon().convertToDouble(), withStats);
+    Value y = normForward(rewriter, loc, layout, stats, layout.statMap,
+                          adaptor.getScale(), adaptor.getBias(), elemType);
+    SmallVector<Value> results{batchNormRestore(rewriter, loc, y, type)};
+    if (withStats) {
+      results.push_back(
+          castTensorFromCompute(rewriter, loc, stats.mean, elemType));
+      results.push_back(
+          castTensorFromCompute(rewriter, loc, stats.unbiasedVar, elemType));
+    }
+    rewriter.replaceOp(op, results);
     return success();
   }
 };
@@ -317,8 +352,9 @@ struct LayerNormGradLowering : OpConversionPattern<LayerNormGradOp> {
     Type elemType = type.getElementType();
     NormLayout layout = layerNormLayout(rewriter, loc, adaptor.getInput());
     Value dy = layerNormLayout(rewriter, loc, adaptor.getGrad()).x;
-    auto [mean, rstd] =
+    NormStats stats =
         computeStats(rewriter, loc, layout, op.getEpsilon().convertToDouble());
+    Value mean = stats.mean, rstd = stats.rstd;
     int64_t m = layout.statSize, d = layout.count;
     double count = double(d);
 
@@ -396,8 +432,9 @@ struct BatchNormGradLowering : OpConversionPattern<BatchNormGradOp> {
     Type elemType = type.getElementType();
     NormLayout layout = batchNormLayout(rewriter, loc, adaptor.getInput());
     Value dy = batchNormLayout(rewriter, loc, adaptor.getGrad()).x;
-    auto [mean, rstd] =
+    NormStats stats =
         computeStats(rewriter, loc, layout, op.getEpsilon().convertToDouble());
+    Value mean = stats.mean, rstd = stats.rstd;
     auto [dBias, dScale] =
         paramGrads(rewriter, loc, layout.x, dy, mean, rstd, 3, layout.xMap,
                    layout.statMap, layout.statMap, layout.statSize);

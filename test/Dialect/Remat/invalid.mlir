@@ -460,6 +460,38 @@ func.func @batch_norm_result_shape(%x: tensor<16x8xf32>, %s: tensor<8xf32>) -> t
 
 // -----
 
+func.func @batch_norm_one_stat(%x: tensor<16x8xf32>, %s: tensor<8xf32>) -> tensor<8xf32> {
+  // expected-error @+1 {{'remat.batch_norm' op expects no batch statistics or two (mean and unbiased variance), got 1}}
+  %0:2 = remat.batch_norm %x, %s, %s : (tensor<16x8xf32>, tensor<8xf32>, tensor<8xf32>) -> (tensor<16x8xf32>, tensor<8xf32>)
+  return %0#1 : tensor<8xf32>
+}
+
+// -----
+
+func.func @batch_norm_stat_shape(%x: tensor<2x3x4x4xf32>, %s: tensor<3xf32>) -> tensor<1x3xf32> {
+  // expected-error @+1 {{'remat.batch_norm' op result shape [1, 3] does not match the expected shape [3]}}
+  %0:3 = remat.batch_norm %x, %s, %s : (tensor<2x3x4x4xf32>, tensor<3xf32>, tensor<3xf32>) -> (tensor<2x3x4x4xf32>, tensor<3xf32>, tensor<1x3xf32>)
+  return %0#2 : tensor<1x3xf32>
+}
+
+// -----
+
+func.func @batch_norm_stat_type(%x: tensor<16x8xf32>, %s: tensor<8xf32>) -> tensor<8xf16> {
+  // expected-error @+1 {{'remat.batch_norm' op element types differ: expected 'f32', got 'f16'}}
+  %0:3 = remat.batch_norm %x, %s, %s : (tensor<16x8xf32>, tensor<8xf32>, tensor<8xf32>) -> (tensor<16x8xf32>, tensor<8xf32>, tensor<8xf16>)
+  return %0#2 : tensor<8xf16>
+}
+
+// -----
+
+func.func @batch_norm_stats_one_per_channel(%x: tensor<1x8x1x1xf32>, %s: tensor<8xf32>) -> tensor<8xf32> {
+  // expected-error @+1 {{'remat.batch_norm' op batch statistics need at least two elements per channel for the unbiased variance, got 1}}
+  %0:3 = remat.batch_norm %x, %s, %s : (tensor<1x8x1x1xf32>, tensor<8xf32>, tensor<8xf32>) -> (tensor<1x8x1x1xf32>, tensor<8xf32>, tensor<8xf32>)
+  return %0#2 : tensor<8xf32>
+}
+
+// -----
+
 func.func @layer_norm_element_types(%x: tensor<4x8xf16>, %s: tensor<8xf32>) -> tensor<4x8xf16> {
   // expected-error @+1 {{'remat.layer_norm' op element types differ: expected 'f16', got 'f32'}}
   %0 = remat.layer_norm %x, %s, %s : (tensor<4x8xf16>, tensor<8xf32>, tensor<8xf32>) -> tensor<4x8xf16>

@@ -138,6 +138,17 @@ func.func @batch_norm_2d(%x: tensor<16x8xf32>, %s: tensor<8xf32>) -> tensor<16x8
   return %0 : tensor<16x8xf32>
 }
 
+// batch_norm with its batch statistics (mean and unbiased variance, [C]).
+// GENERIC-LABEL: sym_name = "batch_norm_stats"
+// GENERIC: %{{.*}}:3 = "remat.batch_norm"(%{{.*}}, %{{.*}}, %{{.*}}) <{epsilon = 1.000000e-05 : f64}> : (tensor<2x3x4x4xf32>, tensor<3xf32>, tensor<3xf32>) -> (tensor<2x3x4x4xf32>, tensor<3xf32>, tensor<3xf32>)
+// CHECK-LABEL: func.func @batch_norm_stats(
+// CHECK-NEXT: %0, %batch_mean, %batch_var = remat.batch_norm %arg0, %arg1, %arg2 : (tensor<2x3x4x4xf32>, tensor<3xf32>, tensor<3xf32>) -> (tensor<2x3x4x4xf32>, tensor<3xf32>, tensor<3xf32>)
+// CHECK-NEXT: return %0, %batch_mean, %batch_var : tensor<2x3x4x4xf32>, tensor<3xf32>, tensor<3xf32>
+func.func @batch_norm_stats(%x: tensor<2x3x4x4xf32>, %s: tensor<3xf32>, %b: tensor<3xf32>) -> (tensor<2x3x4x4xf32>, tensor<3xf32>, tensor<3xf32>) {
+  %0:3 = remat.batch_norm %x, %s, %b : (tensor<2x3x4x4xf32>, tensor<3xf32>, tensor<3xf32>) -> (tensor<2x3x4x4xf32>, tensor<3xf32>, tensor<3xf32>)
+  return %0#0, %0#1, %0#2 : tensor<2x3x4x4xf32>, tensor<3xf32>, tensor<3xf32>
+}
+
 // Non-default strides/padding/dilations/groups survive; defaults are elided.
 // GENERIC-LABEL: sym_name = "conv"
 // GENERIC: "remat.conv2d"(%{{.*}}, %{{.*}}) <{dilations = array<i64: 2, 2>, groups = 2 : i64, padding = array<i64: 1, 1>, strides = array<i64: 2, 2>}>

@@ -215,12 +215,36 @@ LogicalResult LayerNormOp::verify() {
 }
 
 LogicalResult BatchNormOp::verify() {
-  if (failed(verifyNormParams(*this, getInput().getType().getShape(), true,
-                              {getScale(), getBias()})))
+  ArrayRef<int64_t> x = getInput().getType().getShape();
+  if (failed(verifyNormParams(*this, x, true, {getScale(), getBias()})))
     return failure();
-  if (failed(verifyResultShape(*this, getInput().getType().getShape())))
+  if (failed(verifyResultShape(*this, x)))
     return failure();
+  size_t numStats = getBatchStats().size();
+  if (numStats != 0 && numStats != 2)
+    return emitOpError("expects no batch statistics or two (mean and "
+                       "unbiased variance), got ")
+           << numStats;
+  if (numStats != 0) {
+    for (unsigned i = 1; i <= numStats; ++i)
+      if (failed(verifyResultShape(*this, {x[1]}, i)))
+        return failure();
+    // The unbiased variance divides by K - 1.
+    int64_t perChannel = x[0] * (x.size() == 4 ? x[2] * x[3] : 1);
+    if (perChannel < 2)
+      return emitOpError("batch statistics need at least two elements per "
+                         "channel for the unbiased variance, got ")
+             << perChannel;
+  }
   return verifySameElementType(*this);
+}
+
+void BatchNormOp::getAsmResultNames(OpAsmSetValueNameFn setNameFn) {
+  // The normalized result keeps a number, as a one-result op's would.
+  if (Value mean = getBatchMean())
+    setNameFn(mean, "batch_mean");
+  if (Value var = getBatchVar())
+    setNameFn(var, "batch_var");
 }
 
 template <typename OpTy>

@@ -155,13 +155,20 @@ buildGradients(OpBuilder &b, Block &block, TypedValue<RankedTensorType> loss,
              << op->getName()
              << "' is on the path from a parameter to the loss but has no "
                 "gradient (RematGradientOpInterface)";
-    // Results that receive no gradient get a zero gradient.
+    // Results that receive no gradient get a zero gradient; one that the
+    // rule does not read (batch_norm's batch statistics) is erased again.
+    SmallVector<Value> zeros;
     for (auto [r, g] : llvm::zip(op->getResults(), resultGrads))
-      if (!g)
+      if (!g) {
         g = splat(b, op->getLoc(), cast<RankedTensorType>(r.getType()), 0.0);
+        zeros.push_back(g);
+      }
     SmallVector<Value> operandGrads;
     if (failed(gradOp.buildGradient(b, resultGrads, operandGrads)))
       return failure();
+    for (Value zero : zeros)
+      if (zero.use_empty() && !llvm::is_contained(operandGrads, zero))
+        zero.getDefiningOp()->erase();
     if (operandGrads.size() != op->getNumOperands())
       return op->emitError("gradient rule returned ")
              << operandGrads.size() << " gradients for " << op->getNumOperands()

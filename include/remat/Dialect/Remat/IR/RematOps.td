@@ -13,6 +13,7 @@ include "remat/Dialect/Remat/IR/RematInterfaces.td"
 include "mlir/Interfaces/SideEffectInterfaces.td"
 include "mlir/Interfaces/ControlFlowInterfaces.td"
 include "mlir/Interfaces/InferTypeOpInterface.td"
+include "mlir/IR/OpAsmInterface.td"
 include "mlir/IR/OpBase.td"
 include "mlir/IR/CommonAttrConstraints.td"
 
@@ -212,7 +213,9 @@ def Remat_LayerNormOp : Remat_NormOp<"layer_norm", "layer normalization"> {
   }];
 }
 
-def Remat_BatchNormOp : Remat_NormOp<"batch_norm", "batch normalization"> {
+def Remat_BatchNormOp : Remat_DiffOp<"batch_norm",
+    [DeclareOpInterfaceMethods<RematCostOpInterface, ["getComputeCost"]>,
+     DeclareOpInterfaceMethods<OpAsmOpInterface, ["getAsmResultNames"]>]> {
   let summary = "batch normalization in training mode";
   let description = [{
     Normalizes every channel (dimension 1) of a `[N, C]` or `[N, C, H, W]`
@@ -220,6 +223,37 @@ def Remat_BatchNormOp : Remat_NormOp<"batch_norm", "batch normalization"> {
     dimension but 1, plus `epsilon`), then applies the per-channel `scale`
     and `bias` of shape `[C]`. Running statistics are not tracked: the op is a
     pure function of its operands, so recomputing it reproduces it exactly.
+
+    With two more results, the op also returns the batch statistics it
+    normalized with, for a running-statistics update: the per-channel batch
+    mean and the *unbiased* batch variance (squared deviations summed over
+    the `K = N * H * W` elements of a channel, divided by `K - 1`, as
+    PyTorch's running variance uses; `K` must be at least 2). Both are `[C]`
+    and come from the same statistics pass as the normalization, so an
+    update needs no full-size temporary. No gradient flows into them.
+
+    ```mlir
+    %y, %mean, %var = remat.batch_norm %x, %s, %b
+        : (tensor<8x4x6x6xf32>, tensor<4xf32>, tensor<4xf32>)
+        -> (tensor<8x4x6x6xf32>, tensor<4xf32>, tensor<4xf32>)
+    ```
+  }];
+  let arguments = (ins Remat_FloatTensor:$input, Remat_FloatTensor:$scale,
+                       Remat_FloatTensor:$bias,
+                       DefaultValuedAttr<ConfinedAttr<F64Attr,
+                           [Remat_FloatPositive]>, "1.0e-5">:$epsilon);
+  let results = (outs Remat_FloatTensor:$result,
+                      Variadic<Remat_FloatTensor>:$batch_stats);
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// The batch mean and unbiased batch variance results, or null values
+    /// when the op does not return its statistics.
+    ::mlir::Value getBatchMean() {
+      return getBatchStats().empty() ? ::mlir::Value() : getBatchStats()[0];
+    }
+    ::mlir::Value getBatchVar() {
+      return getBatchStats().empty() ? ::mlir::Value() : getBatchStats()[1];
+    }
   }];
 }
 
