@@ -47,6 +47,10 @@ void remat::buildLinalgPipeline(OpPassManager &pm) {
   OpPassManager &funcPm = pm.nest<func::FuncOp>();
   funcPm.addPass(createRematLowerToLinalg());
   funcPm.addPass(createRematOpenRecompute());
+  // Upstream arith/math ops on whole tensors (what remat-autodiff's upstream
+  // rules and hand-written steps produce) become linalg.generic ops, so they
+  // bufferize and fuse like the lowered remat ops.
+  funcPm.addPass(createConvertElementwiseToLinalgPass());
   funcPm.addPass(createRematFuseElementwise());
 }
 
@@ -176,8 +180,9 @@ void remat::registerRematPipelines() {
       buildTrainingPipeline);
   PassPipelineRegistration<NoPipelineOptions>(
       "remat-linalg-pipeline",
-      "remat-lower-to-linalg, remat-open-recompute and "
-      "remat-fuse-elementwise on every function",
+      "remat-lower-to-linalg, remat-open-recompute, "
+      "convert-elementwise-to-linalg and remat-fuse-elementwise on every "
+      "function",
       [](OpPassManager &pm, const NoPipelineOptions &) {
         buildLinalgPipeline(pm);
       });

@@ -13,11 +13,12 @@
 // Without strategy= or budget= only autodiff runs.
 // RUN: remat-opt %s --remat-training-pipeline | FileCheck %s --check-prefix=AUTODIFF
 //
-// remat-linalg-pipeline: the lowering with the recompute regions opened and
+// remat-linalg-pipeline: the lowering with the recompute regions opened,
+// upstream elementwise ops on tensors turned into linalg.generic ops, and
 // elementwise chains fused.
 // RUN: remat-opt %t.train.mlir --remat-linalg-pipeline -o %t.linalg.mlir
 // RUN: remat-opt %t.train.mlir -o %t.linalg-text.mlir \
-// RUN:   --pass-pipeline='builtin.module(func.func(remat-lower-to-linalg,remat-open-recompute,remat-fuse-elementwise))'
+// RUN:   --pass-pipeline='builtin.module(func.func(remat-lower-to-linalg,remat-open-recompute,convert-elementwise-to-linalg,remat-fuse-elementwise))'
 // RUN: diff %t.linalg.mlir %t.linalg-text.mlir
 // RUN: FileCheck %s --check-prefix=LINALG < %t.linalg.mlir
 //

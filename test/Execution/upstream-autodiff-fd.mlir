@@ -8,9 +8,9 @@
 // compiled and run; the compiled gradient of every parameter is checked
 // against central differences of the compiled loss along 4 random
 // directions.
-// (arith and math ops on tensors, which remat-compile rejects, are turned
-// into linalg.generic ops by MLIR's --convert-elementwise-to-linalg.)
-// RUN: remat-opt %s --remat-autodiff --remat-lower-to-linalg --remat-open-recompute --convert-elementwise-to-linalg \
+// (arith and math ops on tensors are turned into linalg.generic ops by
+// remat-linalg-pipeline, as in remat-compile.)
+// RUN: remat-opt %s --remat-autodiff --remat-linalg-pipeline \
 // RUN:   | %remat_exec main --params-from %s --seed 3 --fd 4 --fd-eps 3e-3 --fd-rtol 1e-3 \
 // RUN:   | remat-opt %remat_to_llvm | %remat_runner > %t.out
 // RUN: %remat_exec check %s --mode fd --seed 3 --fd 4 --fd-eps 3e-3 --fd-rtol 1e-3 < %t.out | FileCheck %s

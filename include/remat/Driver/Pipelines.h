@@ -12,6 +12,7 @@
 ///   remat-training-pipeline  func.func(remat-autodiff, remat-rematerialize)
 ///   remat-linalg-pipeline    func.func(remat-lower-to-linalg,
 ///                                      remat-open-recompute,
+///                                      convert-elementwise-to-linalg,
 ///                                      remat-fuse-elementwise)
 ///   remat-buffer-pipeline    one-shot-bufferize ... remat-plan-arena ...
 ///   remat-cpu-llvm-pipeline  loops, then the LLVM dialect (host code)
@@ -134,6 +135,7 @@ void buildTrainingPipeline(mlir::OpPassManager &pm,
                            const TrainingPipelineOptions &options);
 
 /// remat ops to linalg/tensor/arith/math/scf, recompute regions opened,
+/// upstream arith/math ops on tensors turned into linalg.generic ops,
 /// elementwise chains fused.
 void buildLinalgPipeline(mlir::OpPassManager &pm);
 
