@@ -20,6 +20,8 @@
 
 #include "remat/Runtime/CudaRuntime.h"
 
+#include "CudaCheck.h"
+
 #include <cublas_v2.h>
 #include <cuda.h>
 
@@ -33,26 +35,12 @@ namespace {
 /// so the algorithm chosen for a shape does not vary between calls.
 constexpr size_t kWorkspaceBytes = size_t(32) << 20;
 
-[[noreturn]] void fail(const char *call, const char *error) {
-  std::fprintf(stderr, "remat cuda runtime: %s failed: %s\n", call, error);
-  std::abort();
-}
+using remat::cuda::check;
 
 void check(cublasStatus_t status, const char *call) {
   if (status != CUBLAS_STATUS_SUCCESS)
-    fail(call, cublasGetStatusString(status));
+    remat::cuda::fail(call, cublasGetStatusString(status));
 }
-
-void check(CUresult result, const char *call) {
-  if (result == CUDA_SUCCESS)
-    return;
-  const char *name = nullptr;
-  if (cuGetErrorName(result, &name) != CUDA_SUCCESS || !name)
-    name = "unknown error";
-  fail(call, name);
-}
-
-#define REMAT_CHECK(expr) check((expr), #expr)
 
 /// The cuBLAS handle of the calling thread (created on first use, in the
 /// runtime's primary context) and its workspace.

@@ -34,6 +34,8 @@
 
 #include "remat/Runtime/CudaRuntime.h"
 
+#include "CudaCheck.h"
+
 #include <cuda.h>
 #include <cudnn.h>
 
@@ -43,26 +45,12 @@
 
 namespace {
 
-[[noreturn]] void fail(const char *call, const char *error) {
-  std::fprintf(stderr, "remat cuda runtime: %s failed: %s\n", call, error);
-  std::abort();
-}
+using remat::cuda::check;
 
 void check(cudnnStatus_t status, const char *call) {
   if (status != CUDNN_STATUS_SUCCESS)
-    fail(call, cudnnGetErrorString(status));
+    remat::cuda::fail(call, cudnnGetErrorString(status));
 }
-
-void check(CUresult result, const char *call) {
-  if (result == CUDA_SUCCESS)
-    return;
-  const char *name = nullptr;
-  if (cuGetErrorName(result, &name) != CUDA_SUCCESS || !name)
-    name = "unknown error";
-  fail(call, name);
-}
-
-#define REMAT_CHECK(expr) check((expr), #expr)
 
 /// The cuDNN handle of the calling thread (created on first use, in the
 /// runtime's primary context) and its workspace, which only grows.

@@ -16,6 +16,8 @@
 
 #include "remat/Runtime/CudaRuntime.h"
 
+#include "CudaCheck.h"
+
 #include <cuda.h>
 
 #include <algorithm>
@@ -27,21 +29,7 @@
 
 namespace {
 
-[[noreturn]] void fail(const char *call, CUresult result) {
-  const char *name = nullptr;
-  if (cuGetErrorName(result, &name) != CUDA_SUCCESS || !name)
-    name = "unknown error";
-  std::fprintf(stderr, "remat cuda runtime: %s failed: %s (%d)\n", call, name,
-               static_cast<int>(result));
-  std::abort();
-}
-
-void check(CUresult result, const char *call) {
-  if (result != CUDA_SUCCESS)
-    fail(call, result);
-}
-
-#define REMAT_CHECK(expr) check((expr), #expr)
+using remat::cuda::check;
 
 CUcontext primaryContext() {
   static CUcontext context = [] {
