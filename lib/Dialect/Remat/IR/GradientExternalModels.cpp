@@ -438,14 +438,18 @@ LogicalResult buildScalarRuleGradient(Operation *op, OpBuilder &b,
   return success();
 }
 
-/// linalg.batch_matmul with the default maps: per batch, as linalg.matmul.
-LogicalResult buildBatchMatmulGradient(Operation *op, OpBuilder &b,
-                                       ValueRange resultGrads,
-                                       SmallVectorImpl<Value> &operandGrads) {
-  auto matmul = cast<linalg::BatchMatmulOp>(op);
+/// linalg.matmul and linalg.batch_matmul (per batch) with the default maps:
+/// C = C0 + A B, so dA = G B^T, dB = A^T G, dC0 = G. `name` is the op's name
+/// for the error on user-defined maps.
+template <typename MatmulLikeOp>
+LogicalResult buildMatmulLikeGradient(Operation *op, OpBuilder &b,
+                                      ValueRange resultGrads,
+                                      SmallVectorImpl<Value> &operandGrads,
+                                      StringRef name) {
+  auto matmul = cast<MatmulLikeOp>(op);
   if (matmul.hasUserDefinedMaps())
-    return op->emitError("autodiff differentiates linalg.batch_matmul with "
-                         "the default indexing maps only");
+    return op->emitError() << "autodiff differentiates " << name
+                           << " with the default indexing maps only";
   if (!matmul.hasPureTensorSemantics() ||
       failed(checkGradType(op, op->getResult(0).getType())))
     return failure();
@@ -458,6 +462,21 @@ LogicalResult buildBatchMatmulGradient(Operation *op, OpBuilder &b,
       MatmulOp::create(b, loc, bm.getType(), a, g, b.getUnitAttr(), UnitAttr());
   operandGrads.assign({da, db, g});
   return success();
+}
+
+LogicalResult buildMatmulGradient(Operation *op, OpBuilder &b,
+                                  ValueRange resultGrads,
+                                  SmallVectorImpl<Value> &operandGrads) {
+  return buildMatmulLikeGradient<linalg::MatmulOp>(op, b, resultGrads,
+                                                   operandGrads,
+                                                   "linalg.matmul");
+}
+
+LogicalResult buildBatchMatmulGradient(Operation *op, OpBuilder &b,
+                                       ValueRange resultGrads,
+                                       SmallVectorImpl<Value> &operandGrads) {
+  return buildMatmulLikeGradient<linalg::BatchMatmulOp>(
+      op, b, resultGrads, operandGrads, "linalg.batch_matmul");
 }
 
 /// linalg.transpose: the gradient is transposed back.
@@ -558,29 +577,6 @@ LogicalResult buildBroadcastGradient(Operation *op, OpBuilder &b,
   operandGrads.assign({sumOverDroppedDims(b, op->getLoc(), resultGrads[0],
                                           map, inType),
                        Value()});
-  return success();
-}
-
-/// linalg.matmul with the default maps: C = C0 + A B, so dA = G B^T,
-/// dB = A^T G, dC0 = G.
-LogicalResult buildMatmulGradient(Operation *op, OpBuilder &b,
-                                  ValueRange resultGrads,
-                                  SmallVectorImpl<Value> &operandGrads) {
-  auto matmul = cast<linalg::MatmulOp>(op);
-  if (matmul.hasUserDefinedMaps())
-    return op->emitError("autodiff differentiates linalg.matmul with the "
-                         "default indexing maps only");
-  if (!matmul.hasPureTensorSemantics() ||
-      failed(checkGradType(op, op->getResult(0).getType())))
-    return failure();
-  Value a = matmul.getInputs()[0], bm = matmul.getInputs()[1];
-  Value g = resultGrads[0];
-  Location loc = op->getLoc();
-  Value da =
-      MatmulOp::create(b, loc, a.getType(), g, bm, UnitAttr(), b.getUnitAttr());
-  Value db =
-      MatmulOp::create(b, loc, bm.getType(), a, g, b.getUnitAttr(), UnitAttr());
-  operandGrads.assign({da, db, g});
   return success();
 }
 
