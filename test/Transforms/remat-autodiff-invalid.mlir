@@ -198,3 +198,46 @@ func.func @product_reduction(%w: tensor<4xf32> {remat.param}) -> tensor<f32> {
   } -> tensor<f32>
   return %loss : tensor<f32>
 }
+
+// -----
+
+// A linalg.matmul with user-defined indexing maps (here A transposed) is not
+// differentiated: the rule assumes the default maps.
+func.func @matmul_user_maps(%a: tensor<3x4xf32> {remat.param}, %b: tensor<3x5xf32>) -> tensor<f32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<4x5xf32>
+  %c0 = linalg.fill ins(%zero : f32) outs(%e : tensor<4x5xf32>) -> tensor<4x5xf32>
+  // expected-error @+1 {{autodiff differentiates linalg.matmul with the default indexing maps only}}
+  %c = linalg.matmul indexing_maps = [affine_map<(d0, d1, d2) -> (d2, d0)>, affine_map<(d0, d1, d2) -> (d2, d1)>, affine_map<(d0, d1, d2) -> (d0, d1)>]
+      ins(%a, %b : tensor<3x4xf32>, tensor<3x5xf32>) outs(%c0 : tensor<4x5xf32>) -> tensor<4x5xf32>
+  %i = tensor.empty() : tensor<f32>
+  %f = linalg.fill ins(%zero : f32) outs(%i : tensor<f32>) -> tensor<f32>
+  %loss = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> ()>], iterator_types = ["reduction", "reduction"]}
+      ins(%c : tensor<4x5xf32>) outs(%f : tensor<f32>) {
+  ^bb0(%x: f32, %acc: f32):
+    %s = arith.addf %x, %acc : f32
+    linalg.yield %s : f32
+  } -> tensor<f32>
+  return %loss : tensor<f32>
+}
+
+// -----
+
+// The same for linalg.batch_matmul (B transposed per batch).
+func.func @batch_matmul_user_maps(%a: tensor<2x4x3xf32> {remat.param}, %b: tensor<2x5x3xf32>) -> tensor<f32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<2x4x5xf32>
+  %c0 = linalg.fill ins(%zero : f32) outs(%e : tensor<2x4x5xf32>) -> tensor<2x4x5xf32>
+  // expected-error @+1 {{autodiff differentiates linalg.batch_matmul with the default indexing maps only}}
+  %c = linalg.batch_matmul indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>]
+      ins(%a, %b : tensor<2x4x3xf32>, tensor<2x5x3xf32>) outs(%c0 : tensor<2x4x5xf32>) -> tensor<2x4x5xf32>
+  %i = tensor.empty() : tensor<f32>
+  %f = linalg.fill ins(%zero : f32) outs(%i : tensor<f32>) -> tensor<f32>
+  %loss = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> ()>], iterator_types = ["reduction", "reduction", "reduction"]}
+      ins(%c : tensor<2x4x5xf32>) outs(%f : tensor<f32>) {
+  ^bb0(%x: f32, %acc: f32):
+    %s = arith.addf %x, %acc : f32
+    linalg.yield %s : f32
+  } -> tensor<f32>
+  return %loss : tensor<f32>
+}
