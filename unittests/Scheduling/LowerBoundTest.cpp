@@ -60,6 +60,17 @@ double leastWithin(const std::vector<std::pair<int64_t, double>> &points,
   return best;
 }
 
+/// The least and the largest peak among `points`.
+std::pair<int64_t, int64_t>
+peakRange(const std::vector<std::pair<int64_t, double>> &points) {
+  int64_t minPeak = std::numeric_limits<int64_t>::max(), maxPeak = 0;
+  for (auto [peak, cost] : points) {
+    minPeak = std::min(minPeak, peak);
+    maxPeak = std::max(maxPeak, peak);
+  }
+  return {minPeak, maxPeak};
+}
+
 /// A gradient chain (4 layers of 16 bytes, cost 4 each).
 Graph chain4() {
   test::GradChain c = test::makeGradChain(4, 16, 4);
@@ -119,11 +130,7 @@ TEST(LowerBoundTest, NeverAboveExhaustiveOptimum) {
     Graph g = test::makeRandomGraph(rng, numF, numB);
     ASSERT_FALSE(g.validate());
     std::vector<std::pair<int64_t, double>> points = allSchedules(g);
-    int64_t minPeak = std::numeric_limits<int64_t>::max(), maxPeak = 0;
-    for (auto [peak, cost] : points) {
-      minPeak = std::min(minPeak, peak);
-      maxPeak = std::max(maxPeak, peak);
-    }
+    auto [minPeak, maxPeak] = peakRange(points);
     EXPECT_LE(leastPeakLowerBound(g), minPeak) << "graph " << iter;
     for (int64_t budget = std::max<int64_t>(minPeak - 2, 0); budget <= maxPeak;
          ++budget) {
@@ -157,11 +164,7 @@ TEST(LowerBoundTest, BranchAndBoundRaisesTheBoundWithinTheOptimum) {
     Graph g = test::makeRandomGraph(rng, numF, numB);
     ASSERT_FALSE(g.validate());
     std::vector<std::pair<int64_t, double>> points = allSchedules(g);
-    int64_t minPeak = std::numeric_limits<int64_t>::max(), maxPeak = 0;
-    for (auto [peak, cost] : points) {
-      minPeak = std::min(minPeak, peak);
-      maxPeak = std::max(maxPeak, peak);
-    }
+    auto [minPeak, maxPeak] = peakRange(points);
     LowerBoundOptions noSplits, manySplits;
     noSplits.maxSplits = 0;
     manySplits.maxSplits = 1000;
