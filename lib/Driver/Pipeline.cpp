@@ -59,6 +59,7 @@ LogicalResult driver::runRematStage(ModuleOp module,
   training.autodiff = forward;
   training.strategy = options.strategy;
   training.budget = options.budget.value_or(0);
+  training.gradSeed = options.gradSeed;
   // Every rewrite is checked by the independent verifier against the
   // function before the rewrite (values read, recomputed ops, peak).
   training.verify = true;

@@ -39,6 +39,7 @@ void remat::buildTrainingPipeline(OpPassManager &pm,
   if (!options.strategy.empty())
     remat.strategy = options.strategy;
   remat.budget = options.budget;
+  remat.gradSeed = options.gradSeed;
   remat.verify = options.verify;
   funcPm.addPass(createRematRematerialize(remat));
 }

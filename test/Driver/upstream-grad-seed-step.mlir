@@ -12,6 +12,18 @@
 // RUN: remat-opt %s --remat-rematerialize='strategy=chain-opt budget=2048' 2>/dev/null | FileCheck %s --check-prefix=IR
 // RUN: remat-compile %s --strategy=chain-opt --budget=2048 -o %t.o --header=%t.h 2>&1 | FileCheck %s --check-prefix=COMPILE
 // RUN: FileCheck %s --check-prefix=HEADER < %t.h
+// The same step with the seed named instead of marked (remat-compile's
+// --grad-seed, as remat-rematerialize's grad-seed=): the same split, plan
+// and arena; a name that matches no op, or a seed without a budget or a
+// strategy, is an error. (Without --grad-seed the split would come from
+// the loss, with another remark.)
+// RUN: sed -e 's/^\(  %%seed = arith.constant\) {remat.grad_seed}\(.*\)$/\1\2 loc("dloss")/' %s > %t.named.mlir
+// RUN: remat-compile %t.named.mlir --grad-seed=dloss --strategy=chain-opt --budget=2048 -o %t.named.o --header=%t.named.h 2>&1 | FileCheck %s --check-prefix=COMPILE
+// RUN: FileCheck %s --check-prefix=HEADER < %t.named.h
+// RUN: not remat-compile %t.named.mlir --grad-seed=nosuch --budget=2048 -o %t.bad.o 2>&1 | FileCheck %s --check-prefix=NOSUCH
+// RUN: not remat-compile %t.named.mlir --grad-seed=dloss -o %t.bad.o 2>&1 | FileCheck %s --check-prefix=NOBUDGET
+// NOSUCH: error: grad-seed='nosuch' names no top-level op of @step
+// NOBUDGET: error: --grad-seed=dloss needs a positive --budget or --strategy
 //
 // Store-all peaks at dz2 as in upstream-training-step.mlir: h0, h1, h2,
 // dh2, dz2 = 5 x 512 = 2560 B (the running sum of h1, 64 B, lives after it).

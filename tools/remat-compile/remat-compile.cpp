@@ -4,8 +4,9 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// remat-compile model.mlir [--budget=B] [--strategy=S] [--target=cpu|cuda]
-//     [--chip=sm_90] [--emit=...] [-o out] [--header=entry.h]
+// remat-compile model.mlir [--budget=B] [--strategy=S] [--grad-seed=NAME]
+//     [--target=cpu|cuda] [--chip=sm_90] [--emit=...] [-o out]
+//     [--header=entry.h]
 //
 // A thin command line over remat::driver (lib/Driver).
 //
@@ -57,6 +58,13 @@ static cl::opt<long long>
 static cl::opt<std::string>
     strategy("strategy",
              cl::desc("Rematerialization strategy for --remat-rematerialize"));
+static cl::opt<std::string> gradSeed(
+    "grad-seed",
+    cl::desc("Name location (loc(\"NAME\")) of the op that seeds the "
+             "gradient of a step written without #remat.phase marks, for "
+             "--remat-rematerialize (as the remat.grad_seed attribute; needs "
+             "a positive --budget or --strategy)"),
+    cl::value_desc("NAME"));
 static cl::opt<std::string>
     entry("entry",
           cl::desc("Function to compile (default: the training step)"));
@@ -168,7 +176,14 @@ int main(int argc, char **argv) {
               "(the arena is planned at the buffer level)\n";
     return 1;
   }
+  if (!gradSeed.empty() && budget <= 0 && strategy.empty()) {
+    errs() << "error: --grad-seed=" << gradSeed
+           << " needs a positive --budget or --strategy (the seed places the "
+              "forward/backward split for rematerialization)\n";
+    return 1;
+  }
   options.strategy = strategy;
+  options.gradSeed = gradSeed;
   options.chip = chip;
   options.cudaPath = cudaPath;
   options.entry = entry;

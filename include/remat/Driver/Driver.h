@@ -66,6 +66,10 @@ struct CompileOptions {
   /// only when one of them is given.
   std::optional<int64_t> budget;
   std::string strategy;
+  /// remat-rematerialize's grad-seed: the op at loc("NAME") seeds the
+  /// gradient of a step written without phase marks (needs a budget or a
+  /// strategy).
+  std::string gradSeed;
   /// Entry function; empty: the single training step of the module.
   std::string entry;
   /// Host CPU for the object: "native" (this machine) or an LLVM CPU name.

@@ -53,6 +53,11 @@ struct TrainingPipelineOptions
       *this, "budget",
       llvm::cl::desc("Activation memory budget in bytes (0: none)"),
       llvm::cl::init(0)};
+  PassOptions::Option<std::string> gradSeed{
+      *this, "grad-seed",
+      llvm::cl::desc("remat-rematerialize's grad-seed: the name location "
+                     "(loc(\"NAME\")) of the op that seeds the gradient"),
+      llvm::cl::init("")};
   PassOptions::Option<bool> verify{
       *this, "verify",
       llvm::cl::desc("Check every rewrite with the independent schedule "
