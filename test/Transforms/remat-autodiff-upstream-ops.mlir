@@ -186,3 +186,74 @@ func.func @generic_body(%x: tensor<3x4xf32> {remat.param}, %b: tensor<4xf32> {re
   } -> tensor<f32>
   return %loss : tensor<f32>
 }
+
+// -----
+
+// linalg.matmul with A and/or B read transposed through user-defined maps:
+// C = C0 + op(A) op(B). With X = op(A), Y = op(B): dX = G Y^T, dY = X^T G,
+// and a transposed operand takes the transpose of its gradient. Three
+// matmuls accumulate into one result through their inits, so each gets the
+// same G. Non-square shapes: a wrong transpose flag fails remat.matmul's
+// verifier.
+// CHECK-LABEL: func.func @matmul_transposed
+// C3 = P^T Q^T: dP = (G Q)^T = Q^T G^T, dQ = (P G)^T = G^T P^T.
+// CHECK: %[[DP:.*]] = remat.matmul %arg5, %[[G:.*]] {{{.*}}transpose_a, transpose_b} : (tensor<5x3xf32>, tensor<4x5xf32>) -> tensor<3x4xf32>
+// CHECK: %[[DQ:.*]] = remat.matmul %[[G]], %arg4 {{{.*}}transpose_a, transpose_b} : (tensor<4x5xf32>, tensor<3x4xf32>) -> tensor<5x3xf32>
+// C2 = X W^T: dX = G W, dW = G^T X.
+// CHECK: %[[DX:.*]] = remat.matmul %[[G]], %arg3 {remat.phase = #remat.phase<backward>} : (tensor<4x5xf32>, tensor<5x3xf32>) -> tensor<4x3xf32>
+// CHECK: %[[DW:.*]] = remat.matmul %[[G]], %arg2 {{{.*}}transpose_a} : (tensor<4x5xf32>, tensor<4x3xf32>) -> tensor<5x3xf32>
+// C1 = A^T B: dA = B G^T, dB = A G.
+// CHECK: %[[DA:.*]] = remat.matmul %arg1, %[[G]] {{{.*}}transpose_b} : (tensor<3x5xf32>, tensor<4x5xf32>) -> tensor<3x4xf32>
+// CHECK: %[[DB:.*]] = remat.matmul %arg0, %[[G]] {remat.phase = #remat.phase<backward>} : (tensor<3x4xf32>, tensor<4x5xf32>) -> tensor<3x5xf32>
+// CHECK: return %{{.*}}, %[[DA]], %[[DB]], %[[DX]], %[[DW]], %[[DP]], %[[DQ]] :
+#mk = affine_map<(m, n, k) -> (m, k)>
+#km = affine_map<(m, n, k) -> (k, m)>
+#kn = affine_map<(m, n, k) -> (k, n)>
+#nk = affine_map<(m, n, k) -> (n, k)>
+#mn = affine_map<(m, n, k) -> (m, n)>
+func.func @matmul_transposed(%a: tensor<3x4xf32> {remat.param}, %b: tensor<3x5xf32> {remat.param},
+                             %x: tensor<4x3xf32> {remat.param}, %w: tensor<5x3xf32> {remat.param},
+                             %p: tensor<3x4xf32> {remat.param}, %q: tensor<5x3xf32> {remat.param}) -> tensor<f32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<4x5xf32>
+  %c0 = linalg.fill ins(%zero : f32) outs(%e : tensor<4x5xf32>) -> tensor<4x5xf32>
+  %c1 = linalg.matmul indexing_maps = [#km, #kn, #mn] ins(%a, %b : tensor<3x4xf32>, tensor<3x5xf32>) outs(%c0 : tensor<4x5xf32>) -> tensor<4x5xf32>
+  %c2 = linalg.matmul indexing_maps = [#mk, #nk, #mn] ins(%x, %w : tensor<4x3xf32>, tensor<5x3xf32>) outs(%c1 : tensor<4x5xf32>) -> tensor<4x5xf32>
+  %c3 = linalg.matmul indexing_maps = [#km, #nk, #mn] ins(%p, %q : tensor<3x4xf32>, tensor<5x3xf32>) outs(%c2 : tensor<4x5xf32>) -> tensor<4x5xf32>
+  %i = tensor.empty() : tensor<f32>
+  %fl = linalg.fill ins(%zero : f32) outs(%i : tensor<f32>) -> tensor<f32>
+  %loss = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> ()>], iterator_types = ["reduction", "reduction"]}
+      ins(%c3 : tensor<4x5xf32>) outs(%fl : tensor<f32>) {
+  ^bb0(%v: f32, %acc: f32):
+    %sq = arith.mulf %v, %v : f32
+    %s = arith.addf %sq, %acc : f32
+    linalg.yield %s : f32
+  } -> tensor<f32>
+  return %loss : tensor<f32>
+}
+
+// -----
+
+// linalg.batch_matmul with A transposed per batch: C = C0 + A^T B per
+// batch, dA = B G^T, dB = A G.
+// CHECK-LABEL: func.func @batch_matmul_transposed
+// CHECK: %[[DA:.*]] = remat.matmul %arg1, %[[G:.*]] {{{.*}}transpose_b} : (tensor<2x3x5xf32>, tensor<2x4x5xf32>) -> tensor<2x3x4xf32>
+// CHECK: %[[DB:.*]] = remat.matmul %arg0, %[[G]] {remat.phase = #remat.phase<backward>} : (tensor<2x3x4xf32>, tensor<2x4x5xf32>) -> tensor<2x3x5xf32>
+// CHECK: return %{{.*}}, %[[DA]], %[[DB]] :
+func.func @batch_matmul_transposed(%a: tensor<2x3x4xf32> {remat.param}, %b: tensor<2x3x5xf32> {remat.param}) -> tensor<f32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<2x4x5xf32>
+  %c0 = linalg.fill ins(%zero : f32) outs(%e : tensor<2x4x5xf32>) -> tensor<2x4x5xf32>
+  %c = linalg.batch_matmul indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d3, d1)>, affine_map<(d0, d1, d2, d3) -> (d0, d3, d2)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>]
+      ins(%a, %b : tensor<2x3x4xf32>, tensor<2x3x5xf32>) outs(%c0 : tensor<2x4x5xf32>) -> tensor<2x4x5xf32>
+  %i = tensor.empty() : tensor<f32>
+  %fl = linalg.fill ins(%zero : f32) outs(%i : tensor<f32>) -> tensor<f32>
+  %loss = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> ()>], iterator_types = ["reduction", "reduction", "reduction"]}
+      ins(%c : tensor<2x4x5xf32>) outs(%fl : tensor<f32>) {
+  ^bb0(%v: f32, %acc: f32):
+    %sq = arith.mulf %v, %v : f32
+    %s = arith.addf %sq, %acc : f32
+    linalg.yield %s : f32
+  } -> tensor<f32>
+  return %loss : tensor<f32>
+}

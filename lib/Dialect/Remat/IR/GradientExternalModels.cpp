@@ -7,7 +7,8 @@
 // Attaches RematGradientOpInterface to upstream ops with well-known
 // derivatives, so that --remat-autodiff differentiates forward models written
 // in arith, math and linalg on tensors: elementwise arith and math ops on
-// ranked tensors, linalg.matmul / batch_matmul (default indexing maps),
+// ranked tensors, linalg.matmul / batch_matmul (default indexing maps, A
+// and/or B transposed),
 // linalg.transpose, linalg.broadcast, linalg.fill of a constant, and the
 // linalg.generic forms below (elementwise bodies built from the scalar ops
 // with a rule, differentiated per element; sum and max reductions). The
@@ -438,28 +439,68 @@ LogicalResult buildScalarRuleGradient(Operation *op, OpBuilder &b,
   return success();
 }
 
-/// linalg.matmul and linalg.batch_matmul (per batch) with the default maps:
-/// C = C0 + A B, so dA = G B^T, dB = A^T G, dC0 = G. `name` is the op's name
-/// for the error on user-defined maps.
+/// Whether `map`, an input map of a matmul-like op, reads its operand as
+/// `defaultMap` does (false) or with the last two results swapped (true);
+/// std::nullopt for any other map (a broadcast, a permuted batch dimension).
+std::optional<bool> isTransposedMap(AffineMap map, AffineMap defaultMap) {
+  if (map == defaultMap)
+    return false;
+  SmallVector<AffineExpr> swapped(defaultMap.getResults());
+  if (swapped.size() < 2)
+    return std::nullopt;
+  std::swap(swapped[swapped.size() - 2], swapped.back());
+  if (map == AffineMap::get(defaultMap.getNumDims(), 0, swapped,
+                            map.getContext()))
+    return true;
+  return std::nullopt;
+}
+
+/// linalg.matmul and linalg.batch_matmul (per batch): C = C0 + op(A) op(B),
+/// where op transposes the operand when its indexing map reads it transposed
+/// (the default map with the last two results swapped). With X = op(A),
+/// Y = op(B): dX = G Y^T, dY = X^T G, and dA = dX (or dX^T = op(B) G^T when
+/// A is read transposed), dB = dY (or dY^T = G^T op(A)); dC0 = G. Each is
+/// one remat.matmul with transpose flags. Other maps (broadcasts, permuted
+/// batch or result dimensions) are an error; `name` is the op's name for it.
 template <typename MatmulLikeOp>
 LogicalResult buildMatmulLikeGradient(Operation *op, OpBuilder &b,
                                       ValueRange resultGrads,
                                       SmallVectorImpl<Value> &operandGrads,
                                       StringRef name) {
   auto matmul = cast<MatmulLikeOp>(op);
-  if (matmul.hasUserDefinedMaps())
-    return op->emitError() << "autodiff differentiates " << name
-                           << " with the default indexing maps only";
+  SmallVector<AffineMap> defaults =
+      MatmulLikeOp::getDefaultIndexingMaps(op->getContext());
+  SmallVector<AffineMap> maps = matmul.getIndexingMapsArray();
+  std::optional<bool> transA = isTransposedMap(maps[0], defaults[0]);
+  std::optional<bool> transB = isTransposedMap(maps[1], defaults[1]);
+  if (!transA || !transB || maps[2] != defaults[2]) {
+    InFlightDiagnostic diag = op->emitError()
+                              << "autodiff differentiates " << name
+                              << " with the default indexing maps or with A "
+                                 "and/or B transposed only; ";
+    if (maps[2] != defaults[2])
+      diag << "result map " << AffineMapAttr::get(maps[2]) << " (expected "
+           << AffineMapAttr::get(defaults[2]) << ")";
+    else
+      diag << (transA ? "B" : "A") << " map "
+           << AffineMapAttr::get(transA ? maps[1] : maps[0]) << " is neither";
+    return diag;
+  }
   if (!matmul.hasPureTensorSemantics() ||
       failed(checkGradType(op, op->getResult(0).getType())))
     return failure();
   Value a = matmul.getInputs()[0], bm = matmul.getInputs()[1];
   Value g = resultGrads[0];
   Location loc = op->getLoc();
-  Value da =
-      MatmulOp::create(b, loc, a.getType(), g, bm, UnitAttr(), b.getUnitAttr());
-  Value db =
-      MatmulOp::create(b, loc, bm.getType(), a, g, b.getUnitAttr(), UnitAttr());
+  auto flag = [&](bool set) { return set ? b.getUnitAttr() : UnitAttr(); };
+  Value da = *transA ? MatmulOp::create(b, loc, a.getType(), bm, g,
+                                        flag(*transB), flag(true))
+                     : MatmulOp::create(b, loc, a.getType(), g, bm,
+                                        flag(false), flag(!*transB));
+  Value db = *transB ? MatmulOp::create(b, loc, bm.getType(), g, a, flag(true),
+                                        flag(*transA))
+                     : MatmulOp::create(b, loc, bm.getType(), a, g,
+                                        flag(!*transA), flag(false));
   operandGrads.assign({da, db, g});
   return success();
 }
