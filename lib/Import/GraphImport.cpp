@@ -881,6 +881,11 @@ func::FuncOp remat::buildGraphFunction(OpBuilder &builder,
                                llvm::APFloat(node.cost));
     if (node.backward)
       setPhase(op, Phase::backward);
+    // With the phases from the dependences, the seed is named as such, so
+    // that the remat passes check the marks against the same dependences
+    // (docs/Conventions.md). The file's own marks may contradict them.
+    if (node.seed && graph.phasesFromDependences)
+      op->setAttr(RematDialect::getGradSeedAttrName(), builder.getUnitAttr());
     values.push_back(op.getResult());
     if (!hasSuccessor[index])
       results.push_back(op.getResult());
