@@ -9,8 +9,10 @@ constant masks) are evaluated with numpy; subgraphs that are one remat op
 :mod:`remat.onnx_patterns`; every other node needs a rule in :data:`RULES`. An op without one is an :class:`remat.aten.UnsupportedOp`
 naming the ONNX op type and node. For a training step export in training
 mode (``torch.onnx.export(..., training=torch.onnx.TrainingMode.TRAINING,
-do_constant_folding=False)``): batch normalization with batch statistics,
-dropout kept.
+do_constant_folding=False)``): batch normalization with batch statistics
+(the running statistics are state that the step updates), dropout kept. In
+an inference export batch normalization uses its running statistics as
+constants (frozen; a note says so).
 
     python3 -m remat.onnx_import model.onnx --loss cross-entropy -o model.mlir \\
         --weights w.index
@@ -185,15 +187,63 @@ def _conv(L, x, at):
     return [y]
 
 
+def _bn_training(L, node, at) -> bool:
+    """Whether a BatchNormalization node normalizes with batch statistics.
+    Opsets 9-13 have no training_mode: a training-mode node also returns the
+    updated running mean and variance (five outputs)."""
+    return bool(at.get("training_mode", 0)) if L.opset >= 14 else len(node.output) == 5
+
+
 def _batch_norm(L, x, at):
-    # Opsets 9-13 have no training_mode: a training-mode node also returns
-    # the updated running mean and variance (five outputs).
-    training = at.get("training_mode", 0) if L.opset >= 14 else len(L.node.output) == 5
-    if not training:
-        L.fail("inference batch normalization (running statistics); export with "
-               "training=torch.onnx.TrainingMode.TRAINING")
-    y = L.fb.batch_norm(L.value(x[0]), L.value(x[1]), L.value(x[2]), float(at.get("epsilon", 1e-5)))
-    return [y, None, None]
+    """Training mode: ``remat.batch_norm`` with batch statistics; when the
+    running mean and variance are initializers they are state (``L.bn_state``)
+    and outputs 1 and 2 are their next values as ONNX defines them:
+    ``running * momentum + batch * (1 - momentum)`` with the *biased* batch
+    variance (PyTorch's own update uses the unbiased one). Inference mode:
+    the graph's frozen normalization ``(x - mean) / sqrt(var + eps) * scale
+    + bias`` with the running statistics as constants, as a per-channel
+    ``x * s + t`` (``s = scale / sqrt(var + eps)``, ``t = bias - mean * s``)
+    through which scale and bias get their gradients."""
+    eps = float(at.get("epsilon", 1e-5))
+    v, scale, bias = L.value(x[0]), L.value(x[1]), L.value(x[2])
+    if v.type.rank < 2:
+        L.fail(f"batch normalization of a rank-{v.type.rank} input")
+    channels = v.type.shape[1]
+    bshape = [channels] + [1] * (v.type.rank - 2)
+    if not _bn_training(L, L.node, at):
+        mean, var = _const(x[3]), _const(x[4])
+        if mean is None or var is None:
+            L.fail("inference batch normalization whose running statistics are computed "
+                   "(they must be initializers)")
+        inv = _c((1.0 / np.sqrt(var.astype(np.float64) + eps)).astype(np.float32))
+        s = L.fb.mul(scale, L.value(inv))
+        t = L.fb.sub(bias, L.fb.mul(L.value(_c(mean.astype(np.float32))), s))
+        y = L.fb.add(L.fb.mul(v, L.fb.reshape(s, bshape)), L.fb.reshape(t, bshape))
+        L.notes.append(f"batch normalization '{L.node.name}' is in inference mode: it normalizes "
+                       "with its running statistics as constants (frozen), as the graph says; "
+                       "export with training=torch.onnx.TrainingMode.TRAINING for batch "
+                       "statistics and their update")
+        return [y] + [None] * (len(L.node.output) - 1)
+    names = L.node.input[3:5]
+    if not all(n in L.bn_state for n in names):
+        return [L.fb.batch_norm(v, scale, bias, eps)] + [None] * (len(L.node.output) - 1)
+    if v.type.numel // channels < 2:
+        L.fail("training-mode batch normalization over one value per channel")
+    y, mean, var = L.fb.batch_norm_with_stats(v, scale, bias, eps)
+    n = v.type.numel // channels
+    momentum = float(at.get("momentum", 0.9))
+    scalar = TensorType((), "f32")
+    keep = L.fb.constant(momentum, scalar)
+    take = L.fb.constant(1.0 - momentum, scalar)
+    take_var = L.fb.constant((1.0 - momentum) * (n - 1) / n, scalar)
+    running_mean, running_var = (L.value(x[i]) for i in (3, 4))
+    next_mean = L.fb.add(L.fb.mul(running_mean, keep), L.fb.mul(mean, take))
+    next_var = L.fb.add(L.fb.mul(running_var, keep), L.fb.mul(var, take_var))
+    for name, value in zip(names, (next_mean, next_var)):
+        if name in L.next_state:
+            L.fail(f"running statistic '{name}' is updated twice in one step")
+        L.next_state[name] = value
+    return [y, next_mean, next_var] + [None] * (len(L.node.output) - 3)
 
 
 def _pool(kind):
@@ -564,13 +614,32 @@ def import_onnx(model, loss: str, target: np.ndarray, inputs: Optional[Dict[str,
             why = _PATTERN_ONLY.get(node.op_type, "")
             raise UnsupportedOp(f"ONNX {node.op_type} (node '{node.name}'): no remat mapping "
                                 f"for this op{why}")
+    # The running statistics of batch normalizations are not parameters: in
+    # training mode they are state (updated by the step), in inference mode
+    # constants.
+    stats, L.bn_state, L.next_state, L.notes = set(), {}, {}, []
+    for node in graph.node:
+        if node.op_type == "BatchNormalization" and any(o in live for o in node.output):
+            stats.update(i for i in node.input[3:5] if i in inits)
+            if _bn_training(L, node, _attrs(node)):
+                L.bn_state.update((i, None) for i in node.input[3:5]
+                                  if i in inits and inits[i].dtype == np.float32)
+    if trainable is not None and trainable & stats:
+        raise UnsupportedOp(f"'{sorted(trainable & stats)[0]}' is given as a parameter but is a "
+                            "batch normalization's running statistic (state, not trained)")
     float_params = [n for n, a in inits.items() if a.dtype == np.float32 and n in live and a.ndim > 0
-                    and (trainable is None or n in trainable)]
+                    and (trainable is None or n in trainable) and n not in stats]
     for name in float_params:
         buf = unique(name)
         env[name] = fb.param(buf, TensorType(inits[name].shape, "f32"))
         params.append((buf, name, inits[name]))
         comments.append(f"//   %{buf}: parameter '{name}'")
+    state = []
+    for name in L.bn_state:
+        buf = unique(name)
+        env[name] = L.bn_state[name] = fb.state(buf, TensorType(inits[name].shape, "f32"))
+        state.append((buf, name, inits[name]))
+        comments.append(f"//   %{buf}: state '{name}' (updated by the step)")
     for name, a in inits.items():
         if name not in env:
             env[name] = _c(a)
@@ -647,9 +716,14 @@ def import_onnx(model, loss: str, target: np.ndarray, inputs: Optional[Dict[str,
         result = fb.mse(out, tval)
     else:
         raise ValueError(f"unknown loss {loss!r} (cross-entropy or mse)")
-    func = fb.finish(result)
+    missing = [n for n in L.bn_state if n not in L.next_state]
+    if missing:
+        raise UnsupportedOp(f"running statistic '{missing[0]}' is read by more than a "
+                            "training-mode batch normalization")
+    func = fb.finish(result, [(L.next_state[n], L.bn_state[n]) for n in L.bn_state])
     header = ["// Imported from ONNX by remat.onnx_import; arguments:"] + comments
-    return Imported("\n".join(header) + "\n" + func.text(), func_name, params, batch, [])
+    return Imported("\n".join(header) + "\n" + func.text(), func_name, params, batch,
+                    L.notes, state)
 
 
 def main(argv=None) -> int:
@@ -673,6 +747,8 @@ def main(argv=None) -> int:
     except UnsupportedOp as e:
         print(f"error: {e}", file=sys.stderr)
         return 1
+    for note in imported.notes:
+        print(f"note: {note}", file=sys.stderr)
     with open(args.output, "w") as f:
         f.write(imported.mlir)
     if args.weights:

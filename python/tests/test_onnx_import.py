@@ -132,12 +132,100 @@ def test_onnx_unsupported_op_is_named(tmp_path):
         onnx_import.import_onnx(path, "mse", np.zeros((2, 4)), {"input": x.numpy()})
 
 
-def test_onnx_inference_batch_norm_is_an_error(tmp_path):
+def _bn_inputs(model, inputs):
+    """The float64 input of every BatchNorm2d of ``model`` on one forward
+    (of a copy: a training-mode forward updates the running statistics)."""
+    import copy
+    model = copy.deepcopy(model)
+    seen = {}
+    hooks = [m.register_forward_hook(lambda m, xs, y, n=n: seen.__setitem__(n, xs[0].double()))
+             for n, m in model.named_modules() if isinstance(m, nn.BatchNorm2d)]
+    with torch.no_grad():
+        model(*inputs)
+    for h in hooks:
+        h.remove()
+    return seen
+
+
+@pytest.mark.parametrize("opset", [13, 17])
+def test_onnx_batch_norm_running_statistics_are_state(opset, tmp_path):
+    """A training-mode export: every batch norm's running mean and variance
+    are {remat.state} arguments (not parameters) and the compiled step
+    returns their next values as ONNX defines them (momentum 0.9 as
+    torch.onnx.export writes it, the biased batch variance), computed here
+    in float64 from the batch norms' inputs; the gradients still match
+    torch (opset 13: the five-output form, 17: training_mode=1)."""
+    model, inputs, target, loss, path = _export("cnn", tmp_path, opset)
+    imported = onnx_import.import_onnx(path, "cross-entropy", target.numpy(),
+                                       {"input": inputs[0].numpy()},
+                                       params=[n for n, _ in model.named_parameters()])
+    bns = [n for n, m in model.named_modules() if isinstance(m, nn.BatchNorm2d)]
+    assert sorted(n for _, n, _ in imported.state) == sorted(
+        f"{b}.{s}" for b in bns for s in ("running_mean", "running_var"))
+    assert imported.mlir.count("{remat.state}") == 2 * len(bns)
+    assert imported.mlir.count("{remat.state = ") == 2 * len(bns)
+    # The statistics the export wrote (tracing in training mode updated the
+    # module's buffers once; the initializers hold those values).
+    initial = {n: torch.from_numpy(np.asarray(a, np.float64)) for _, n, a in imported.state}
+    ref = {}
+    for name, x in _bn_inputs(model, inputs).items():
+        axes = (0, 2, 3)
+        ref[f"{name}.running_mean"] = (0.9 * initial[f"{name}.running_mean"] +
+                                       0.1 * x.mean(axes)).numpy()
+        ref[f"{name}.running_var"] = (0.9 * initial[f"{name}.running_var"] +
+                                      0.1 * x.var(axes, unbiased=False)).numpy()
+    fwd, weights, batch = pipeline.write_step_files(imported, tmp_path)
+    result = pipeline.compile_and_run(fwd, str(tmp_path), weights, batch, "sqrt")
+    errors = pipeline.compare_state(imported, ref, result)
+    assert set(errors) == set(ref)
+    ref_loss, ref_grads = pipeline.torch_reference(model, inputs, target, loss,
+                                                   dtype=torch.float64)
+    pipeline.compare(imported, ref_loss, ref_grads, result)
+    # PyTorch's own update (unbiased variance) is another function: the
+    # variances differ from it by more than the tolerance, the means agree.
+    torch_state = pipeline.torch_state_after_step(model, inputs)
+    with pytest.raises(AssertionError) as failed:
+        pipeline.compare_state(imported, torch_state, result)
+    assert "running_var" in str(failed.value) and "running_mean" not in str(failed.value)
+
+
+def test_onnx_inference_batch_norm_is_frozen(tmp_path):
+    """An inference export (eval mode, training_mode=0): batch norm
+    normalizes with the running statistics as constants, as the graph says
+    (a note says so); loss and gradients match torch's eval-mode module, and
+    the statistics are neither parameters nor state."""
     model, inputs, target, loss = zoo.build("cnn")
+    # Statistics, scales and biases other than 0 and 1, all distinct: an
+    # inference export deduplicates equal initializers (two batch norms'
+    # default scales would become one tied tensor, as the graph then says).
+    with torch.no_grad():
+        for m in model.modules():
+            if isinstance(m, nn.BatchNorm2d):
+                m.running_mean.uniform_(-0.5, 0.5)
+                m.running_var.uniform_(0.5, 2.0)
+                m.weight.uniform_(0.5, 1.5)
+                m.bias.uniform_(-0.5, 0.5)
     model.eval()
     path = str(tmp_path / "cnn.onnx")
     torch.onnx.export(model, tuple(inputs), path, opset_version=14,
                       training=torch.onnx.TrainingMode.PRESERVE, do_constant_folding=False,
                       input_names=["input"])
-    with pytest.raises(aten.UnsupportedOp, match="BatchNormalization .*running statistics"):
-        onnx_import.import_onnx(path, "cross-entropy", target.numpy(), {"input": inputs[0].numpy()})
+    imported = onnx_import.import_onnx(path, "cross-entropy", target.numpy(),
+                                       {"input": inputs[0].numpy()},
+                                       params=[n for n, _ in model.named_parameters()])
+    assert imported.state == [] and "remat.batch_norm" not in imported.mlir
+    assert len(imported.notes) == 2 and "inference mode" in imported.notes[0]
+    fwd, weights, batch = pipeline.write_step_files(imported, tmp_path)
+    result = pipeline.compile_and_run(fwd, str(tmp_path), weights, batch, "store-all")
+    ref_loss, ref_grads = pipeline.torch_reference(model, inputs, target, loss,
+                                                   dtype=torch.float64)
+    errors = pipeline.compare(imported, ref_loss, ref_grads, result)
+    assert set(errors) == {"loss"} | {n for n, _ in model.named_parameters()}
+
+
+def test_onnx_running_statistic_as_parameter_is_an_error(tmp_path):
+    model, inputs, target, loss, path = _export("cnn", tmp_path, 17)
+    with pytest.raises(aten.UnsupportedOp, match="'1.running_mean' is given as a parameter but "
+                                                 "is a batch normalization's running statistic"):
+        onnx_import.import_onnx(path, "cross-entropy", target.numpy(),
+                                {"input": inputs[0].numpy()}, params=["1.running_mean"])
