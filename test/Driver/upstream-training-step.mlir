@@ -10,6 +10,13 @@
 // RUN: remat-compile %s --emit=mlir-buffers -o /dev/null 2>&1 | FileCheck %s --check-prefix=ARENA-STORE
 // RUN: remat-compile %s --strategy=chain-opt --budget=2048 -o %t.o --header=%t.h 2>&1 | FileCheck %s --check-prefix=ARENA-BUDGET
 // RUN: FileCheck %s --check-prefix=HEADER < %t.h
+// RUN: remat-opt %s --remat-compare-strategies --mlir-print-op-on-diagnostic=false -o /dev/null 2>&1 | FileCheck %s --check-prefix=COMPARE
+// --remat-compare-strategies plans the same step with every strategy.
+// COMPARE: remark: no #remat.phase annotations: inferred the split from the loss
+// COMPARE: remark: plan 'store-all': peak activation bytes 2560
+// COMPARE: remark: plan 'logn'{{.*}}: peak activation bytes 1536
+// COMPARE: remark: plan 'revolve'{{.*}}: peak activation bytes 2048
+// COMPARE: remark: plan 'mincut'{{.*}}: peak activation bytes 2048 {{.*}}2 recomputed ops
 //
 // Accounting (docs/Conventions.md): tensor.empty and scalars take no bytes; a
 // linalg.fill whose one use is the init of a matmul shares the matmul's
