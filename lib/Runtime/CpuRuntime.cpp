@@ -20,12 +20,19 @@
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
+#include <ctime>
 #include <limits>
 #include <vector>
 #include <cblas.h>
+#include <fcntl.h>
 #include <omp.h>
 #include <openblas_config.h> // OpenBLAS's cblas.h, with its extensions
 #include <sched.h>
+#include <unistd.h>
+
+// libomp's extensions (its omp.h declares them; g++'s does not).
+extern "C" void kmp_set_blocktime(int milliseconds);
+extern "C" int kmp_get_blocktime(void);
 
 /// A leading dimension BLAS accepts: a matrix with one row may carry any
 /// row stride in its memref, but BLAS requires ld >= max(1, columns).
@@ -36,6 +43,115 @@ static int64_t leadingDimension(int64_t ld, int64_t rows, int64_t columns) {
 }
 
 namespace {
+
+/// How long libomp's idle threads spin before they sleep, by how long the
+/// thread that forks has waited for a CPU. Spinning (libomp's
+/// KMP_BLOCKTIME, 200 ms by default) lets the next loop find its threads
+/// awake: a fork and join costs about a microsecond instead of a wake-up,
+/// tens. That pays while the cores are ours and ruins a step while another
+/// process wants one of them: the spinning threads take their share of the
+/// cores, and every join waits for a thread the kernel has descheduled in
+/// favour of the other process (resnet_n4 at 2 threads on 2 cores beside
+/// one busy process: 12.8 ms per step, twice its 1-thread time; 8.0 ms with
+/// threads that sleep at once, which the kernel wakes promptly). So at most
+/// every kSamplePeriodNs, the thread about to fork reads the time it has
+/// spent runnable but not running (/proc/thread-self/schedstat, second
+/// field): after kBusySamples readings in a row above kBusyShare of the
+/// wall time since the previous one (a daemon that runs for a moment does
+/// not count), idle threads sleep at once (blocktime 0); after
+/// kQuietSamples readings in a row below kQuietShare, they spin again for
+/// the initial blocktime. Not at all when the user chose (KMP_BLOCKTIME or
+/// OMP_WAIT_POLICY set) or where the kernel keeps no such count; only this
+/// runtime's forks look (a step whose only parallel work is its compiled
+/// loops keeps the spin). Which thread computes what never changes: the
+/// bits do not depend on it.
+class WaitPolicy {
+public:
+  /// Called by the thread that is about to fork, outside parallel regions.
+  void update() {
+    if (!enabled)
+      return;
+    int64_t now = monotonicNs();
+    if (now - lastWall < kSamplePeriodNs)
+      return;
+    int64_t waited = waitedNs();
+    if (waited < 0) {
+      enabled = false; // an unreadable count
+      return;
+    }
+    if (lastWall > 0) {
+      double share = static_cast<double>(waited - lastWaited) /
+                     static_cast<double>(now - lastWall);
+      if (share > kBusyShare) {
+        quietSamples = 0;
+        if (!sleeping && ++busySamples >= kBusySamples) {
+          kmp_set_blocktime(0);
+          sleeping = true;
+        }
+      } else {
+        busySamples = 0;
+        quietSamples = share < kQuietShare ? quietSamples + 1 : 0;
+        if (sleeping && quietSamples >= kQuietSamples) {
+          kmp_set_blocktime(initialBlocktime);
+          sleeping = false;
+        }
+      }
+    }
+    lastWall = now;
+    lastWaited = waited;
+  }
+
+  /// Each thread's own: kmp_set_blocktime sets it for the teams that the
+  /// calling thread forks, and the count read is the calling thread's.
+  static WaitPolicy &get() {
+    thread_local WaitPolicy policy;
+    return policy;
+  }
+
+  ~WaitPolicy() {
+    if (fd >= 0)
+      close(fd);
+  }
+
+private:
+  static constexpr int64_t kSamplePeriodNs = 10'000'000;
+  static constexpr double kBusyShare = 0.05, kQuietShare = 0.01;
+  static constexpr int kBusySamples = 2, kQuietSamples = 10;
+
+  WaitPolicy() {
+    if (std::getenv("KMP_BLOCKTIME") || std::getenv("OMP_WAIT_POLICY"))
+      return;
+    initialBlocktime = kmp_get_blocktime();
+    fd = open("/proc/thread-self/schedstat", O_RDONLY | O_CLOEXEC);
+    enabled = fd >= 0;
+  }
+
+  static int64_t monotonicNs() {
+    timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return static_cast<int64_t>(t.tv_sec) * 1'000'000'000 + t.tv_nsec;
+  }
+
+  /// Nanoseconds this thread has waited on a run queue, or -1.
+  int64_t waitedNs() const {
+    char text[128];
+    ssize_t size = pread(fd, text, sizeof(text) - 1, 0);
+    if (size <= 0)
+      return -1;
+    text[size] = '\0';
+    char *end = nullptr;
+    std::strtoll(text, &end, 10); // time on a CPU
+    if (end == text)
+      return -1;
+    const char *field = end;
+    long long waited = std::strtoll(field, &end, 10);
+    return end == field ? -1 : waited;
+  }
+
+  bool enabled = false, sleeping = false;
+  int fd = -1, initialBlocktime = 0, busySamples = 0, quietSamples = 0;
+  int64_t lastWall = 0, lastWaited = 0;
+};
 
 /// Runs body(i) for i in [0, count): on the OpenMP threads (static schedule:
 /// contiguous blocks of i) when `parallel` holds, there are at least two and
@@ -50,6 +166,7 @@ void parallelFor(int64_t count, bool parallel, Body body) {
       body(i);
     return;
   }
+  WaitPolicy::get().update();
 #pragma omp parallel for schedule(static)
   for (int64_t i = 0; i < count; ++i)
     body(i);
@@ -491,7 +608,8 @@ extern "C" int remat_cpu_set_num_threads(int threads) {
   // it, so OpenBLAS is kept to one thread (its own threads would be a
   // second pool on the same cores, and did not speed up these shapes).
   // libomp's idle threads spin for KMP_BLOCKTIME (default 200 ms) before
-  // they sleep: the next loop or GEMM finds them awake.
+  // they sleep: the next loop or GEMM finds them awake (WaitPolicy: not
+  // while another process wants the cores).
   omp_set_num_threads(threads);
   openblas_set_num_threads(1);
   return 0;
