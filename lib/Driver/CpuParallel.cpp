@@ -6,15 +6,20 @@
 //
 // remat-cpu-parallel-loops: large linalg ops become loop nests whose
 // outermost loop is an scf.parallel (OpenMP threads after
-// convert-scf-to-openmp); everything inside stays sequential.
+// convert-scf-to-openmp), taken when the step runs on more than one
+// thread; on one thread the same nest with a sequential outer loop runs
+// instead. Everything inside the outer loop stays sequential.
 //
 //===----------------------------------------------------------------------===//
 
 #include "remat/Driver/Passes.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/IRMapping.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
@@ -103,6 +108,29 @@ static void sinkViews(RewriterBase &rewriter, scf::ParallelOp loop) {
   }
 }
 
+/// Name of libomp's omp_get_max_threads: the number of threads the next
+/// parallel region of the calling thread gets.
+static constexpr StringLiteral kMaxThreads = "omp_get_max_threads";
+
+/// Returns `func.func private @omp_get_max_threads() -> i32` of `module`,
+/// declaring it first if need be; fails (with an error) when the name
+/// already holds something else.
+static FailureOr<func::FuncOp> getMaxThreadsFunc(ModuleOp module) {
+  OpBuilder builder(module.getContext());
+  auto type = builder.getFunctionType({}, {builder.getI32Type()});
+  if (Operation *existing = module.lookupSymbol(kMaxThreads)) {
+    auto func = dyn_cast<func::FuncOp>(existing);
+    if (!func || func.getFunctionType() != type)
+      return existing->emitError("remat-cpu-parallel-loops: '")
+             << kMaxThreads << "' must be a function () -> i32";
+    return func;
+  }
+  builder.setInsertionPointToStart(module.getBody());
+  auto func = func::FuncOp::create(builder, module.getLoc(), kMaxThreads, type);
+  func.setPrivate();
+  return func;
+}
+
 namespace {
 
 struct CpuParallelLoopsPass
@@ -110,29 +138,71 @@ struct CpuParallelLoopsPass
   using Base::Base;
 
   void runOnOperation() override {
-    SmallVector<linalg::LinalgOp> ops;
-    getOperation().walk([&](linalg::LinalgOp op) {
-      // Outermost ops only: an op inside a loop or region already runs in
-      // whatever thread runs its parent.
-      if (op->getParentOp() == getOperation().getOperation() &&
-          isWorthParallel(op, minWork))
-        ops.push_back(op);
-    });
-    IRRewriter rewriter(&getContext());
-    for (linalg::LinalgOp op : ops) {
-      rewriter.setInsertionPoint(op);
-      FailureOr<linalg::LinalgLoops> loops =
-          linalg::linalgOpToLoops(rewriter, op);
-      if (failed(loops) || loops->empty())
-        continue; // left for convert-linalg-to-loops
-      auto outer = dyn_cast<scf::ForOp>(loops->front());
-      if (!outer || outer.getNumRegionIterArgs() != 0) {
-        op.emitError("remat-cpu-parallel-loops: unexpected loop nest");
-        return signalPassFailure();
-      }
-      rewriter.eraseOp(op);
-      sinkViews(rewriter, makeParallel(rewriter, outer));
+    ModuleOp module = getOperation();
+    // Outermost ops only: an op inside a loop or region already runs in
+    // whatever thread runs its parent.
+    SmallVector<std::pair<func::FuncOp, SmallVector<linalg::LinalgOp>>> work;
+    for (auto func : module.getOps<func::FuncOp>()) {
+      SmallVector<linalg::LinalgOp> ops;
+      func.walk([&](linalg::LinalgOp op) {
+        if (op->getParentOp() == func.getOperation() &&
+            isWorthParallel(op, minWork))
+          ops.push_back(op);
+      });
+      if (!ops.empty())
+        work.emplace_back(func, std::move(ops));
     }
+    if (work.empty())
+      return;
+    FailureOr<func::FuncOp> maxThreads = getMaxThreadsFunc(module);
+    if (failed(maxThreads))
+      return signalPassFailure();
+    IRRewriter rewriter(&getContext());
+    for (auto &[func, ops] : work) {
+      // Once per call of the function: whether its loops get more than one
+      // thread.
+      rewriter.setInsertionPointToStart(&func.getBody().front());
+      Location loc = func.getLoc();
+      Value threads =
+          func::CallOp::create(rewriter, loc, *maxThreads, ValueRange{})
+              .getResult(0);
+      Value one = arith::ConstantIntOp::create(rewriter, loc, 1, 32);
+      Value several = arith::CmpIOp::create(
+          rewriter, loc, arith::CmpIPredicate::sgt, threads, one);
+      for (linalg::LinalgOp op : ops)
+        if (failed(parallelize(rewriter, op, several)))
+          return signalPassFailure();
+    }
+  }
+
+  /// Replaces `op` by `scf.if %several` whose then-branch holds its loop
+  /// nest with a parallel outer loop, and whose else-branch the same nest
+  /// with a sequential one: one thread pays no fork and no outlined body.
+  LogicalResult parallelize(IRRewriter &rewriter, linalg::LinalgOp op,
+                            Value several) {
+    rewriter.setInsertionPoint(op);
+    auto branch = scf::IfOp::create(rewriter, op.getLoc(), several,
+                                    /*withElseRegion=*/true);
+    rewriter.setInsertionPoint(branch.thenBlock()->getTerminator());
+    FailureOr<linalg::LinalgLoops> loops =
+        linalg::linalgOpToLoops(rewriter, op);
+    if (failed(loops) || loops->empty()) {
+      // Left for convert-linalg-to-loops.
+      rewriter.eraseOp(branch);
+      return success();
+    }
+    auto outer = dyn_cast<scf::ForOp>(loops->front());
+    if (!outer || outer.getNumRegionIterArgs() != 0)
+      return op.emitError("remat-cpu-parallel-loops: unexpected loop nest");
+    // The sequential copy: the whole then-block (the nest and the constants
+    // its bounds take) but its terminator.
+    rewriter.setInsertionPoint(branch.elseBlock()->getTerminator());
+    IRMapping copies;
+    for (Operation &inner : branch.thenBlock()->without_terminator())
+      rewriter.clone(inner, copies);
+    rewriter.eraseOp(op);
+    sinkViews(rewriter, makeParallel(rewriter, outer));
+    return success();
   }
 };
 

@@ -108,7 +108,7 @@ void remat::buildCpuLLVMPipeline(OpPassManager &pm,
   if (options.gpuLoops)
     addGpuLoopNest(pm, options.blockSize);
   if (openmp)
-    pm.addNestedPass<func::FuncOp>(createRematCpuParallelLoops(
+    pm.addPass(createRematCpuParallelLoops(
         RematCpuParallelLoopsOptions{options.parallelThreshold}));
   pm.addNestedPass<func::FuncOp>(createConvertLinalgToLoopsPass());
   if (openmp)

@@ -1,12 +1,19 @@
-// RUN: remat-opt %s --split-input-file --pass-pipeline='builtin.module(func.func(remat-cpu-parallel-loops{min-work=1000}))' | FileCheck %s
+// RUN: remat-opt %s --split-input-file --pass-pipeline='builtin.module(remat-cpu-parallel-loops{min-work=1000})' | FileCheck %s
 
 #id = affine_map<(i, j) -> (i, j)>
 #row = affine_map<(i, j) -> (i)>
 #col = affine_map<(i, j) -> (j)>
 
 // An elementwise op with 64 x 64 points: the outer loop is parallel, the
-// inner one a sequential loop.
+// inner one a sequential loop, when the function's call gets more than one
+// thread (omp_get_max_threads, declared once and called once on entry);
+// on one thread the same nest with a sequential outer loop.
+// CHECK: func.func private @omp_get_max_threads() -> i32
 // CHECK-LABEL: func.func @elementwise
+// CHECK: %[[N:.*]] = call @omp_get_max_threads() : () -> i32
+// CHECK: %[[ONE:.*]] = arith.constant 1 : i32
+// CHECK: %[[SEVERAL:.*]] = arith.cmpi sgt, %[[N]], %[[ONE]] : i32
+// CHECK: scf.if %[[SEVERAL]] {
 // CHECK-DAG: %[[C0:.*]] = arith.constant 0 : index
 // CHECK-DAG: %[[C64:.*]] = arith.constant 64 : index
 // CHECK-DAG: %[[C1:.*]] = arith.constant 1 : index
@@ -18,8 +25,22 @@
 // CHECK: memref.store
 // CHECK-NEXT: }
 // CHECK-NEXT: scf.reduce
+// CHECK: } else {
+// CHECK-DAG: %[[D0:.*]] = arith.constant 0 : index
+// CHECK-DAG: %[[D64:.*]] = arith.constant 64 : index
+// CHECK-DAG: %[[D1:.*]] = arith.constant 1 : index
+// CHECK: scf.for %[[K:.*]] = %[[D0]] to %[[D64]] step %[[D1]] {
+// CHECK-NEXT: scf.for %[[L:.*]] = %{{.*}} to %{{.*}} step %{{.*}} {
+// CHECK: affine.apply #{{.*}}(%[[K]])
+// CHECK: affine.apply #{{.*}}(%[[L]])
+// CHECK: math.tanh
+// CHECK: memref.store
+// CHECK-NEXT: }
+// CHECK-NEXT: }
+// CHECK-NEXT: }
 // CHECK-NOT: scf.parallel
 // CHECK-NOT: linalg.generic
+// CHECK-NOT: omp_get_max_threads
 // CHECK: return
 func.func @elementwise(%a: memref<64x64xf32>, %b: memref<64x64xf32>) {
   linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
@@ -77,9 +98,12 @@ func.func @reduction_first(%a: memref<64x64xf32>, %s: memref<64xf32>) {
 
 #id = affine_map<(i, j) -> (i, j)>
 
-// Below min-work (16 x 16 = 256 points < 1000): stays as it is.
+// Below min-work (16 x 16 = 256 points < 1000): stays as it is, and
+// nothing asks for the thread count.
+// CHECK-NOT: omp_get_max_threads
 // CHECK-LABEL: func.func @small
 // CHECK-NOT: scf.parallel
+// CHECK-NOT: omp_get_max_threads
 // CHECK: linalg.generic
 func.func @small(%a: memref<16x16xf32>, %b: memref<16x16xf32>) {
   linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
@@ -167,4 +191,43 @@ func.func @arena_views(%arena: memref<20480xi8>) -> memref<64x64xf32> {
     linalg.yield %r : f32
   }
   return %a : memref<64x64xf32>
+}
+
+// -----
+
+#id = affine_map<(i, j) -> (i, j)>
+
+// A module that declares omp_get_max_threads already: that declaration is
+// called, no second one is made; two functions call it once each.
+// CHECK: func.func private @omp_get_max_threads() -> i32
+// CHECK-NOT: func.func private @omp_get_max_threads
+// CHECK-LABEL: func.func @first
+// CHECK: call @omp_get_max_threads()
+// CHECK-NOT: call @omp_get_max_threads()
+// CHECK: scf.parallel
+// CHECK: scf.parallel
+// CHECK-LABEL: func.func @second
+// CHECK: call @omp_get_max_threads()
+// CHECK: scf.parallel
+func.func private @omp_get_max_threads() -> i32
+func.func @first(%a: memref<64x64xf32>, %b: memref<64x64xf32>) {
+  linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%a : memref<64x64xf32>) outs(%b : memref<64x64xf32>) {
+  ^bb0(%x: f32, %y: f32):
+    linalg.yield %x : f32
+  }
+  linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%b : memref<64x64xf32>) outs(%a : memref<64x64xf32>) {
+  ^bb0(%x: f32, %y: f32):
+    linalg.yield %x : f32
+  }
+  return
+}
+func.func @second(%a: memref<64x64xf32>, %b: memref<64x64xf32>) {
+  linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%a : memref<64x64xf32>) outs(%b : memref<64x64xf32>) {
+  ^bb0(%x: f32, %y: f32):
+    linalg.yield %x : f32
+  }
+  return
 }

@@ -33,7 +33,7 @@
 // remat-cpu-llvm-pipeline: loops, then the LLVM dialect.
 // RUN: remat-opt %t.buffers.mlir --remat-cpu-llvm-pipeline -o %t.llvm.mlir
 // RUN: remat-opt %t.buffers.mlir -o %t.llvm-text.mlir \
-// RUN:   --pass-pipeline='builtin.module(func.func(remat-cpu-parallel-loops{min-work=32768}),func.func(convert-linalg-to-loops),convert-scf-to-openmp,expand-strided-metadata,lower-affine,finalize-memref-to-llvm,convert-scf-to-cf,arith-expand,convert-math-to-llvm,convert-math-to-libm,convert-arith-to-llvm,convert-func-to-llvm{use-bare-ptr-memref-call-conv=1},convert-cf-to-llvm,convert-openmp-to-llvm,reconcile-unrealized-casts)'
+// RUN:   --pass-pipeline='builtin.module(remat-cpu-parallel-loops{min-work=32768},func.func(convert-linalg-to-loops),convert-scf-to-openmp,expand-strided-metadata,lower-affine,finalize-memref-to-llvm,convert-scf-to-cf,arith-expand,convert-math-to-llvm,convert-math-to-libm,convert-arith-to-llvm,convert-func-to-llvm{use-bare-ptr-memref-call-conv=1},convert-cf-to-llvm,convert-openmp-to-llvm,reconcile-unrealized-casts)'
 // RUN: diff %t.llvm.mlir %t.llvm-text.mlir
 // RUN: FileCheck %s --check-prefix=LLVM < %t.llvm.mlir
 // With a threshold every op meets, the loops become OpenMP worksharing

@@ -237,7 +237,7 @@ def RematMergeGpuModules : Pass<"remat-merge-gpu-modules", "mlir::ModuleOp"> {
 }
 
 def RematCpuParallelLoops
-    : Pass<"remat-cpu-parallel-loops", "mlir::func::FuncOp"> {
+    : Pass<"remat-cpu-parallel-loops", "mlir::ModuleOp"> {
   let summary = "Lowers large host linalg ops to loops whose outermost loop "
                 "is an scf.parallel";
   let description = [{
@@ -261,6 +261,14 @@ def RematCpuParallelLoops
     that the stores do not alias the loads (a reduction keeps its running
     value in a register, as in the sequential loops).
 
+    The parallel nest runs only when the function's calls get more than one
+    thread: each function with such an op calls `omp_get_max_threads()`
+    once on entry (declared in the module if need be), and each op becomes
+    an `scf.if` whose then-branch is the parallel nest and whose
+    else-branch the same nest with a sequential outer `scf.for`, so that a
+    step on one thread runs the loops `convert-linalg-to-loops` would have
+    written, without a fork or an outlined body.
+
     Before (`min-work=1000`):
     ```mlir
     %a = memref.view %arena[%c0][] : memref<32768xi8> to memref<64x64xf32>
@@ -270,10 +278,19 @@ def RematCpuParallelLoops
     ```
     After:
     ```mlir
-    scf.parallel (%i) = (%c0) to (%c64) step (%c1) {
-      %b1 = memref.view %arena[%c16384_1][] : ...
-      %a1 = memref.view %arena[%c0_1][] : ...
-      scf.for %j = %c0 to %c64 step %c1 { ... }
+    %n = call @omp_get_max_threads() : () -> i32
+    %several = arith.cmpi sgt, %n, %c1_i32 : i32
+    ...
+    scf.if %several {
+      scf.parallel (%i) = (%c0) to (%c64) step (%c1) {
+        %b1 = memref.view %arena[%c16384_1][] : ...
+        %a1 = memref.view %arena[%c0_1][] : ...
+        scf.for %j = %c0 to %c64 step %c1 { ... }
+      }
+    } else {
+      scf.for %i = %c0 to %c64 step %c1 {
+        scf.for %j = %c0 to %c64 step %c1 { ... }
+      }
     }
     ```
   }];
@@ -284,7 +301,9 @@ def RematCpuParallelLoops
   ];
   let dependentDialects = ["::mlir::scf::SCFDialect",
                            "::mlir::memref::MemRefDialect",
-                           "::mlir::affine::AffineDialect"];
+                           "::mlir::affine::AffineDialect",
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::func::FuncDialect"];
 }
 
 def RematGpuStepStream : Pass<"remat-gpu-step-stream", "mlir::ModuleOp"> {
