@@ -285,3 +285,19 @@ def test_eval_mode_batch_norm_is_an_error():
     with pytest.raises(aten.UnsupportedOp, match="from module '1'.*eval mode"):
         torch_import.import_module(model, [torch.randn(2, 3, 5, 5)], torch.randn(2, 4, 3, 3),
                                    F.mse_loss)
+
+
+@pytest.mark.parametrize("route", ["torch", "onnx"])
+def test_remat_check_command(route, tmp_path):
+    """The documented one-command route (README, docs/Import.md): import,
+    half the store-all peak (or the smallest feasible budget), verified,
+    compiled, run, and every gradient compared with torch.autograd; exit 0."""
+    import subprocess
+    import sys
+    script = os.path.join(os.path.dirname(__file__), "..", "remat-check")
+    proc = subprocess.run([sys.executable, script, "--zoo", "mlp", "--route", route,
+                           "--budget-fraction", "0.5", "--workdir", str(tmp_path)],
+                          capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "schedule verified: peak 1536 bytes" in proc.stdout
+    assert "gradients: 6 compared" in proc.stdout and "all agree" in proc.stdout
