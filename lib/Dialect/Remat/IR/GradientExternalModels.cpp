@@ -318,6 +318,10 @@ struct PerElement {
       cloneForward;
 };
 
+bool isTrailingProjection(AffineMap map);
+Value sumOverDroppedDims(OpBuilder &b, Location loc, Value g, AffineMap map,
+                         RankedTensorType type);
+
 /// The gradient of input `i` of `pe` for the result gradient `g`: a
 /// linalg.generic that reads the inputs and `g`, recomputes the forward
 /// scalars, sweeps them backward with `scalarAdjoints` and yields the adjoint
@@ -375,7 +379,12 @@ Value buildPerElementGradient(OpBuilder &b, Location loc, const PerElement &pe,
   Value full = linalg::GenericOp::create(b, loc, TypeRange{fullType}, ins,
                                          ValueRange{init}, maps, iters, body)
                    .getResult(0);
-  return sumTo(b, loc, full, inType);
+  // An input read through trailing loops is numpy-broadcast: summed down;
+  // any other projected permutation (a transposed or permuted input) is
+  // summed over the loops it drops, written through its own map.
+  if (pe.maps[i].isIdentity() || isTrailingProjection(pe.maps[i]))
+    return sumTo(b, loc, full, inType);
+  return sumOverDroppedDims(b, loc, full, pe.maps[i], inType);
 }
 
 /// Fails with an error at `op` unless the ops of `body` (but `skip`) all have
@@ -550,7 +559,7 @@ Value zeros(OpBuilder &b, Location loc, RankedTensorType type) {
 }
 
 /// Sums `g` (of rank n) over the loop dimensions that `map` (a projected
-/// permutation of the n loops, in increasing order) drops, into `type`.
+/// permutation of the n loops) drops, into `type`, writing through `map`.
 Value sumOverDroppedDims(OpBuilder &b, Location loc, Value g, AffineMap map,
                          RankedTensorType type) {
   unsigned n = map.getNumDims();
@@ -648,7 +657,9 @@ bool isTrailingProjection(AffineMap map) {
 
 /// linalg.generic in three forms:
 ///  * elementwise: parallel iterators, an identity map for the result, inputs
-///    with identity or trailing-dimension maps, the init unread, and a body
+///    read through projected permutations of the loops (identity, trailing
+///    broadcast, transposed, broadcast along any loops), the init unread,
+///    and a body
 ///    built from scalar ops with a rule (`hasScalarRule`) on the input
 ///    arguments and values defined outside; a body of one op with a remat
 ///    counterpart is differentiated with remat ops, any other body per
@@ -669,8 +680,8 @@ LogicalResult buildGenericGradient(Operation *op, OpBuilder &b,
     return op->emitError(
         "autodiff cannot differentiate this linalg.generic: it handles "
         "elementwise generics (parallel loops, identity result map, inputs "
-        "with identity or trailing-dimension maps, the init unread) whose "
-        "body is built from ")
+        "read through projected permutations of the loops, the init unread) "
+        "whose body is built from ")
            << kScalarRuleOps
            << ", and sum and max reductions of one input";
   };
@@ -744,7 +755,7 @@ LogicalResult buildGenericGradient(Operation *op, OpBuilder &b,
   }
 
   for (unsigned i = 0; i < numInputs; ++i)
-    if (!maps[i].isIdentity() && !isTrailingProjection(maps[i]))
+    if (!maps[i].isProjectedPermutation())
       return unsupported();
   if (!fnOp || fnOp->getBlock() != &body)
     return unsupported();
@@ -801,7 +812,9 @@ LogicalResult buildGenericGradient(Operation *op, OpBuilder &b,
                   return arg && arg.getOwner() == &body &&
                          arg.getArgNumber() < numInputs &&
                          (fnOp->getNumOperands() != 1 ||
-                          maps[arg.getArgNumber()].isIdentity());
+                          maps[arg.getArgNumber()].isIdentity()) &&
+                         (maps[arg.getArgNumber()].isIdentity() ||
+                          isTrailingProjection(maps[arg.getArgNumber()]));
                 });
   if (single) {
     SmallVector<Value, 2> xs;
