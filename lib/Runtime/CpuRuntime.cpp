@@ -30,9 +30,6 @@
 #include <sched.h>
 #include <unistd.h>
 
-// libomp's extensions (its omp.h declares them; g++'s does not).
-extern "C" void kmp_set_blocktime(int milliseconds);
-extern "C" int kmp_get_blocktime(void);
 
 /// A leading dimension BLAS accepts: a matrix with one row may carry any
 /// row stride in its memref, but BLAS requires ld >= max(1, columns).
@@ -44,86 +41,105 @@ static int64_t leadingDimension(int64_t ld, int64_t rows, int64_t columns) {
 
 namespace {
 
-/// How long libomp's idle threads spin before they sleep, by how long the
-/// thread that forks has waited for a CPU. Spinning (libomp's
-/// KMP_BLOCKTIME, 200 ms by default) lets the next loop find its threads
-/// awake: a fork and join costs about a microsecond instead of a wake-up,
-/// tens. That pays while the cores are ours and ruins a step while another
-/// process wants one of them: the spinning threads take their share of the
-/// cores, and every join waits for a thread the kernel has descheduled in
-/// favour of the other process (resnet_n4 at 2 threads on 2 cores beside
-/// one busy process: 12.8 ms per step, twice its 1-thread time; 8.0 ms with
-/// threads that sleep at once, which the kernel wakes promptly). So at most
+/// One thread instead of several while another process wants the cores.
+/// libomp's idle threads spin (KMP_BLOCKTIME, 200 ms by default), so that
+/// the next loop finds them awake: a fork and join costs about a
+/// microsecond instead of a wake-up, tens. That pays while the cores are
+/// ours and ruins a step while another process wants one of them: the
+/// spinning threads keep their share of the cores, and every join waits
+/// for a thread the kernel has descheduled in favour of the other process
+/// (resnet_n4 at 2 threads on 2 cores beside one busy process: 12.8 ms per
+/// step, twice its 1-thread time of 6.5 ms). Threads that sleep at once
+/// (blocktime 0) do better beside one process (8.0 ms) but each fork then
+/// waits for a wake-up, which on a loaded machine can take milliseconds
+/// (steps 10-30 times slower). One thread waits for nobody. So at most
 /// every kSamplePeriodNs, the thread about to fork reads the time it has
 /// spent runnable but not running (/proc/thread-self/schedstat, second
-/// field): after kBusySamples readings in a row above kBusyShare of the
-/// wall time since the previous one (a daemon that runs for a moment does
-/// not count), idle threads sleep at once (blocktime 0); after
-/// kQuietSamples readings in a row below kQuietShare, they spin again for
-/// the initial blocktime. Not at all when the user chose (KMP_BLOCKTIME or
-/// OMP_WAIT_POLICY set) or where the kernel keeps no such count; only this
-/// runtime's forks look (a step whose only parallel work is its compiled
-/// loops keeps the spin). Which thread computes what never changes: the
-/// bits do not depend on it.
-class WaitPolicy {
+/// field): kBusySamples readings in a row above kBusyShare of the wall time
+/// since the previous one (beside one busy process: about 40%; a daemon
+/// that runs for a moment, or a loaded machine that still gives this
+/// process most of the cores: below 15%) set OpenMP's thread count to 1
+/// (omp_set_num_threads: the runtime's loops and, from their next call,
+/// the compiled steps' loops run on the calling thread). After
+/// kAloneSamples readings the count goes back to what it was, and the next
+/// readings decide anew. The count never changes the bits
+/// (docs/Conventions.md, Threads). Not at all when REMAT_FIXED_THREADS is
+/// set or the kernel keeps no such count; only this runtime's loops look
+/// (a step whose only parallel work is its compiled loops keeps its
+/// threads).
+class ContentionPolicy {
 public:
-  /// Called by the thread that is about to fork, outside parallel regions.
-  void update() {
+  /// Called by a thread outside parallel regions that has work for several
+  /// threads. Returns how many threads to use (omp_get_max_threads(), after
+  /// any change).
+  int update() {
     if (!enabled)
-      return;
+      return omp_get_max_threads();
     int64_t now = monotonicNs();
     if (now - lastWall < kSamplePeriodNs)
-      return;
+      return omp_get_max_threads();
     int64_t waited = waitedNs();
     if (waited < 0) {
       enabled = false; // an unreadable count
-      return;
+      restore();
+      return omp_get_max_threads();
     }
     if (lastWall > 0) {
       double share = static_cast<double>(waited - lastWaited) /
                      static_cast<double>(now - lastWall);
-      if (share > kBusyShare) {
-        quietSamples = 0;
-        if (!sleeping && ++busySamples >= kBusySamples) {
-          kmp_set_blocktime(0);
-          sleeping = true;
-        }
-      } else {
-        busySamples = 0;
-        quietSamples = share < kQuietShare ? quietSamples + 1 : 0;
-        if (sleeping && quietSamples >= kQuietSamples) {
-          kmp_set_blocktime(initialBlocktime);
-          sleeping = false;
+      if (alone) {
+        if (++samples >= kAloneSamples)
+          restore();
+      } else if (omp_get_max_threads() > 1) {
+        samples = share > kBusyShare ? samples + 1 : 0;
+        if (samples >= kBusySamples) {
+          threads = omp_get_max_threads();
+          omp_set_num_threads(1);
+          alone = true;
+          samples = 0;
         }
       }
     }
     lastWall = now;
     lastWaited = waited;
+    return omp_get_max_threads();
   }
 
-  /// Each thread's own: kmp_set_blocktime sets it for the teams that the
-  /// calling thread forks, and the count read is the calling thread's.
-  static WaitPolicy &get() {
-    thread_local WaitPolicy policy;
+  /// Forgets any change (the caller sets the count itself).
+  void reset() {
+    alone = false;
+    samples = 0;
+  }
+
+  /// Each thread's own: omp_set_num_threads sets the count for the
+  /// parallel regions of the calling thread, and the count read is the
+  /// calling thread's.
+  static ContentionPolicy &get() {
+    thread_local ContentionPolicy policy;
     return policy;
   }
 
-  ~WaitPolicy() {
+  ~ContentionPolicy() {
     if (fd >= 0)
       close(fd);
   }
 
 private:
   static constexpr int64_t kSamplePeriodNs = 10'000'000;
-  static constexpr double kBusyShare = 0.05, kQuietShare = 0.01;
-  static constexpr int kBusySamples = 2, kQuietSamples = 10;
+  static constexpr double kBusyShare = 0.25;
+  static constexpr int kBusySamples = 2, kAloneSamples = 50;
 
-  WaitPolicy() {
-    if (std::getenv("KMP_BLOCKTIME") || std::getenv("OMP_WAIT_POLICY"))
+  ContentionPolicy() {
+    if (std::getenv("REMAT_FIXED_THREADS"))
       return;
-    initialBlocktime = kmp_get_blocktime();
     fd = open("/proc/thread-self/schedstat", O_RDONLY | O_CLOEXEC);
     enabled = fd >= 0;
+  }
+
+  void restore() {
+    if (alone)
+      omp_set_num_threads(threads);
+    reset();
   }
 
   static int64_t monotonicNs() {
@@ -148,25 +164,26 @@ private:
     return end == field ? -1 : waited;
   }
 
-  bool enabled = false, sleeping = false;
-  int fd = -1, initialBlocktime = 0, busySamples = 0, quietSamples = 0;
+  bool enabled = false, alone = false;
+  int fd = -1, threads = 1, samples = 0;
   int64_t lastWall = 0, lastWaited = 0;
 };
 
 /// Runs body(i) for i in [0, count): on the OpenMP threads (static schedule:
-/// contiguous blocks of i) when `parallel` holds, there are at least two and
-/// no parallel region is active (the thread that runs an enclosing
-/// region's iteration runs them all); else in increasing order on the
-/// calling thread, without entering OpenMP at all (a serialized region costs
-/// a microsecond, as much as the smallest steps' kernels).
+/// contiguous blocks of i) when `parallel` holds, there are at least two
+/// iterations and two threads (ContentionPolicy) and no parallel region is
+/// active (the thread that runs an enclosing region's iteration runs them
+/// all); else in increasing order on the calling thread, without entering
+/// OpenMP at all (a serialized region costs a microsecond, as much as the
+/// smallest steps' kernels).
 template <typename Body>
 void parallelFor(int64_t count, bool parallel, Body body) {
-  if (!parallel || count < 2 || omp_in_parallel()) {
+  if (!parallel || count < 2 || omp_in_parallel() ||
+      ContentionPolicy::get().update() < 2) {
     for (int64_t i = 0; i < count; ++i)
       body(i);
     return;
   }
-  WaitPolicy::get().update();
 #pragma omp parallel for schedule(static)
   for (int64_t i = 0; i < count; ++i)
     body(i);
@@ -608,8 +625,9 @@ extern "C" int remat_cpu_set_num_threads(int threads) {
   // it, so OpenBLAS is kept to one thread (its own threads would be a
   // second pool on the same cores, and did not speed up these shapes).
   // libomp's idle threads spin for KMP_BLOCKTIME (default 200 ms) before
-  // they sleep: the next loop or GEMM finds them awake (WaitPolicy: not
-  // while another process wants the cores).
+  // they sleep: the next loop or GEMM finds them awake (while another
+  // process wants the cores, ContentionPolicy runs on one thread instead).
+  ContentionPolicy::get().reset();
   omp_set_num_threads(threads);
   openblas_set_num_threads(1);
   return 0;

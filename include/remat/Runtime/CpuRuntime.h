@@ -113,13 +113,15 @@ void remat_cpu_sconv2d_input_grad(int64_t n, int64_t g, int64_t c, int64_t h,
  * cblas_sgemm on the thread that runs it, so OpenBLAS is set to one thread
  * (openblas_set_num_threads(1)): one pool of `threads` threads, not two.
  * Idle OpenMP threads spin for $KMP_BLOCKTIME (libomp's default, 200 ms)
- * before they sleep, except while the calling thread waits for a CPU
- * (another process wants the cores): then they sleep at once
+ * before they sleep. While the calling thread waits for a CPU (another
+ * process wants the cores), the runtime drops the count to 1 for about half
+ * a second at a time, unless $REMAT_FIXED_THREADS is set
  * (docs/Conventions.md, Threads). Returns 0, or -1 (and changes nothing) when `threads`
  * is not in [1, REMAT_CPU_MAX_THREADS]. Results do not depend on the count
  * (docs/Conventions.md). */
 int remat_cpu_set_num_threads(int threads);
-/* The number of threads the compiled loops use now (omp_get_max_threads). */
+/* The number of threads the compiled loops use now (omp_get_max_threads;
+ * 1 while the runtime has dropped it, see above). */
 int remat_cpu_num_threads(void);
 /* The count users expect by default: $REMAT_NUM_THREADS, else
  * $OMP_NUM_THREADS (its first entry), else the cores this process may run
