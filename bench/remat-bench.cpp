@@ -85,6 +85,13 @@ static llvm::cl::opt<double> boundMilpTimeLimit(
                    "seconds, to tell a loose bound from a loose plan "
                    "(0: off)"),
     llvm::cl::init(0));
+static llvm::cl::list<std::string> budgetSearchGraphs(
+    "budget-search-graphs",
+    llvm::cl::desc("Graphs (Checkmate JSON) planned by auto at budgets of "
+                   "0.4 .. 0.9 of store-all without and with its local "
+                   "search within the budget (BudgetSearch.h), against the "
+                   "recompute lower bound"),
+    llvm::cl::CommaSeparated);
 
 static llvm::cl::list<std::string> milpGraphs(
     "milp-graphs",
@@ -731,13 +738,75 @@ static int runBoundGraph(MLIRContext &ctx, llvm::StringRef path) {
   return 0;
 }
 
+/// `auto` at budgets of 0.4 .. 0.9 of store-all without and with its local
+/// search within the budget, in the same run, against the lower bound.
+static int runBudgetSearchGraph(MLIRContext &ctx, llvm::StringRef path) {
+  std::optional<Graph> loaded = loadGraph(ctx, path);
+  if (!loaded)
+    return 1;
+  const Graph &g = *loaded;
+  std::string name = llvm::sys::path::stem(path).str();
+  SimResult sa;
+  simulate(g, Schedule(g.size()), sa);
+  double fwd = g.forwardCost();
+  for (double f : {0.4, 0.5, 0.6, 0.7, 0.8, 0.9}) {
+    int64_t budget = int64_t(f * double(sa.peakBytes));
+    LowerBoundOptions boundOptions;
+    boundOptions.timeLimitSeconds = boundSeconds;
+    boundOptions.maxSplits = boundSplits;
+    LowerBound lb = recomputeLowerBoundAnyOrder(g, budget, boundOptions);
+    double cost[2] = {-1, -1}, secs[2] = {0, 0};
+    for (bool search : {false, true}) {
+      PlannerOptions options;
+      options.budget = budget;
+      options.budgetSearch = search;
+      auto start = std::chrono::steady_clock::now();
+      llvm::Expected<PlannerResult> r = planRematerialization(g, options);
+      secs[search] = std::chrono::duration<double>(
+                         std::chrono::steady_clock::now() - start)
+                         .count();
+      if (r)
+        cost[search] = r->plan.sim.recomputeCost;
+      else
+        llvm::consumeError(r.takeError());
+    }
+    llvm::outs() << llvm::format("| %s | %u | %.1f | ", name.c_str(), g.size(),
+                                 f);
+    if (cost[0] < 0 || cost[1] < 0) {
+      llvm::outs() << "none | none | - | - | - | - |";
+    } else {
+      auto gap = [&](double c) -> std::string {
+        if (lb.infeasible)
+          return "-";
+        if (c <= lb.recomputeCost * (1 + 1e-9))
+          return "0 (optimal)";
+        return llvm::formatv("{0:F1}%", 100 * (c - lb.recomputeCost) / c)
+            .str();
+      };
+      std::string change =
+          cost[0] > 0 ? llvm::formatv("{0:F1}%", 100 * (cost[1] - cost[0]) /
+                                                     cost[0])
+                            .str()
+                      : "0";
+      llvm::outs() << llvm::format("%.3f | %.3f | %s | %.3f | %s | %s |",
+                                   100 * cost[0] / fwd, 100 * cost[1] / fwd,
+                                   change.c_str(),
+                                   100 * lb.recomputeCost / fwd,
+                                   gap(cost[0]).c_str(), gap(cost[1]).c_str());
+    }
+    llvm::outs() << llvm::format(" %.2f | %.2f |\n", secs[0], secs[1]);
+    llvm::outs().flush();
+  }
+  return 0;
+}
+
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
   llvm::cl::ParseCommandLineOptions(argc, argv, "remat strategy benchmark\n");
   if (!noChains && runChains())
     return 1;
   if (inputFiles.empty() && torchGraphs.empty() && milpGraphs.empty() &&
-      boundGraphs.empty())
+      boundGraphs.empty() && budgetSearchGraphs.empty())
     return 0;
   DialectRegistry registry;
   registerAllDialects(registry);
@@ -809,6 +878,21 @@ int main(int argc, char **argv) {
         << (boundMilpTimeLimit > 0 ? "---|\n" : "\n");
     for (const std::string &f : boundGraphs)
       if (runBoundGraph(ctx, f))
+        return 1;
+    llvm::outs() << "\n";
+  }
+  if (!budgetSearchGraphs.empty()) {
+    llvm::outs()
+        << "## auto without and with its local search within the budget\n\n"
+        << "Budget = fraction of store-all's activation peak; recompute and "
+           "bound = % of the forward cost (3 decimals); change = (with - "
+           "without) / without; gap = (plan - bound) / plan; plan s = "
+           "auto's wall seconds without and with the search, same run.\n\n"
+        << "| graph | ops | budget | recompute % without | with | change | "
+           "lower bound % | gap without | gap with | plan s without | with "
+           "|\n|---|---|---|---|---|---|---|---|---|---|---|\n";
+    for (const std::string &f : budgetSearchGraphs)
+      if (runBudgetSearchGraph(ctx, f))
         return 1;
     llvm::outs() << "\n";
   }

@@ -72,6 +72,10 @@ struct PlannerOptions {
   /// thinner min-cut grid (MinCut.h; the schedule fuzz target uses 0.01).
   /// Plans are valid at any scale.
   double searchWork = 1;
+  /// With a budget, `auto` runs its local search within the budget
+  /// (BudgetSearch.h) on its cheapest plans; off only to measure what the
+  /// search adds (`remat-bench --budget-search-graphs`).
+  bool budgetSearch = true;
 };
 
 //===----------------------------------------------------------------------===//

@@ -1,0 +1,86 @@
+//===- BudgetSearch.h - Less recompute within a budget ----------*- C++ -*-===//
+//
+// Part of the remat project.
+//
+//===----------------------------------------------------------------------===//
+///
+/// \file
+/// A local search that lowers the recompute of a plan at a fixed activation
+/// budget, judged by the exact simulator: the plan side of the gap between
+/// `auto` and the recompute lower bound (LowerBound.h).
+///
+/// It works on kept sets (KeptSet.h). A move keeps a value the plan
+/// recomputes (its recomputation, and that of every input recomputed only
+/// for it, leaves the plan). When that pushes the simulated peak over the
+/// budget, the move repairs it by dropping kept values live at the step of
+/// the peak, one at a time (an ejection chain): of the few with the most
+/// bytes per unit of cost, the drop that removes the most bytes over the
+/// budget (summed over all steps) per unit of recompute it adds, until the
+/// plan fits: the large values that are cheap to recompute give way, as in
+/// PyTorch's min-cut partitioner. A move is taken when the lowered plan fits
+/// the budget and recomputes strictly less; the search passes over the
+/// recomputed values, most expensive first, until a pass takes no move or
+/// the evaluation limit is reached. It proves nothing: it ends in a local
+/// optimum of these moves.
+///
+//===----------------------------------------------------------------------===//
+
+#ifndef REMAT_SCHEDULING_BUDGETSEARCH_H
+#define REMAT_SCHEDULING_BUDGETSEARCH_H
+
+#include "remat/Scheduling/Graph.h"
+#include "remat/Scheduling/Plan.h"
+
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+namespace remat {
+namespace sched {
+
+/// Limits of `reduceRecomputeInBudget`.
+struct BudgetSearchOptions {
+  /// At most this many plans are lowered and simulated in all (each costs
+  /// O(nodes + operand references)), so the work is deterministic.
+  unsigned maxEvaluations = 1500;
+  /// Kept values tried per drop when a kept value pushes the peak over the
+  /// budget (those live at the peak step, most bytes per unit of cost first).
+  unsigned maxEjections = 6;
+  /// At most this many values are dropped to make room for one kept value.
+  unsigned maxDrops = 8;
+  /// At most this many starting plans (distinct kept sets of the cheapest
+  /// candidates within the budget) share the evaluations.
+  unsigned maxStarts = 2;
+};
+
+/// The kept set of `schedule`: every forward node that it never recomputes.
+std::vector<bool> keptSetOf(const Graph &graph, const Schedule &schedule);
+
+/// Improves `kept`, whose lowering must fit `budgetBytes`, by the moves
+/// above. Returns the improved kept set, or none if the lowering of `kept`
+/// does not fit the budget or no move was taken. The result's lowering
+/// (`lowerKeptSet`) fits the budget and recomputes strictly less than the
+/// lowering of `kept`. `evaluations`, if given, receives the number of
+/// lowerings and simulations spent. The graph must have no forward node
+/// after a backward one (Phases.h).
+std::optional<std::vector<bool>>
+reduceRecomputeInBudget(const Graph &graph, std::vector<bool> kept,
+                        int64_t budgetBytes,
+                        const BudgetSearchOptions &options,
+                        unsigned *evaluations = nullptr);
+
+/// Runs `reduceRecomputeInBudget` from the cheapest plans of `candidates`
+/// within `budgetBytes` (in the graph's own order, `PlanResult::order`
+/// empty) whose kept-set lowering fits the budget, and returns the plans
+/// that recompute less than the cheapest candidate within the budget
+/// (strategy and detail of their start, detail extended by "local search
+/// in the budget"), each lowered and simulated. Never returns a plan over
+/// the budget; returns nothing when nothing improves.
+std::vector<PlanResult>
+searchWithinBudget(const Graph &graph, const std::vector<PlanResult> &candidates,
+                   int64_t budgetBytes, const BudgetSearchOptions &options);
+
+} // namespace sched
+} // namespace remat
+
+#endif // REMAT_SCHEDULING_BUDGETSEARCH_H
