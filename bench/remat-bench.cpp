@@ -78,6 +78,16 @@ static llvm::cl::opt<unsigned> boundSplits(
     llvm::cl::desc("Branch-and-bound splits per step of the lower bound in "
                    "--bound-graphs"),
     llvm::cl::init(LowerBoundOptions().maxSplits));
+static llvm::cl::opt<unsigned> boundJointSteps(
+    "bound-joint-steps",
+    llvm::cl::desc("Steps of the joint LP in the lower bound of "
+                   "--bound-graphs (LowerBoundOptions::jointSteps)"),
+    llvm::cl::init(LowerBoundOptions().jointSteps));
+static llvm::cl::list<double> boundBudgets(
+    "bound-budgets",
+    llvm::cl::desc("Budgets of --bound-graphs as fractions of store-all's "
+                   "peak (default 0.4,0.5,0.6,0.7,0.8,0.9)"),
+    llvm::cl::CommaSeparated);
 static llvm::cl::opt<double> boundMilpTimeLimit(
     "bound-milp-time-limit",
     llvm::cl::desc("In --bound-graphs, also run the exact MILP (forward-first "
@@ -670,8 +680,8 @@ static void printMilpColumn(const Graph &g, int64_t budget,
     llvm::outs() << " |";
 }
 
-/// `auto` at budgets of 0.4 .. 0.9 of store-all against the recompute lower
-/// bound, both timed, in the same run.
+/// `auto` at budgets of 0.4 .. 0.9 of store-all (or --bound-budgets) against
+/// the recompute lower bound, both timed, in the same run.
 static int runBoundGraph(MLIRContext &ctx, llvm::StringRef path) {
   std::optional<Graph> loaded = loadGraph(ctx, path);
   if (!loaded)
@@ -686,12 +696,16 @@ static int runBoundGraph(MLIRContext &ctx, llvm::StringRef path) {
                                          start)
         .count();
   };
-  for (double f : {0.4, 0.5, 0.6, 0.7, 0.8, 0.9}) {
+  std::vector<double> fractions(boundBudgets.begin(), boundBudgets.end());
+  if (fractions.empty())
+    fractions = {0.4, 0.5, 0.6, 0.7, 0.8, 0.9};
+  for (double f : fractions) {
     int64_t budget = int64_t(f * double(sa.peakBytes));
     auto t0 = std::chrono::steady_clock::now();
     LowerBoundOptions boundOptions;
     boundOptions.timeLimitSeconds = boundSeconds;
     boundOptions.maxSplits = boundSplits;
+    boundOptions.jointSteps = boundJointSteps;
     LowerBound lb = recomputeLowerBoundAnyOrder(g, budget, boundOptions);
     double boundSeconds = seconds(t0);
     PlannerOptions options;

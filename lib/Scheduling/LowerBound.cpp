@@ -17,6 +17,12 @@
 #include <limits>
 #include <optional>
 
+#ifdef REMAT_HAVE_CBC
+#include <coin/ClpSimplex.hpp>
+#include <coin/CoinPackedMatrix.hpp>
+#include <coin/CoinPackedVector.hpp>
+#endif
+
 using namespace remat::sched;
 
 namespace {
@@ -428,6 +434,187 @@ std::optional<double> branchAndBound(const StepCut &cut, int64_t cap,
   return std::nullopt; // Every leaf is infeasible.
 }
 
+/// The joint LP of steps t_1 < .. < t_k (docs/Scheduling.md, "Lower bounds
+/// on recompute", step 8): per step j and value v that matters there,
+/// l_j(v) (an instance of v is live during t_j) and, for a recomputable
+/// value, x_j(v) (v is executed again after t_j and before t_{j+1}; after
+/// t_k for the last step) and r_j(v) (executed again after t_j), minimising
+/// the cost of the x. Rows: the memory of each step; a value read at or
+/// after t_j is live at t_j or executed after it, and in the interval when
+/// it is read inside it or not at or after t_{j+1}; a value live at
+/// t_{j+1} is live at t_j or executed in between; x_j <= r_j <= x_j +
+/// r_{j+1}; an execution reads operands live at t_j or executed after t_j
+/// (in the interval, for one in the interval). Returns a lower bound on the
+/// normalised cost of the recomputations after t_1 of every schedule within
+/// the budget: the weak-duality value of CLP's dual solution, recomputed
+/// here with clamped signs so that any dual (optimal or not) gives a valid
+/// bound. nullopt: built without CBC/CLP, or no dual.
+std::optional<double> jointLpBound(const Graph &graph, const StepFacts &facts,
+                                   const std::vector<unsigned> &steps,
+                                   int64_t budgetBytes, double costUnit,
+                                   double byteUnit, double seconds) {
+#ifndef REMAT_HAVE_CBC
+  (void)graph, (void)facts, (void)steps, (void)budgetBytes, (void)costUnit,
+      (void)byteUnit, (void)seconds;
+  return std::nullopt;
+#else
+  unsigned k = steps.size(), n = facts.n;
+  // The values of each step, from the last step back: those read at or
+  // after t_j, those a later step holds that were made before t_j (an
+  // instance live later was live at t_j or executed after it), and the
+  // operands of the ones that may be executed again, transitively.
+  struct Member {
+    unsigned v;
+    bool pinned, needed;
+  };
+  std::vector<std::vector<Member>> members(k);
+  std::vector<std::vector<int>> localOf(k, std::vector<int>(n, -1));
+  for (unsigned j = k; j-- != 0;) {
+    unsigned t = steps[j];
+    std::vector<bool> readByT(n, false);
+    for (unsigned op : graph.nodes[t].operands)
+      readByT[op] = true;
+    std::vector<unsigned> stack;
+    auto add = [&](unsigned v) {
+      if (localOf[j][v] >= 0)
+        return;
+      localOf[j][v] = int(members[j].size());
+      bool needed = facts.isNeeded(v, t);
+      bool pinned =
+          !facts.recomputable[v] || (needed && facts.isForced(v, t, readByT));
+      members[j].push_back({v, pinned, needed});
+      if (facts.recomputable[v])
+        stack.push_back(v);
+    };
+    for (unsigned v = 0; v != t; ++v)
+      if (!graph.nodes[v].backward &&
+          (facts.isNeeded(v, t) || (j + 1 != k && localOf[j + 1][v] >= 0)))
+        add(v);
+    while (!stack.empty()) {
+      unsigned v = stack.back();
+      stack.pop_back();
+      for (unsigned op : graph.nodes[v].operands)
+        if (!graph.nodes[op].backward)
+          add(op);
+    }
+  }
+  std::vector<double> colLo, colUp, obj;
+  std::vector<std::vector<int>> lCol(k), xCol(k), rCol(k);
+  auto addColumn = [&](double lo, double cost) {
+    colLo.push_back(lo);
+    colUp.push_back(1);
+    obj.push_back(cost);
+    return int(obj.size() - 1);
+  };
+  for (unsigned j = 0; j != k; ++j) {
+    for (const Member &m : members[j]) {
+      lCol[j].push_back(addColumn(m.pinned && m.needed ? 1 : 0, 0));
+      bool recomputable = facts.recomputable[m.v];
+      xCol[j].push_back(
+          recomputable ? addColumn(0, graph.nodes[m.v].cost / costUnit) : -1);
+      rCol[j].push_back(recomputable ? addColumn(0, 0) : -1);
+    }
+  }
+  CoinPackedMatrix matrix(false, 0, 0);
+  matrix.setDimensions(0, int(obj.size()));
+  std::vector<double> rowLo, rowUp;
+  auto addRow = [&](const std::vector<std::pair<int, double>> &entries,
+                    double lo, double up) {
+    CoinPackedVector row;
+    for (auto [col, value] : entries)
+      if (col >= 0)
+        row.insert(col, value);
+    matrix.appendRow(row);
+    rowLo.push_back(lo);
+    rowUp.push_back(up);
+  };
+  for (unsigned j = 0; j != k; ++j) {
+    unsigned t = steps[j];
+    bool last = j + 1 == k;
+    std::vector<std::pair<int, double>> memory;
+    for (unsigned i = 0; i != members[j].size(); ++i) {
+      const Member &m = members[j][i];
+      unsigned v = m.v;
+      memory.push_back({lCol[j][i], double(facts.counted[v]) / byteUnit});
+      int next = last ? -1 : localOf[j + 1][v];
+      // Live at t_{j+1}: live at t_j or executed in between.
+      if (next >= 0)
+        addRow({{lCol[j][i], 1}, {xCol[j][i], 1}, {lCol[j + 1][next], -1}}, 0,
+               COIN_DBL_MAX);
+      if (xCol[j][i] < 0)
+        continue;
+      // r: executed after t_j (and before the end of the steps that hold
+      // v): in the interval or after t_{j+1}.
+      addRow({{rCol[j][i], 1}, {xCol[j][i], -1}}, 0, COIN_DBL_MAX);
+      addRow({{xCol[j][i], 1},
+              {next >= 0 ? rCol[j + 1][next] : -1, 1},
+              {rCol[j][i], -1}},
+             0, COIN_DBL_MAX);
+      // An execution reads operands live at t_j or executed after t_j (in
+      // the interval, for one in the interval).
+      for (unsigned op : graph.nodes[v].operands) {
+        if (graph.nodes[op].backward)
+          continue;
+        int u = localOf[j][op];
+        addRow({{lCol[j][u], 1}, {xCol[j][u], 1}, {xCol[j][i], -1}}, 0,
+               COIN_DBL_MAX);
+        addRow({{lCol[j][u], 1}, {rCol[j][u], 1}, {rCol[j][i], -1}}, 0,
+               COIN_DBL_MAX);
+      }
+      if (!m.needed || m.pinned)
+        continue;
+      // Read at or after t_j and not live there: executed after t_j; in
+      // the interval, unless its next read is at or after t_{j+1} (then
+      // the link above and step j + 1 take over).
+      addRow({{lCol[j][i], 1}, {rCol[j][i], 1}}, 1, COIN_DBL_MAX);
+      if (last || facts.lastRead[v] < int(steps[j + 1]) ||
+          facts.isReadWithin(v, t + 1, steps[j + 1] - 1))
+        addRow({{lCol[j][i], 1}, {xCol[j][i], 1}}, 1, COIN_DBL_MAX);
+    }
+    addRow(memory, -COIN_DBL_MAX,
+           double(budgetBytes - facts.fixed[t]) / byteUnit);
+  }
+  ClpSimplex model;
+  model.setLogLevel(0);
+  model.loadProblem(matrix, colLo.data(), colUp.data(), obj.data(),
+                    rowLo.data(), rowUp.data());
+  if (seconds > 0)
+    model.setMaximumWallSeconds(seconds);
+  model.dual();
+  const double *dual = model.dualRowSolution();
+  if (!dual)
+    return std::nullopt;
+  // Weak duality with the signs clamped: for y >= 0 on >= rows and y <= 0
+  // on <= rows, cost(x) >= sum_r y_r side_r + sum_c min over the column's
+  // bounds of (obj_c - (A^T y)_c) x_c for every x satisfying the rows.
+  unsigned rows = rowLo.size();
+  std::vector<double> y(dual, dual + rows), reduced = obj;
+  double bound = 0, magnitude = 0;
+  for (unsigned r = 0; r != rows; ++r) {
+    if (rowUp[r] >= COIN_DBL_MAX)
+      y[r] = std::max(0.0, y[r]);
+    else
+      y[r] = std::min(0.0, y[r]);
+    if (y[r] == 0)
+      continue;
+    double side = y[r] > 0 ? rowLo[r] : rowUp[r];
+    bound += y[r] * side;
+    magnitude += std::fabs(y[r] * side);
+    const CoinShallowPackedVector row = matrix.getVector(int(r));
+    for (int e = 0; e != row.getNumElements(); ++e)
+      reduced[row.getIndices()[e]] -= y[r] * row.getElements()[e];
+  }
+  for (unsigned c = 0; c != reduced.size(); ++c) {
+    double term =
+        reduced[c] >= 0 ? reduced[c] * colLo[c] : reduced[c] * colUp[c];
+    bound += term;
+    magnitude += std::fabs(term);
+  }
+  // Rounding in the sums above: a relative margin.
+  return bound - 1e-9 * (magnitude + 1);
+#endif
+}
+
 } // namespace
 
 int64_t remat::sched::leastPeakLowerBound(const Graph &graph) {
@@ -575,6 +762,11 @@ LowerBound remat::sched::recomputeLowerBound(const Graph &graph,
       });
   result.stepsCandidate += candidates.size();
   unsigned singles = 0;
+  struct Single {
+    unsigned t;
+    double value, lambda;
+  };
+  std::vector<Single> singleSteps;
   for (const auto &[excess, t] : candidates) {
     if ((options.maxSteps && singles >= options.maxSteps) ||
         singlesTimeUp()) {
@@ -592,8 +784,50 @@ LowerBound remat::sched::recomputeLowerBound(const Graph &graph,
       result.recomputeCost = total;
       result.step = t;
     }
+    if (b.value > 0)
+      singleSteps.push_back({t, b.value, b.lambda});
     if (b.feasibleCost > b.value * (1 + 1e-9) + 1e-12)
       open.push_back({total, prefix[t] + b.feasibleCost * costUnit, t});
+  }
+  auto jointTimeUp = [&] {
+    return options.timeLimitSeconds > 0 &&
+           elapsed() > options.timeLimitSeconds * 0.9;
+  };
+  // The joint LP: up to options.jointSteps steps with a positive bound,
+  // evenly spaced in op order and always with the best one; the windows
+  // before its first step add to it.
+  if (options.jointSteps >= 2 && singleSteps.size() >= 2 && !jointTimeUp()) {
+    llvm::sort(singleSteps,
+               [](const Single &a, const Single &b) { return a.t < b.t; });
+    unsigned bestAt = 0;
+    for (unsigned i = 0; i != singleSteps.size(); ++i)
+      if (singleSteps[i].value > singleSteps[bestAt].value)
+        bestAt = i;
+    unsigned k = std::min<size_t>(options.jointSteps, singleSteps.size());
+    std::vector<unsigned> picked = {bestAt};
+    for (unsigned q = 0; q != k - 1; ++q)
+      picked.push_back(unsigned(uint64_t(q) * singleSteps.size() / (k - 1)));
+    llvm::sort(picked);
+    picked.erase(std::unique(picked.begin(), picked.end()), picked.end());
+    std::vector<unsigned> steps;
+    for (unsigned q : picked)
+      steps.push_back(singleSteps[q].t);
+    // CLP's wall-time limit (0: none).
+    double left = options.timeLimitSeconds > 0
+                      ? std::max(0.01, options.timeLimitSeconds * 0.9 -
+                                           elapsed())
+                      : 0;
+    std::optional<double> b = jointLpBound(graph, facts, steps, budgetBytes,
+                                           costUnit, byteUnit, left);
+    result.jointSteps = steps.size();
+    if (b) {
+      double total = prefix[steps.front()] + *b * costUnit;
+      if (total > result.recomputeCost) {
+        result.recomputeCost = total;
+        result.step = steps.front();
+        result.fromJoint = true;
+      }
+    }
   }
   // Branch and bound at the steps with the best bounds first, while some
   // could still beat the result (their cut within the cap costs more).
@@ -643,6 +877,7 @@ LowerBound remat::sched::recomputeLowerBoundAnyOrder(
   result.stepsEvaluated = input.stepsEvaluated + other.stepsEvaluated;
   result.stepsCandidate = input.stepsCandidate + other.stepsCandidate;
   result.splits = input.splits + other.splits;
+  result.jointSteps = std::max(input.jointSteps, other.jointSteps);
   if (!input.infeasible && !other.infeasible)
     result.strongerOrderCost =
         std::max(input.recomputeCost, other.recomputeCost);

@@ -85,6 +85,11 @@ struct LowerBoundOptions {
   /// Splits of the branch and bound on the knapsack row at each step
   /// whose cut to the end could raise the bound (0: no branch and bound).
   unsigned maxSplits = 64;
+  /// Steps of the joint LP over steps (docs/Scheduling.md), solved after
+  /// the single steps within 0.9 of the time limit; 0 or 1: none. It needs
+  /// CLP (built with CBC). Off by default: on the exported and published
+  /// graphs it never raised the bound above the single steps and windows.
+  unsigned jointSteps = 0;
 };
 
 /// A lower bound and how it was found.
@@ -108,6 +113,10 @@ struct LowerBound {
   unsigned stepsCandidate = 0;
   /// Branch-and-bound splits made (each solves two fixed cut problems).
   unsigned splits = 0;
+  /// Steps of the joint LP (0: not solved), and whether it gives
+  /// `recomputeCost`.
+  unsigned jointSteps = 0;
+  bool fromJoint = false;
   /// `recomputeLowerBoundAnyOrder` with two orders: the bound of the
   /// stronger one (it bounds the plans of that order only); -1 otherwise.
   double strongerOrderCost = -1;
