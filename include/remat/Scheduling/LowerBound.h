@@ -55,6 +55,12 @@
 /// after them. The result is the larger of the sum of the windows and the
 /// best (windows before t) + (cut from t to the end).
 ///
+/// Joint LP (optional, `LowerBoundOptions::jointSteps`). The cuts of several
+/// steps share one LP: a value live at a later step was live at an earlier
+/// one or executed in between, and executions in different intervals are
+/// different, so one LP bounds the recompute after the first step. Its
+/// value is the weak-duality value of CLP's dual solution.
+///
 /// The same argument without recomputation gives the least-peak bound: at
 /// step t the forced values, t's result and the live backward values are
 /// live in every schedule.
