@@ -72,6 +72,10 @@ void remat::buildBufferPipeline(OpPassManager &pm,
       RematCopiesToLinalgOptions{/*allCopies=*/options.cuda}));
   if (options.cuda)
     pm.addPass(createRematMaterializeGlobals());
+  // CUDA without cuDNN: convolutions as im2col + GEMM + col2im, their column
+  // buffers planned into the arena.
+  if (options.cuda && options.blas && !options.cudnn)
+    pm.addNestedPass<func::FuncOp>(createRematConvToGemm());
   RematPlanArenaOptions arena;
   arena.jsonFile = options.arenaReport;
   pm.addNestedPass<func::FuncOp>(createRematPlanArena(arena));

@@ -49,7 +49,7 @@
 // relu, matmul and mse need no math function).
 // RUN: remat-opt %t.linalg.mlir --remat-buffer-pipeline='cuda=true' -o %t.gpu-buffers.mlir 2>/dev/null
 // RUN: remat-opt %t.linalg.mlir -o %t.gpu-buffers-text.mlir 2>/dev/null \
-// RUN:   --pass-pipeline='builtin.module(one-shot-bufferize{bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map},buffer-results-to-out-params{hoist-static-allocs modify-public-functions},remat-copies-to-linalg{all-copies},remat-materialize-globals,func.func(remat-plan-arena),remat-host-allocs-to-gpu,remat-linalg-to-blas{target=cuda})'
+// RUN:   --pass-pipeline='builtin.module(one-shot-bufferize{bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map},buffer-results-to-out-params{hoist-static-allocs modify-public-functions},remat-copies-to-linalg{all-copies},remat-materialize-globals,func.func(remat-conv-to-gemm),func.func(remat-plan-arena),remat-host-allocs-to-gpu,remat-linalg-to-blas{target=cuda})'
 // RUN: diff %t.gpu-buffers.mlir %t.gpu-buffers-text.mlir
 // RUN: remat-opt %t.gpu-buffers.mlir --remat-cuda-llvm-pipeline='format=isa chip=sm_80 block-size=128' -o %t.cuda.mlir
 // RUN: remat-opt %t.gpu-buffers.mlir -o %t.cuda-text.mlir \

@@ -41,6 +41,35 @@
 // RUN:   --convert-math-to-llvm --convert-arith-to-llvm --convert-func-to-llvm --convert-cf-to-llvm \
 // RUN:   --reconcile-unrealized-casts | %remat_blas_runner > %t.blas.out
 // RUN: %python %S/conv_pool_norm_check.py %t.json %t.blas.out | FileCheck %s
+//
+// The same through --remat-conv-to-gemm (the CUDA path without cuDNN: im2col
+// copies, batched matmuls on views of the column buffer, col2im gathers),
+// executed here on the CPU with the matmuls as loops: first with the default
+// chunking (two images per chunk where the convolution has one group and two
+// images: the image-batched GEMMs, the stride-0 filter view, the gathered
+// output gradient), then with one image per chunk (max-column-bytes=1: the
+// group-batched GEMMs only, filter gradients summed chunk after chunk).
+// --remat-linalg-to-blas then turns every matmul of the rewrite into a GEMM
+// call (GEMM; remat_cuda_sgemm on the CUDA path).
+// RUN: remat-opt %t.mlir --remat-lower-to-linalg --remat-open-recompute \
+// RUN:   --one-shot-bufferize='bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map' \
+// RUN:   --remat-conv-to-gemm --remat-plan-arena 2>/dev/null > %t.gemm.mlir
+// RUN: FileCheck %s --check-prefix=GEMM2 < %t.gemm.mlir
+// RUN: remat-opt %t.gemm.mlir --remat-linalg-to-blas | FileCheck %s --check-prefix=GEMM
+// RUN: remat-opt %t.gemm.mlir --convert-bufferization-to-memref --convert-linalg-to-loops \
+// RUN:   --expand-strided-metadata --lower-affine --finalize-memref-to-llvm --convert-scf-to-cf \
+// RUN:   --convert-math-to-llvm --convert-arith-to-llvm --convert-func-to-llvm --convert-cf-to-llvm \
+// RUN:   --reconcile-unrealized-casts | %remat_runner > %t.gemm.out
+// RUN: %python %S/conv_pool_norm_check.py %t.json %t.gemm.out | FileCheck %s
+// RUN: remat-opt %t.mlir --remat-lower-to-linalg --remat-open-recompute \
+// RUN:   --one-shot-bufferize='bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map' \
+// RUN:   --remat-conv-to-gemm=max-column-bytes=1 --remat-plan-arena 2>/dev/null > %t.gemm1.mlir
+// RUN: FileCheck %s --check-prefix=GEMM1 < %t.gemm1.mlir
+// RUN: remat-opt %t.gemm1.mlir --convert-bufferization-to-memref --convert-linalg-to-loops \
+// RUN:   --expand-strided-metadata --lower-affine --finalize-memref-to-llvm --convert-scf-to-cf \
+// RUN:   --convert-math-to-llvm --convert-arith-to-llvm --convert-func-to-llvm --convert-cf-to-llvm \
+// RUN:   --reconcile-unrealized-casts | %remat_runner > %t.gemm1.out
+// RUN: %python %S/conv_pool_norm_check.py %t.json %t.gemm1.out | FileCheck %s
 
 // CHECK-NOT: FAIL
 // CHECK: 24 of 24 results match
@@ -52,3 +81,18 @@
 // FORWARD: {{^}}8{{$}}
 // INPUT: {{^}}8{{$}}
 // FILTER: {{^}}8{{$}}
+
+// No convolution is left; the matmuls become GEMM calls.
+// GEMM-NOT: linalg.conv_2d
+// GEMM-NOT: linalg.batch_matmul
+// GEMM-NOT: linalg.matmul
+// GEMM-NOT: remat_cpu_sconv2d
+// GEMM: func.func private @remat_cpu_sgemm(
+// Two images of one group: the filter as a stride-0 batch, the output
+// gradient gathered for the filter gradient.
+// GEMM2-NOT: linalg.conv_2d
+// GEMM2: memref.reinterpret_cast %{{.*}} to offset: [%{{.*}}], sizes: [2, 4, 27], strides: [0, 27, 1]
+// GEMM2: memref.collapse_shape %{{.*}} {{\[\[}}0], [1, 2]] : memref<4x2x16xf32{{.*}}> into memref<4x32xf32
+// GEMM1-NOT: linalg.conv_2d
+// GEMM1-NOT: memref.reinterpret_cast
+// GEMM1: linalg.batch_matmul

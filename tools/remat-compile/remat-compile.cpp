@@ -100,7 +100,7 @@ static cl::opt<bool>
           cl::desc("CUDA: f32 convolutions (forward, input and filter "
                    "gradients) call the CUDA runtime's cuDNN convolutions "
                    "(default: whether this build's runtime has them); "
-                   "--cudnn=false keeps them as kernels"),
+                   "--cudnn=false: im2col / col2im kernels around cuBLAS"),
           cl::init(REMAT_HAVE_CUDNN != 0));
 
 static cl::opt<long long> splitThreshold(

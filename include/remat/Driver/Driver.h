@@ -89,7 +89,8 @@ struct CompileOptions {
   /// or kernels (remat-linalg-to-blas).
   bool blas = true;
   /// CUDA, with blas: f32 convolutions call the CUDA runtime's cuDNN
-  /// convolutions (remat_cuda_sconv2d, ...) instead of becoming kernels.
+  /// convolutions (remat_cuda_sconv2d, ...); without it they become im2col
+  /// and col2im kernels around cuBLAS GEMMs (remat-conv-to-gemm).
   bool cudnn = false;
   /// Host functions with more LLVM instructions than this get their
   /// top-level loops outlined into noinline functions before -O<n> (LLVM's

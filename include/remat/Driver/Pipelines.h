@@ -82,7 +82,8 @@ struct BufferPipelineOptions
   PassOptions::Option<bool> cudnn{
       *this, "cudnn",
       llvm::cl::desc("CUDA, with blas: f32 convolutions call the CUDA "
-                     "runtime's cuDNN convolutions"),
+                     "runtime's cuDNN convolutions (without it: im2col and "
+                     "col2im kernels around cuBLAS, remat-conv-to-gemm)"),
       llvm::cl::init(false)};
   PassOptions::Option<std::string> arenaReport{
       *this, "arena-report",

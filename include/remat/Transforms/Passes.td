@@ -74,6 +74,66 @@ def RematPlanArena : Pass<"remat-plan-arena", "mlir::func::FuncOp"> {
                            "::mlir::arith::ArithDialect"];
 }
 
+def RematConvToGemm : Pass<"remat-conv-to-gemm", "mlir::func::FuncOp"> {
+  let summary = "Rewrites f32 convolutions on memrefs into im2col copies, matmuls and col2im gathers over a column buffer";
+  let description = [{
+    The GPU convolutions without cuDNN (the CUDA pipeline runs it before
+    `--remat-plan-arena` when `--cudnn` is off): every convolution that
+    `--remat-linalg-to-blas` would send to the runtime (forward
+    `linalg.conv_2d_nchw_fchw` / `linalg.conv_2d_ngchw_gfchw`, and the input-
+    and filter-gradient `linalg.generic`s of `--remat-lower-to-linalg`, on
+    dense f32 memrefs of static shape with every operand under 2^31
+    elements) is replaced, chunk of images after chunk of images, by
+
+    * an im2col `linalg.generic` copying the windows of the chunk's images
+      into a column buffer `col[g, c, kh, kw, n, oh, ow]` (a `memref.alloc`
+      of 64-byte alignment, freed after the last chunk: the arena plans it
+      like any other buffer);
+    * `linalg.batch_matmul` / `linalg.matmul` ops on views of the column
+      buffer, the filter and the output (transposed and broadcast operands
+      through `indexing_maps`), which `--remat-linalg-to-blas` then turns
+      into GEMM calls: forward `y[n, g] += w[g] col[g, n]`, input gradient
+      `col[g, n] += w[g]^T dy[n, g]` (on a zero-filled buffer), filter
+      gradient `gw[g] += dy[n, g] col[g, n]^T` summed over the chunk's images
+      in one GEMM depth;
+    * for the input gradient a col2im `linalg.generic` with one iteration
+      per element of the input gradient that adds the column terms reaching
+      it, kernel row then column ascending (a gather: no two iterations write
+      the same element).
+
+    A chunk is one image when the convolution has groups (its GEMMs are
+    batched over the groups), else the most images (a divisor of N) whose
+    column buffer stays within `max-column-bytes`; with several images the
+    filter gradient also gathers the chunk's output gradient into one
+    `[F, images, OH OW]` buffer. The chunking is a function of the shapes, so
+    every sum has an order fixed by the shapes (docs/Conventions.md).
+
+    Before:
+    ```mlir
+    linalg.conv_2d_nchw_fchw ins(%x, %w : memref<2x3x6x6xf32>, memref<4x3x3x3xf32>)
+                             outs(%y : memref<2x4x4x4xf32>)
+    ```
+    After (two images per chunk):
+    ```mlir
+    %col = memref.alloc() {alignment = 64 : i64} : memref<1x3x3x3x2x4x4xf32>
+    linalg.generic ... ins(%x_images) outs(%col)       // im2col
+    linalg.batch_matmul indexing_maps = [...] ins(%w_matrix, %col_per_image)
+                        outs(%y_images)
+    memref.dealloc %col
+    ```
+  }];
+  let options = [
+    Option<"maxColumnBytes", "max-column-bytes", "int64_t",
+           /*default=*/"32 << 20",
+           "The largest column buffer that several images of an ungrouped "
+           "convolution share (one image's may be larger)">,
+  ];
+  let dependentDialects = ["::mlir::memref::MemRefDialect",
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::linalg::LinalgDialect",
+                           "::mlir::scf::SCFDialect"];
+}
+
 def RematLinalgToBlas : Pass<"remat-linalg-to-blas", "mlir::ModuleOp"> {
   let summary = "Rewrites f32 matmuls and convolutions on memrefs into calls of the CPU runtime's BLAS routines";
   let description = [{
