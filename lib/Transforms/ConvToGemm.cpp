@@ -32,6 +32,9 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/AffineExpr.h"
 #include "mlir/IR/Builders.h"
+#include "llvm/Support/MathExtras.h"
+
+#include <limits>
 
 namespace remat {
 #define GEN_PASS_DEF_REMATCONVTOGEMM
@@ -69,6 +72,16 @@ int64_t imagesPerChunk(const Sizes &s, int64_t maxBytes) {
     if (s.n % d == 0 && d <= maxBytes / perImage)
       return d;
   return 1;
+}
+
+/// Whether the column buffer of one image has fewer than 2^31 elements (so
+/// its GEMM sizes fit an int and remat-linalg-to-blas takes the matmuls).
+/// rows() and pixels() are each below 2^31 (matchConvolution), so their
+/// product does not overflow.
+bool columnsFit(const Sizes &s) {
+  int64_t elements;
+  return !llvm::MulOverflow(s.rows() * s.pixels(), s.g, elements) &&
+         elements <= std::numeric_limits<int32_t>::max();
 }
 
 /// Builds the replacement of one convolution in front of it.
@@ -405,6 +418,9 @@ struct ConvToGemmPass
     });
     for (const blas::ConvMatch &match : matches) {
       Sizes s(match.sizes);
+      // A larger column buffer: the convolution stays a kernel.
+      if (!columnsFit(s))
+        continue;
       int64_t chunk = imagesPerChunk(s, static_cast<int64_t>(maxColumnBytes));
       Lowering lowering(match.op, s, chunk);
       auto [a, b, out] = match.operands;

@@ -76,4 +76,15 @@ func.func @f16(%x: tensor<1x1x3x3xf16>, %w: tensor<1x1x2x2xf16>) -> tensor<1x1x2
   return %y : tensor<1x1x2x2xf16>
 }
 
+// A column buffer of 2^31 elements or more per image (4 x 39999^2): left
+// alone.
+// CHECK-LABEL: func.func @too_large(
+// CHECK-NOT: linalg.batch_matmul
+// CHECK: linalg.conv_2d_nchw_fchw
+// CHECK-NOT: linalg.batch_matmul
+func.func @too_large(%x: tensor<1x1x40000x40000xf32>, %w: tensor<1x1x2x2xf32>) -> tensor<1x1x39999x39999xf32> {
+  %y = remat.conv2d %x, %w {strides = array<i64: 1, 1>, padding = array<i64: 0, 0>, dilations = array<i64: 1, 1>, groups = 1 : i64} : (tensor<1x1x40000x40000xf32>, tensor<1x1x2x2xf32>) -> tensor<1x1x39999x39999xf32>
+  return %y : tensor<1x1x39999x39999xf32>
+}
+
 // ERR: error: remat-conv-to-gemm: max-column-bytes must be positive, got 0

@@ -106,7 +106,9 @@ def RematConvToGemm : Pass<"remat-conv-to-gemm", "mlir::func::FuncOp"> {
     column buffer stays within `max-column-bytes`; with several images the
     filter gradient also gathers the chunk's output gradient into one
     `[F, images, OH OW]` buffer. The chunking is a function of the shapes, so
-    every sum has an order fixed by the shapes (docs/Conventions.md).
+    every sum has an order fixed by the shapes (docs/Conventions.md). A
+    convolution whose column buffer for one image would have 2^31 elements
+    or more is left alone (it stays a loop nest).
 
     Before:
     ```mlir
