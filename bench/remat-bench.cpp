@@ -121,6 +121,11 @@ static llvm::cl::list<double> milpBudgets(
     llvm::cl::desc("Budgets of --milp-graphs as fractions of store-all's "
                    "peak (default 0.4,0.5,...,0.9)"),
     llvm::cl::CommaSeparated);
+static llvm::cl::opt<bool> milpRangeRows(
+    "milp-range-rows",
+    llvm::cl::desc("Add LowerBound's bounds on parts of the schedule as "
+                   "rows of the MILP in --milp-graphs (stage rows)"),
+    llvm::cl::init(false));
 static llvm::cl::opt<bool>
     milpDense("milp-dense",
               llvm::cl::desc("Also run the dense (old) MILP in "
@@ -619,7 +624,8 @@ static void runMilpRows(const std::string &name, const Graph &g) {
       auto start = std::chrono::steady_clock::now();
       std::clock_t cpuStart = std::clock();
       std::optional<PlanResult> p =
-          milpOptimal(g, budget, milpTimeLimit, note, warm, model);
+          milpOptimal(g, budget, milpTimeLimit, note, warm, model,
+                      milpRangeRows);
       double cpu = double(std::clock() - cpuStart) / CLOCKS_PER_SEC;
       double wall = std::chrono::duration<double>(
                         std::chrono::steady_clock::now() - start)

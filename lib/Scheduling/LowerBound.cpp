@@ -663,6 +663,7 @@ LowerBound remat::sched::recomputeLowerBound(const Graph &graph,
   auto infeasibleAt = [&](unsigned t) {
     result.infeasible = true;
     result.recomputeCost = 0;
+    result.ranges.clear();
     result.step = t;
     result.seconds = elapsed();
     return result;
@@ -720,8 +721,10 @@ LowerBound remat::sched::recomputeLowerBound(const Graph &graph,
         std::optional<double> b = cutBound(t, t + length);
         if (!b)
           return infeasibleAt(t);
-        if (*b > 0)
+        if (*b > 0) {
           endingAt[t + length].push_back({t, *b});
+          result.ranges.push_back({t + 1, t + length, *b});
+        }
       }
       length *= 2;
     }
@@ -779,6 +782,8 @@ LowerBound remat::sched::recomputeLowerBound(const Graph &graph,
     ++result.stepsEvaluated;
     if (b.infeasible)
       return infeasibleAt(t);
+    if (b.value > 0)
+      result.ranges.push_back({t + 1, n - 1, b.value * costUnit});
     double total = prefix[t] + b.value * costUnit;
     if (total > result.recomputeCost) {
       result.recomputeCost = total;
@@ -847,6 +852,8 @@ LowerBound remat::sched::recomputeLowerBound(const Graph &graph,
     result.splits += splits;
     if (!b)
       return infeasibleAt(o.t);
+    if (*b > 0)
+      result.ranges.push_back({o.t + 1, n - 1, *b * costUnit});
     double total = prefix[o.t] + *b * costUnit;
     if (total > result.recomputeCost) {
       result.recomputeCost = total;
@@ -882,5 +889,7 @@ LowerBound remat::sched::recomputeLowerBoundAnyOrder(
     result.strongerOrderCost =
         std::max(input.recomputeCost, other.recomputeCost);
   result.seconds = input.seconds + other.seconds;
+  // Each order's ranges bound the plans of that order only.
+  result.ranges.clear();
   return result;
 }

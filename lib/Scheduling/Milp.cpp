@@ -22,8 +22,11 @@
 #include <set>
 
 #ifdef REMAT_HAVE_CBC
-#include <coin/Cbc_C_Interface.h>
+#include <coin/CbcModel.hpp>
+#include <coin/CbcSolver.hpp>
+#include <coin/ClpSimplex.hpp>
 #include <coin/CoinFinite.hpp>
+#include <coin/OsiClpSolverInterface.hpp>
 #endif
 
 using namespace remat::sched;
@@ -38,6 +41,12 @@ bool remat::sched::milpAvailable() {
 
 #ifdef REMAT_HAVE_CBC
 namespace {
+
+/// How long after the caller's deadline Clp's own wall-clock limit falls.
+constexpr double kClpGraceSeconds = 0.05;
+
+/// CbcMain1's progress callback: nothing to do.
+int noCallBack(CbcModel *, int) { return 0; }
 
 /// Outcome of one CBC solve.
 struct SolveOutcome {
@@ -98,13 +107,14 @@ public:
         if (!nodes[v].backward)
           lastForwardUse[op] = std::max<int>(lastForwardUse[op], v);
       }
-    int64_t maxBytes = 1, total = 0;
+    int64_t maxBytes = 1, total = 0, maxWorkspace = 0;
     for (unsigned v = 0; v != n; ++v) {
       maxBytes = std::max(maxBytes, counted[v]);
       total += counted[v];
+      maxWorkspace = std::max(maxWorkspace, nodes[v].workspace);
     }
     scale = double(maxBytes);
-    bigM = double(total) / scale + 1;
+    bigM = double(total + maxWorkspace) / scale + 1;
     double maxCost = 0;
     for (unsigned i = 0; i != f; ++i)
       maxCost = std::max(maxCost, nodes[i].cost);
@@ -128,6 +138,12 @@ public:
           consumers[op].push_back(i);
   }
 
+  /// The scaled bytes a node's execution adds to what is live: its result
+  /// and its workspace (`simulate` counts both during the execution).
+  double executing(unsigned v) const {
+    return double(counted[v] + graph.nodes[v].workspace) / scale;
+  }
+
   /// True if stage t (node firstStage + t) has variables for forward node
   /// i: in a forward-only graph only nodes before the stage's node.
   bool inStage(unsigned t, unsigned i) const {
@@ -138,10 +154,13 @@ public:
 
   /// `lowerBound` (objective units, 0: none) is a bound every feasible
   /// solution meets (LowerBound.h): it becomes an objective row, and the
-  /// reported bound is at least it.
+  /// reported bound is at least it. `ranges` (budget mode only) are
+  /// LowerBound's bounds on parts of the schedule at this budget: each
+  /// becomes a row over the recompute variables of its stages.
   SolveOutcome solve(bool peakMode, int64_t budget, double seconds,
                      std::optional<double> cutoff = std::nullopt,
-                     double lowerBound = 0) {
+                     double lowerBound = 0,
+                     const std::vector<LowerBound::Range> &ranges = {}) {
     SolveOutcome out;
     auto deadline = std::chrono::steady_clock::now() +
                     std::chrono::duration_cast<std::chrono::steady_clock::duration>(
@@ -201,7 +220,7 @@ public:
     // Stage 0: every forward node runs once, in order (a forward-only
     // graph's nodes run in their own stages).
     for (unsigned i = 0; i != (forwardOnly ? 0 : f); ++i) {
-      double fixed = counted[i] / scale;
+      double fixed = executing(i);
       std::vector<int> cols;
       std::vector<double> coefs;
       for (unsigned j = 0; j != i; ++j) {
@@ -325,9 +344,9 @@ public:
         if (p < f) {
           cols.push_back(R[t][p]);
           coefs.push_back(bigM);
-          addMemRow(cols, coefs, bigM - constLive - counted[p] / scale);
+          addMemRow(cols, coefs, bigM - constLive - executing(p));
         } else {
-          addMemRow(cols, coefs, -constLive - counted[b] / scale);
+          addMemRow(cols, coefs, -constLive - executing(b));
         }
       }
     }
@@ -355,6 +374,9 @@ public:
                lowerBound / (peakMode ? scale : costScale) * (1 - 1e-9));
     }
 
+    if (!peakMode)
+      addRangeRows(ranges, R, colObj, addRow);
+
     // Transpose the rows into CBC's column-major matrix.
     std::vector<CoinBigIndex> colStart(numCols + 1, 0);
     for (int c : rowCol)
@@ -372,32 +394,50 @@ public:
           value[at] = rowVal[k];
         }
     }
-    // CBC's first LP solve ignores the time limit: decline what it cannot
-    // be trusted to finish in time (kMilpMaxNonzeros).
+    // Decline models beyond kMilpMaxNonzeros (Milp.h).
     if (rowCol.size() > kMilpMaxNonzeros) {
       out.tooLargeNonzeros = rowCol.size();
       out.tooLargeRows = rowLb.size();
       return out;
     }
-    Cbc_Model *model = Cbc_newModel();
-    Cbc_setLogLevel(model, 0);
-    Cbc_loadProblem(model, numCols, int(rowLb.size()), colStart.data(),
-                    index.data(), value.data(), colLb.data(), colUb.data(),
-                    colObj.data(), rowLb.data(), rowUb.data());
+    auto secondsLeft = [&] {
+      return std::chrono::duration<double>(deadline -
+                                           std::chrono::steady_clock::now())
+          .count();
+    };
+    if (secondsLeft() <= 0)
+      return out; // Building the model used the time.
+    // The order of Cbc_C_Interface (CBC's defaults first, then the model):
+    // CbcMain0 tunes the solver it finds.
+    OsiClpSolverInterface empty;
+    CbcModel cbc(empty);
+    CbcSolverUsefulData data;
+    CbcMain0(cbc, data);
+    auto &lp = *dynamic_cast<OsiClpSolverInterface *>(cbc.solver());
+    lp.loadProblem(numCols, int(rowLb.size()), colStart.data(), index.data(),
+                   value.data(), colLb.data(), colUb.data(), colObj.data(),
+                   rowLb.data(), rowUb.data());
     for (int c = 0; c != numCols; ++c)
       if (colInt[c])
-        Cbc_setInteger(model, c);
-    Cbc_setObjSense(model, 1);
-    // Wall-clock time (CBC counts CPU time by default), what is left after
-    // building the model.
-    Cbc_setParameter(model, "timeMode", "elapsed");
-    // CBC's preprocessing does not stop on the time limit (16 s at a 10 s
-    // limit on the 100-node Moccasin graph; 10.3 s without it).
-    Cbc_setParameter(model, "preprocess", "off");
-    double left = std::chrono::duration<double>(
-                      deadline - std::chrono::steady_clock::now())
-                      .count();
-    Cbc_setMaximumSeconds(model, std::max(0.01, left));
+        lp.setInteger(c);
+    lp.setObjSense(1);
+    // The time limit covers every LP: CBC checks its clock only between
+    // its own steps (root cut passes, nodes), while one LP solve of a large
+    // model can run for minutes. Clp's wall-clock limit is a point in time,
+    // so it holds for the first LP and for every LP CBC solves later.
+    // It is set kClpGraceSeconds after the deadline: an LP Clp stops on
+    // time then always ends past the deadline, where no proof is accepted
+    // (below), so a cut-short LP never counts as an infeasible node.
+    lp.getModelPtr()->setMaximumWallSeconds(std::max(0.0, secondsLeft()) +
+                                            kClpGraceSeconds);
+    cbc.setLogLevel(0);
+    cbc.setMaximumSeconds(std::max(0.01, secondsLeft()));
+    // Wall-clock time (CBC counts CPU time by default). CBC's preprocessing
+    // does not stop on the time limit (16 s at a 10 s limit on the 100-node
+    // Moccasin graph; 10.3 s without it).
+    std::vector<const char *> args{"remat", "-log",     "0",
+                                   "-timeMode", "elapsed", "-preprocess",
+                                   "off"};
     // A known plan's objective prunes the search (nothing worse is
     // explored); "infeasible" then means nothing beats that plan.
     // CBC's primal heuristics (feasibility pump, local search) then only
@@ -407,27 +447,39 @@ public:
     // 4.2 s against a 0.6% gap after 4.6 s). Branch and bound still finds
     // better solutions at its nodes.
     if (cutoff) {
-      Cbc_setCutoff(model, *cutoff / (peakMode ? scale : costScale) + 1e-6);
-      Cbc_setParameter(model, "heuristicsOnOff", "off");
+      cbc.setCutoff(*cutoff / (peakMode ? scale : costScale) + 1e-6);
+      args.push_back("-heuristicsOnOff");
+      args.push_back("off");
     }
-    Cbc_solve(model);
+    args.push_back("-solve");
+    args.push_back("-quit");
+    CbcMain1(int(args.size()), args.data(), cbc, noCallBack, data);
     double unit = peakMode ? scale : costScale;
-    // CBC may stop in preprocessing on the time limit claiming infeasibility:
-    // a proof only counts when the search ran to its end.
-    bool timedOut = Cbc_isSecondsLimitReached(model);
-    double bestPossible = Cbc_getBestPossibleObjValue(model);
-    if (std::isfinite(bestPossible) && std::fabs(bestPossible) < 1e40)
+    // A proof only counts when the search ran to its end before the
+    // deadline: CBC may stop in preprocessing on the time limit claiming
+    // infeasibility, and an LP Clp cut short at the deadline proves
+    // nothing.
+    bool timedOut = cbc.isSecondsLimitReached() || secondsLeft() <= 0;
+    // CBC's best possible objective is a bound when the search ended; cut
+    // short (at the root, before any node) it can be a placeholder above
+    // every solution (2.9e12 against a cutoff of 2.1 on gpt_l2), so then it
+    // counts only below the best known objective.
+    double bestPossible = cbc.getBestPossibleObjValue();
+    double known = cutoff ? *cutoff / unit + 1e-6 : COIN_DBL_MAX;
+    if (cbc.bestSolution())
+      known = std::min(known, cbc.getObjValue());
+    if (std::isfinite(bestPossible) && std::fabs(bestPossible) < 1e40 &&
+        (!timedOut || bestPossible <= known))
       out.bound = std::max(0.0, bestPossible) * unit;
     out.bound = std::max(out.bound, lowerBound);
-    const double *sol = Cbc_bestSolution(model);
-    if (Cbc_isProvenInfeasible(model) || !sol) {
-      out.infeasible = Cbc_isProvenInfeasible(model) && !timedOut;
-      Cbc_deleteModel(model);
+    const double *sol = cbc.bestSolution();
+    if (cbc.isProvenInfeasible() || !sol) {
+      out.infeasible = cbc.isProvenInfeasible() && !timedOut;
       return out;
     }
     out.found = true;
-    out.optimal = Cbc_isProvenOptimal(model) && !timedOut;
-    double obj = Cbc_getObjValue(model);
+    out.optimal = cbc.isProvenOptimal() && !timedOut;
+    double obj = cbc.getObjValue();
     out.objective = obj * unit;
     out.bound = out.optimal ? out.objective : std::min(out.objective, out.bound);
     out.gapPercent = gapPercent(out.objective, out.bound);
@@ -436,9 +488,62 @@ public:
       for (unsigned i = 0; i != f; ++i)
         if (R[t][i] >= 0 && sol[R[t][i]] > 0.5)
           out.schedule.recomputeBefore[firstStage + t].push_back(i);
-    Cbc_deleteModel(model);
     pruneUnread(out.schedule);
     return out;
+  }
+
+  /// Rows from LowerBound's bounds on parts of the schedule (stage rows):
+  /// the recompute cost of the stages of the lists of nodes `first` to
+  /// `last` is at least the range's cost. Every solution of the model is a
+  /// schedule of remat's model whose simulated peak is within the budget
+  /// and whose lists are exactly its R variables (the model's live bytes
+  /// bound `simulate`'s from above), so each row holds for every solution;
+  /// unlike the single objective row they also hold at every
+  /// branch-and-bound node for the part of the schedule they cover.
+  /// Dominated ranges (another range inside them with at least their cost)
+  /// are dropped, and at most kMaxRangeRows are added, the costliest first:
+  /// each row is dense (a suffix row of gpt_l2 has thousands of terms).
+  template <typename AddRow>
+  void addRangeRows(const std::vector<LowerBound::Range> &ranges,
+                    const std::vector<std::vector<int>> &R,
+                    const std::vector<double> &colObj, AddRow &addRow) {
+    constexpr unsigned kMaxRangeRows = 64;
+    std::vector<LowerBound::Range> kept;
+    for (const LowerBound::Range &r : ranges) {
+      bool dominated = false;
+      for (const LowerBound::Range &o : ranges)
+        if (&o != &r && o.first >= r.first && o.last <= r.last &&
+            o.cost >= r.cost &&
+            (o.cost > r.cost || o.first != r.first || o.last != r.last ||
+             &o < &r))
+          dominated = true;
+      if (!dominated)
+        kept.push_back(r);
+    }
+    std::stable_sort(kept.begin(), kept.end(),
+                     [](const LowerBound::Range &a, const LowerBound::Range &b) {
+                       return a.cost > b.cost;
+                     });
+    if (kept.size() > kMaxRangeRows)
+      kept.resize(kMaxRangeRows);
+    for (const LowerBound::Range &r : kept) {
+      std::vector<int> cols;
+      std::vector<double> coefs;
+      for (unsigned t = 0; t != numStages; ++t) {
+        unsigned b = firstStage + t;
+        if (b < r.first || b > r.last)
+          continue;
+        for (unsigned i = 0; i != f; ++i)
+          if (R[t][i] >= 0 && colObj[R[t][i]] != 0) {
+            cols.push_back(R[t][i]);
+            coefs.push_back(colObj[R[t][i]]);
+          }
+      }
+      // No stage of the model in the range: the row would say the budget
+      // is infeasible in the stage model; leaving it out is always valid.
+      if (!cols.empty())
+        addRow(cols, coefs, 'G', r.cost / costScale * (1 - 1e-9));
+    }
   }
 
   /// A linear expression over columns plus a constant.
@@ -603,9 +708,9 @@ public:
       addRow(cols, coefs, 'E', rhs);
       prevM = M;
       if (k < m)
-        addMemRow({M, R[t][p]}, {1, counted[p] / scale}, -constLive);
+        addMemRow({M, R[t][p]}, {1, executing(p)}, -constLive);
       else
-        addMemRow({M}, {1}, -constLive - counted[firstStage + t] / scale);
+        addMemRow({M}, {1}, -constLive - executing(firstStage + t));
     }
   }
 
@@ -688,9 +793,11 @@ std::optional<PlanResult> remat::sched::milpOptimal(const Graph &graph,
                                                     double timeLimitSeconds,
                                                     std::string &note,
                                                     const Schedule *warmStart,
-                                                    MilpModel model) {
+                                                    MilpModel model,
+                                                    bool rangeRows) {
 #ifndef REMAT_HAVE_CBC
   (void)model;
+  (void)rangeRows;
   (void)graph;
   (void)budgetBytes;
   (void)timeLimitSeconds;
@@ -760,9 +867,8 @@ std::optional<PlanResult> remat::sched::milpOptimal(const Graph &graph,
     note = "milp: the model has " + std::to_string(out.tooLargeNonzeros) +
            " nonzeros (" + std::to_string(out.tooLargeRows) +
            " rows), more than the " + std::to_string(kMilpMaxNonzeros) +
-           " CBC is given (its first LP solve would not stop at the time "
-           "limit of " +
-           std::to_string(int64_t(timeLimitSeconds)) + " s)";
+           " CBC is given (building and loading it alone would take "
+           "seconds and hundreds of megabytes)";
     return true;
   };
   auto keepWarm = [&](SolveOutcome &out, double warmObjective,
@@ -792,6 +898,7 @@ std::optional<PlanResult> remat::sched::milpOptimal(const Graph &graph,
   boundOptions.timeLimitSeconds =
       std::max(0.01, std::min(2.0, timeLimitSeconds / 10));
   bool byBound = false;
+  int64_t mismatchPeak = -1; // CBC's plan failed the simulator check.
   if (peakMode) {
     std::optional<double> cutoff;
     if (warmSim)
@@ -835,9 +942,9 @@ std::optional<PlanResult> remat::sched::milpOptimal(const Graph &graph,
     if (meets(atPeak.recomputeCost, sim.recomputeCost)) {
       recomputeOptimal = true; // The bound proves nothing is cheaper.
     } else if (left() > 0.05) {
-      SolveOutcome cheap = builder.solve(false, budget, left(),
-                                         sim.recomputeCost,
-                                         atPeak.recomputeCost);
+      SolveOutcome cheap = builder.solve(
+          false, budget, left(), sim.recomputeCost, atPeak.recomputeCost,
+          rangeRows ? atPeak.ranges : std::vector<LowerBound::Range>());
       SimResult cheapSim;
       if (cheap.found && !simulate(graph, cheap.schedule, cheapSim) &&
           cheapSim.peakBytes <= budget &&
@@ -868,18 +975,37 @@ std::optional<PlanResult> remat::sched::milpOptimal(const Graph &graph,
       result.infeasible = true; // Nothing beats the warm start.
       byBound = true;
     } else {
-      result = builder.solve(false, budgetBytes, left(), cutoff,
-                             bound.recomputeCost);
+      result = builder.solve(
+          false, budgetBytes, left(), cutoff, bound.recomputeCost,
+          rangeRows ? bound.ranges : std::vector<LowerBound::Range>());
     }
     if (declineSize(result))
       return std::nullopt;
+    // CBC's plan must pass remat's simulator within the budget; one that
+    // does not is a model mismatch, and then none of that solve's claims
+    // count: the warm start (if any) is returned with LowerBound's bound.
+    if (result.found) {
+      SimResult check;
+      if (simulate(graph, result.schedule, check) ||
+          check.peakBytes > budgetBytes) {
+        mismatchPeak = check.peakBytes;
+        result = SolveOutcome();
+        result.bound = bound.recomputeCost;
+      }
+    }
     if (cutoff)
-      keepWarm(result, *cutoff, true);
+      keepWarm(result, *cutoff, /*cutoffUsed=*/mismatchPeak < 0);
     if (!result.found) {
       note = result.infeasible
                  ? "milp: no schedule fits the budget of " +
                        std::to_string(budgetBytes) + " bytes (proved)"
-                 : "milp: no solution within the time limit";
+                 : mismatchPeak >= 0
+                       ? "milp: model mismatch: CBC's plan has a simulated "
+                         "peak of " +
+                             std::to_string(mismatchPeak) +
+                             " bytes, above the budget of " +
+                             std::to_string(budgetBytes)
+                       : "milp: no solution within the time limit";
       return std::nullopt;
     }
     optimal = result.optimal;
@@ -909,6 +1035,11 @@ std::optional<PlanResult> remat::sched::milpOptimal(const Graph &graph,
   if (byBound)
     plan.detail += "; the warm start, proven optimal by the lower bound "
                    "(LowerBound.h) without CBC";
+  else if (mismatchPeak >= 0)
+    plan.detail += "; CBC's plan failed the simulator check (model "
+                   "mismatch: peak " +
+                   std::to_string(mismatchPeak) +
+                   " bytes), the warm start is returned";
   else if (stats.fromWarmStart)
     plan.detail += "; CBC found nothing better than the warm start in time";
   if (leastPeakOnly)

@@ -73,6 +73,7 @@
 #include "remat/Scheduling/Graph.h"
 
 #include <cstdint>
+#include <vector>
 
 namespace remat {
 namespace sched {
@@ -112,6 +113,18 @@ struct LowerBound {
   /// The step whose cut to the end gives `recomputeCost` with the windows
   /// before it (the graph's size: the windows alone).
   unsigned step = 0;
+  /// A bound on part of a schedule: in every schedule whose peak is within
+  /// the budget, the recomputations in the lists of nodes `first` to `last`
+  /// (inclusive) cost at least `cost`. One per window and per cut to the
+  /// end that gave a positive bound (the cut at step t bounds the lists of
+  /// t + 1 to the last node); the exact MILP adds them as rows. Empty when
+  /// infeasible, and from `recomputeLowerBoundAnyOrder` when it compared
+  /// two orders (each order's ranges hold for its own plans only).
+  struct Range {
+    unsigned first, last;
+    double cost;
+  };
+  std::vector<Range> ranges;
   /// Cuts computed (windows and cuts to the end), and cuts that could give
   /// a positive bound (the window or step holds more than the budget when
   /// nothing is recomputed).

@@ -16,9 +16,10 @@
 /// recomputed earlier in the stage or resident; S[t+1][i] <= R[t][i] +
 /// S[t][i]. Memory: at every execution point of every stage, the live bytes
 /// (fixed backward values, the resident or recomputed forward values still
-/// needed at or after that point or kept to the next stage, the result)
-/// are bounded by the budget (or the peak variable P). Needed-later and live
-/// indicators are continuous variables bounded below by the binaries, so the
+/// needed at or after that point or kept to the next stage, the result,
+/// and the executing node's workspace, which `simulate` counts while it
+/// runs) are bounded by the budget (or the peak variable P). Needed-later
+/// and live indicators are continuous variables bounded below by the binaries, so the
 /// model's live bytes are an upper bound of `simulate`'s and equal them at an
 /// optimum. `keep`, `noRecompute` and output nodes are never recomputed.
 ///
@@ -68,9 +69,12 @@ enum class MilpModel { Compact, Dense };
 constexpr unsigned kMilpMaxNodes = 300;
 constexpr unsigned kMilpDenseMaxNodes = 80;
 /// Largest model (nonzeros of its constraint matrix) `milpOptimal` hands to
-/// CBC. CBC does not interrupt its first LP solve on the time limit; at 184k
-/// nonzeros (the 100-node forward-only Moccasin graph) a 1 s limit ran
-/// 1.4 s, at 1.5M (the 250-node one) a 10 s limit ran past 100 s.
+/// CBC. Building and loading a model is not interrupted, and beyond this
+/// size it costs seconds and hundreds of megabytes before the search starts
+/// (the 250-node forward-only Moccasin graph: 1.5M nonzeros, 0.54 GB, a
+/// 20 s limit ran 21 s). Every LP, the first included, stops at the time
+/// limit (Clp's wall-clock limit), so the cap is about memory, not about
+/// the limit holding.
 constexpr size_t kMilpMaxNonzeros = 250000;
 
 /// Solves the MILP above. With `budgetBytes > 0`: the least recompute cost
@@ -78,9 +82,12 @@ constexpr size_t kMilpMaxNonzeros = 250000;
 /// `budgetBytes <= 0`: the least peak, then the least recompute at that peak
 /// (two solves: the first gets two thirds of the time left, the second the
 /// rest). `timeLimitSeconds` bounds the wall time of the whole call, model
-/// building included: CBC stops at the time left (it checks its clock
-/// between branch-and-bound nodes, so a single root node can overrun it;
-/// `SolverStats::seconds` says how long it took). `warmStart`, if given
+/// building included: CBC stops at the time left, and so does every LP it
+/// solves, the first included (Clp's wall-clock limit); what can still run
+/// past it is one cut generator's pass or one node's bookkeeping
+/// (`SolverStats::seconds` says how long the call took). A proof (optimal,
+/// infeasible, CBC's bound) counts only when the search ended before the
+/// deadline. `warmStart`, if given
 /// (typically the best heuristic plan), bounds the search (CBC's cutoff: only
 /// what beats it is explored) and is returned, with CBC's bound, when CBC
 /// finds nothing better in time, so a time-limited solve is never worse than
@@ -92,12 +99,16 @@ constexpr size_t kMilpMaxNonzeros = 250000;
 /// kMilpMaxNodes, kMilpDenseMaxNodes for the dense model), model too large
 /// (> kMilpMaxNonzeros), forward-only graph or forward node after a backward node,
 /// infeasible budget, no solution in time, or a simulated peak above the
-/// budget (a model mismatch; never reported as success).
+/// budget (a model mismatch; never reported as success). `rangeRows` adds
+/// LowerBound's bounds on parts of the schedule (`LowerBound::ranges`) as
+/// rows at a budget (docs/Scheduling.md, "Stage rows"); they never change
+/// the optimum (gtest `Milp.RangeRowsKeepTheExhaustiveOptimum`).
 std::optional<PlanResult> milpOptimal(const Graph &graph, int64_t budgetBytes,
                                       double timeLimitSeconds,
                                       std::string &note,
                                       const Schedule *warmStart = nullptr,
-                                      MilpModel model = MilpModel::Compact);
+                                      MilpModel model = MilpModel::Compact,
+                                      bool rangeRows = false);
 
 } // namespace sched
 } // namespace remat
