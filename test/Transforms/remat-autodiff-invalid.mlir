@@ -184,8 +184,8 @@ func.func @powf_variable_exponent(%w: tensor<4xf32> {remat.param}, %x: tensor<4x
 
 // -----
 
-// A product reduction has no rule.
-func.func @product_reduction(%w: tensor<4xf32> {remat.param}) -> tensor<f32> {
+// A min reduction has no rule (sum, max and product reductions do).
+func.func @min_reduction(%w: tensor<4xf32> {remat.param}) -> tensor<f32> {
   %one = arith.constant 1.0 : f32
   %i = tensor.empty() : tensor<f32>
   %f = linalg.fill ins(%one : f32) outs(%i : tensor<f32>) -> tensor<f32>
@@ -193,7 +193,7 @@ func.func @product_reduction(%w: tensor<4xf32> {remat.param}) -> tensor<f32> {
   %loss = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> ()>], iterator_types = ["reduction"]}
       ins(%w : tensor<4xf32>) outs(%f : tensor<f32>) {
   ^bb0(%a: f32, %acc: f32):
-    %s = arith.mulf %a, %acc : f32
+    %s = arith.minimumf %a, %acc : f32
     linalg.yield %s : f32
   } -> tensor<f32>
   return %loss : tensor<f32>

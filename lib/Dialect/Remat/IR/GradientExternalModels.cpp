@@ -655,7 +655,101 @@ bool isTrailingProjection(AffineMap map) {
   return true;
 }
 
-/// linalg.generic in three forms:
+/// The gradients of a product reduction `y = init * prod x` (over the loops
+/// `resultMap` drops) for the result gradient `g`: {dx, dinit}. With P the
+/// product of the nonzero x and Z the number of zeros per result element,
+/// dx = g * init * (Z == 0 ? P / x : (Z == 1 and x == 0 ? P : 0)) and
+/// dinit = g * (Z == 0 ? P : 0), so inputs with zeros get the exact product
+/// of the others (no 0 / 0).
+SmallVector<Value, 2> buildProductReductionGradient(OpBuilder &b, Location loc,
+                                                    linalg::GenericOp generic,
+                                                    AffineMap resultMap,
+                                                    Value g) {
+  Value in = generic.getInputs()[0];
+  Value init = generic.getDpsInits()[0];
+  auto inType = cast<RankedTensorType>(in.getType());
+  auto resultType = cast<RankedTensorType>(generic.getResult(0).getType());
+  Type elt = inType.getElementType();
+  MLIRContext *ctx = b.getContext();
+  auto constant = [&](OpBuilder &nb, Location bl, double v) -> Value {
+    return arith::ConstantOp::create(nb, bl, nb.getFloatAttr(elt, v));
+  };
+  auto filled = [&](double v) -> Value {
+    Value e = tensor::EmptyOp::create(b, loc, resultType.getShape(), elt);
+    return linalg::FillOp::create(b, loc, constant(b, loc, v), e).getResult(0);
+  };
+  auto isEqual = [&](OpBuilder &nb, Location bl, Value x, double v) -> Value {
+    return arith::CmpFOp::create(nb, bl, arith::CmpFPredicate::OEQ, x,
+                                 constant(nb, bl, v));
+  };
+  // P and Z in one pass over x, with the forward's loops.
+  AffineMap id = AffineMap::getMultiDimIdentityMap(inType.getRank(), ctx);
+  auto stats = linalg::GenericOp::create(
+      b, loc, TypeRange{resultType, resultType}, ValueRange{in},
+      ValueRange{filled(1.0), filled(0.0)},
+      ArrayRef<AffineMap>{id, resultMap, resultMap},
+      generic.getIteratorTypesArray(),
+      [&](OpBuilder &nb, Location bl, ValueRange args) {
+        Value zero = isEqual(nb, bl, args[0], 0.0);
+        Value p = arith::SelectOp::create(
+            nb, bl, zero, args[1],
+            arith::MulFOp::create(nb, bl, args[1], args[0]));
+        Value z = arith::SelectOp::create(
+            nb, bl, zero,
+            arith::AddFOp::create(nb, bl, args[2], constant(nb, bl, 1.0)),
+            args[2]);
+        linalg::YieldOp::create(nb, bl, SmallVector<Value>{p, z});
+      });
+  Value prod = stats.getResult(0), zeros = stats.getResult(1);
+  SmallVector<utils::IteratorType> parallel(inType.getRank(),
+                                            utils::IteratorType::parallel);
+  Value dxInit = tensor::EmptyOp::create(b, loc, inType.getShape(), elt);
+  Value dx =
+      linalg::GenericOp::create(
+          b, loc, TypeRange{inType}, ValueRange{in, prod, zeros, g, init},
+          ValueRange{dxInit},
+          ArrayRef<AffineMap>{id, resultMap, resultMap, resultMap, resultMap,
+                              id},
+          parallel,
+          [&](OpBuilder &nb, Location bl, ValueRange args) {
+            Value x = args[0], p = args[1], z = args[2];
+            Value others = arith::SelectOp::create(
+                nb, bl,
+                arith::AndIOp::create(nb, bl, isEqual(nb, bl, z, 1.0),
+                                      isEqual(nb, bl, x, 0.0)),
+                p, constant(nb, bl, 0.0));
+            others = arith::SelectOp::create(
+                nb, bl, isEqual(nb, bl, z, 0.0),
+                arith::DivFOp::create(nb, bl, p, x), others);
+            Value d = arith::MulFOp::create(
+                nb, bl, arith::MulFOp::create(nb, bl, args[3], args[4]),
+                others);
+            linalg::YieldOp::create(nb, bl, d);
+          })
+          .getResult(0);
+  AffineMap same = AffineMap::getMultiDimIdentityMap(resultType.getRank(), ctx);
+  SmallVector<utils::IteratorType> resultParallel(
+      resultType.getRank(), utils::IteratorType::parallel);
+  Value dinitInit =
+      tensor::EmptyOp::create(b, loc, resultType.getShape(), elt);
+  Value dinit =
+      linalg::GenericOp::create(
+          b, loc, TypeRange{resultType}, ValueRange{prod, zeros, g},
+          ValueRange{dinitInit},
+          ArrayRef<AffineMap>{same, same, same, same}, resultParallel,
+          [&](OpBuilder &nb, Location bl, ValueRange args) {
+            Value p = arith::SelectOp::create(
+                nb, bl, isEqual(nb, bl, args[1], 0.0), args[0],
+                constant(nb, bl, 0.0));
+            linalg::YieldOp::create(nb, bl,
+                                    arith::MulFOp::create(nb, bl, args[2], p)
+                                        .getResult());
+          })
+          .getResult(0);
+  return {dx, dinit};
+}
+
+/// linalg.generic in four forms:
 ///  * elementwise: parallel iterators, an identity map for the result, inputs
 ///    read through projected permutations of the loops (identity, trailing
 ///    broadcast, transposed, broadcast along any loops), the init unread,
@@ -671,7 +765,9 @@ bool isTrailingProjection(AffineMap map) {
 ///    differentiated per element;
 ///  * max reduction: the same with `maximumf` / `maxnumf`; the gradient goes
 ///    to every element equal to the maximum (all of them on ties, where the
-///    derivative is not defined) and to the init where it is the maximum.
+///    derivative is not defined) and to the init where it is the maximum;
+///  * product reduction: the same with `mulf`
+///    (`buildProductReductionGradient`).
 LogicalResult buildGenericGradient(Operation *op, OpBuilder &b,
                                    ValueRange resultGrads,
                                    SmallVectorImpl<Value> &operandGrads) {
@@ -683,7 +779,7 @@ LogicalResult buildGenericGradient(Operation *op, OpBuilder &b,
         "read through projected permutations of the loops, the init unread) "
         "whose body is built from ")
            << kScalarRuleOps
-           << ", and sum and max reductions of one input";
+           << ", and sum, max and product reductions of one input";
   };
   if (generic.getNumDpsInits() != 1 || !generic.hasPureTensorSemantics())
     return unsupported();
@@ -751,6 +847,12 @@ LogicalResult buildGenericGradient(Operation *op, OpBuilder &b,
         AffineMap::getMultiDimIdentityMap(resultType.getRank(), b.getContext());
     operandGrads.assign({where(in, id, maps[1], inType),
                          where(init, same, same, resultType)});
+    return success();
+  }
+
+  if (reduction && isa<arith::MulFOp>(fnOp)) {
+    operandGrads.assign(
+        buildProductReductionGradient(b, loc, generic, maps[1], g));
     return success();
   }
 
