@@ -58,6 +58,11 @@ struct Sizes {
   int64_t rows() const { return c * kh * kw; }
   /// Output pixels per image: OH OW.
   int64_t pixels() const { return oh * ow; }
+  /// A 1x1, stride-1 convolution of the whole (padded) input: the column
+  /// matrix of image n and group g is x[n, g] itself (C x H W).
+  bool pointwise() const {
+    return kh == 1 && kw == 1 && sh == 1 && sw == 1 && oh == h && ow == w;
+  }
 };
 
 /// The images per chunk: one when there are groups (the GEMMs are then
@@ -280,17 +285,25 @@ void Lowering::forward(Value x, Value w, Value y) {
   x = activation(x, s.c, s.h, s.w);
   y = activation(y, s.f, s.oh, s.ow);
   Value filters = filter(w); // [G, F, CKK]
-  Value col = allocColumns();
-  Value cols = matrices(col); // [G, CKK, chunk, P]
+  // A pointwise convolution multiplies the input itself: no column buffer.
+  bool direct = s.pointwise();
+  Value col, cols, pixels;
+  if (direct)
+    pixels = collapse(x, {{0}, {1}, {2}, {3, 4}}); // [N, G, C, P]
+  else
+    cols = matrices(col = allocColumns()); // [G, CKK, chunk, P]
   // [N, G, F, P]
   Value out = collapse(y, {{0}, {1}, {2}, {3, 4}});
   int64_t ckk = s.rows(), p = s.pixels();
   for (int64_t n0 = 0; n0 < s.n; n0 += chunk) {
-    im2col(images(x, n0), col);
+    if (!direct)
+      im2col(images(x, n0), col);
     if (chunk == 1) {
       // y[n0, g] (F x P) += w[g] (F x CKK) col[g] (CKK x P), batched over g.
       matmul(true, filters, map(4, {0, 1, 3}),
-             view(cols, {0, 0, 0, 0}, {s.g, ckk, 1, p}, {s.g, ckk, p}),
+             direct
+                 ? view(pixels, {n0, 0, 0, 0}, {1, s.g, ckk, p}, {s.g, ckk, p})
+                 : view(cols, {0, 0, 0, 0}, {s.g, ckk, 1, p}, {s.g, ckk, p}),
              map(4, {0, 3, 2}),
              view(out, {n0, 0, 0, 0}, {1, s.g, s.f, p}, {s.g, s.f, p}),
              map(4, {0, 1, 2}));
@@ -298,53 +311,78 @@ void Lowering::forward(Value x, Value w, Value y) {
     }
     // One group: y[n0 + i] (F x P) += w (F x CKK) col[:, i, :] (CKK x P),
     // batched over the chunk's images i (w broadcast).
-    Value perImage = memref::TransposeOp::create(
-        b, loc, view(cols, {0, 0, 0, 0}, {1, ckk, chunk, p}, {ckk, chunk, p}),
-        AffineMapAttr::get(AffineMap::getPermutationMap(
-            ArrayRef<unsigned>{1, 0, 2}, b.getContext())));
+    Value perImage =
+        direct
+            ? view(pixels, {n0, 0, 0, 0}, {chunk, 1, ckk, p}, {chunk, ckk, p})
+            : memref::TransposeOp::create(
+                  b, loc,
+                  view(cols, {0, 0, 0, 0}, {1, ckk, chunk, p}, {ckk, chunk, p}),
+                  AffineMapAttr::get(AffineMap::getPermutationMap(
+                      ArrayRef<unsigned>{1, 0, 2}, b.getContext())))
+                  .getResult();
     matmul(true, view(filters, {0, 0, 0}, {1, s.f, ckk}, {s.f, ckk}),
            map(4, {1, 3}), perImage, map(4, {0, 3, 2}),
            view(out, {n0, 0, 0, 0}, {chunk, 1, s.f, p}, {chunk, s.f, p}),
            map(4, {0, 1, 2}));
   }
-  memref::DeallocOp::create(b, loc, col);
+  if (col)
+    memref::DeallocOp::create(b, loc, col);
 }
 
 void Lowering::inputGrad(Value w, Value dy, Value dx) {
   dx = activation(dx, s.c, s.h, s.w);
   dy = activation(dy, s.f, s.oh, s.ow);
   Value filters = filter(w); // [G, F, CKK]
-  Value col = allocColumns();
-  Value cols = matrices(col); // [G, CKK, chunk, P]
+  // A pointwise convolution multiplies straight into dx: no column buffer,
+  // no col2im.
+  bool direct = s.pointwise();
+  Value col, cols, pixels;
+  if (direct)
+    pixels = collapse(dx, {{0}, {1}, {2}, {3, 4}}); // [N, G, C, P]
+  else
+    cols = matrices(col = allocColumns()); // [G, CKK, chunk, P]
   // [N, G, F, P]
   Value grad = collapse(dy, {{0}, {1}, {2}, {3, 4}});
   int64_t ckk = s.rows(), p = s.pixels();
-  Value zero = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0.0f));
+  Value zero;
+  if (!direct)
+    zero = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0.0f));
   for (int64_t n0 = 0; n0 < s.n; n0 += chunk) {
     // The matmuls add to col: it starts at zero.
-    linalg::FillOp::create(b, loc, ValueRange{zero}, ValueRange{col});
+    if (!direct)
+      linalg::FillOp::create(b, loc, ValueRange{zero}, ValueRange{col});
     if (chunk == 1) {
       // col[g] (CKK x P) += w[g]^T (CKK x F) dy[n0, g] (F x P), over g.
       matmul(true, filters, map(4, {0, 3, 1}),
              view(grad, {n0, 0, 0, 0}, {1, s.g, s.f, p}, {s.g, s.f, p}),
              map(4, {0, 3, 2}),
-             view(cols, {0, 0, 0, 0}, {s.g, ckk, 1, p}, {s.g, ckk, p}),
+             direct
+                 ? view(pixels, {n0, 0, 0, 0}, {1, s.g, ckk, p}, {s.g, ckk, p})
+                 : view(cols, {0, 0, 0, 0}, {s.g, ckk, 1, p}, {s.g, ckk, p}),
              map(4, {0, 1, 2}));
     } else {
       // One group: col[:, i, :] += w^T dy[n0 + i], over the images i.
-      Value perImage = memref::TransposeOp::create(
-          b, loc, view(cols, {0, 0, 0, 0}, {1, ckk, chunk, p}, {ckk, chunk, p}),
-          AffineMapAttr::get(AffineMap::getPermutationMap(
-              ArrayRef<unsigned>{1, 0, 2}, b.getContext())));
+      Value perImage =
+          direct
+              ? view(pixels, {n0, 0, 0, 0}, {chunk, 1, ckk, p}, {chunk, ckk, p})
+              : memref::TransposeOp::create(
+                    b, loc,
+                    view(cols, {0, 0, 0, 0}, {1, ckk, chunk, p},
+                         {ckk, chunk, p}),
+                    AffineMapAttr::get(AffineMap::getPermutationMap(
+                        ArrayRef<unsigned>{1, 0, 2}, b.getContext())))
+                    .getResult();
       // linalg.batch_matmul has no transposed broadcast operand: w is
       // given a batch dimension of stride 0.
       matmul(true, broadcast(filters, chunk), map(4, {0, 3, 1}),
              view(grad, {n0, 0, 0, 0}, {chunk, 1, s.f, p}, {chunk, s.f, p}),
              map(4, {0, 3, 2}), perImage, map(4, {0, 1, 2}));
     }
-    col2im(col, images(dx, n0));
+    if (!direct)
+      col2im(col, images(dx, n0));
   }
-  memref::DeallocOp::create(b, loc, col);
+  if (col)
+    memref::DeallocOp::create(b, loc, col);
 }
 
 void Lowering::filterGrad(Value x, Value dy, Value gw) {

@@ -1,8 +1,8 @@
 // Numerics of the lowering of remat.conv2d, conv2d_input_grad and
-// conv2d_filter_grad: 8 configurations (stride 2, padding 1 and 2, dilation
+// conv2d_filter_grad: 10 configurations (stride 2, padding 1 and 2, dilation
 // 2, groups 2, depthwise, rectangular kernels and strides, sizes that strided
 // windows do not cover exactly, 1x1 and 2x2 kernels with padding beyond the
-// kernel reach);
+// kernel reach, 1x1 stride-1 kernels with and without groups);
 // compared with PyTorch 1.13 (forward ops with torch.nn.functional,
 // gradients with torch.autograd.grad of the forward op) to 1e-4 absolute
 // plus 1e-4 relative. conv_pool_norm_gen.py writes the cases (inputs as
@@ -48,7 +48,9 @@
 // chunking (two images per chunk where the convolution has one group and two
 // images: the image-batched GEMMs, the stride-0 filter view, the gathered
 // output gradient), then with one image per chunk (max-column-bytes=1: the
-// group-batched GEMMs only, filter gradients summed chunk after chunk).
+// group-batched GEMMs only, filter gradients summed chunk after chunk). The
+// 1x1 stride-1 configurations multiply the input (forward) or into the
+// input gradient directly, without a column buffer.
 // --remat-linalg-to-blas then turns every matmul of the rewrite into a GEMM
 // call (GEMM; remat_cuda_sgemm on the CUDA path).
 // RUN: remat-opt %t.mlir --remat-lower-to-linalg --remat-open-recompute \
@@ -72,15 +74,15 @@
 // RUN: %python %S/conv_pool_norm_check.py %t.json %t.gemm1.out | FileCheck %s
 
 // CHECK-NOT: FAIL
-// CHECK: 24 of 24 results match
+// CHECK: 30 of 30 results match
 
 // CALLS-NOT: linalg.conv_2d
 // CALLS: func.func private @remat_cpu_sconv2d(index, index, index, index, index, index, index, index, index, index, index, index, index, index, index, index, index, index, index, index)
 // CALLS: func.func private @remat_cpu_sconv2d_input_grad(
 // CALLS: func.func private @remat_cpu_sconv2d_filter_grad(
-// FORWARD: {{^}}8{{$}}
-// INPUT: {{^}}8{{$}}
-// FILTER: {{^}}8{{$}}
+// FORWARD: {{^}}10{{$}}
+// INPUT: {{^}}10{{$}}
+// FILTER: {{^}}10{{$}}
 
 // No convolution is left; the matmuls become GEMM calls.
 // GEMM-NOT: linalg.conv_2d

@@ -164,6 +164,8 @@ def conv_suite(s):
         ("depthwise_stride2", 1, 3, 8, 7, 3, 3, 3, (2, 2), (1, 1), (1, 1), 3),
         ("k1_pad1_stride2", 1, 2, 5, 6, 3, 1, 1, (2, 2), (1, 1), (1, 1), 1),
         ("k2_pad2_stride3", 1, 2, 7, 7, 2, 2, 2, (3, 3), (2, 2), (1, 1), 1),
+        ("k1_stride1", 2, 3, 4, 5, 2, 1, 1, (1, 1), (0, 0), (1, 1), 1),
+        ("k1_groups2", 2, 4, 3, 4, 6, 1, 1, (1, 1), (0, 0), (1, 1), 2),
     ]
     for (name, n, c, h, w, o, kh, kw, st, pd, dl, g) in configs:
         x = randn(n, c, h, w).requires_grad_()

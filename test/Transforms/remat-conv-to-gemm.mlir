@@ -66,6 +66,20 @@ func.func @filter_grad(%dy: tensor<2x4x4x4xf32>, %x: tensor<2x3x6x6xf32>) -> ten
   return %r : tensor<4x3x3x3xf32>
 }
 
+// 1x1, stride 1, two images: no column buffer; the forward multiplies the
+// input's images ([n, c, h*w]) and the input gradient multiplies into dx.
+// CHECK-LABEL: func.func @pointwise(
+// CHECK-NOT: memref.alloc() {alignment = 64 : i64} : memref<1x3x1x1
+// CHECK: linalg.batch_matmul {{.*}} ins(%{{.*}}, %{{.*}} : memref<4x3xf32{{.*}}>, memref<2x3x20xf32{{.*}}>) outs(%{{.*}} : memref<2x4x20xf32
+// CHECK: linalg.batch_matmul {{.*}} ins(%{{.*}}, %{{.*}} : memref<2x4x3xf32, strided<[0, 3, 1], offset: ?>>, memref<2x4x20xf32{{.*}}>) outs(%{{.*}} : memref<2x3x20xf32
+// CHECK-NOT: scf.for
+// CHECK: return
+func.func @pointwise(%x: tensor<2x3x4x5xf32>, %w: tensor<4x3x1x1xf32>) -> (tensor<2x4x4x5xf32>, tensor<2x3x4x5xf32>) {
+  %y = remat.conv2d %x, %w {strides = array<i64: 1, 1>, padding = array<i64: 0, 0>, dilations = array<i64: 1, 1>, groups = 1 : i64} : (tensor<2x3x4x5xf32>, tensor<4x3x1x1xf32>) -> tensor<2x4x4x5xf32>
+  %dx = remat.conv2d_input_grad %y, %w {strides = array<i64: 1, 1>, padding = array<i64: 0, 0>, dilations = array<i64: 1, 1>, groups = 1 : i64} : (tensor<2x4x4x5xf32>, tensor<4x3x1x1xf32>) -> (tensor<2x3x4x5xf32>)
+  return %y, %dx : tensor<2x4x4x5xf32>, tensor<2x3x4x5xf32>
+}
+
 // f16: not a runtime convolution (f16 operands), left alone.
 // CHECK-LABEL: func.func @f16(
 // CHECK-NOT: linalg.batch_matmul

@@ -108,7 +108,10 @@ def RematConvToGemm : Pass<"remat-conv-to-gemm", "mlir::func::FuncOp"> {
     `[F, images, OH OW]` buffer. The chunking is a function of the shapes, so
     every sum has an order fixed by the shapes (docs/Conventions.md). A
     convolution whose column buffer for one image would have 2^31 elements
-    or more is left alone (it stays a loop nest).
+    or more is left alone (it stays a loop nest). A 1x1, stride-1
+    convolution of the whole input has no column buffer: its forward and
+    input-gradient matmuls read the input's images, or write the input
+    gradient's, directly.
 
     Before:
     ```mlir
