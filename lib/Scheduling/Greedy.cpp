@@ -29,7 +29,7 @@ namespace {
 class GreedyContext {
 public:
   explicit GreedyContext(const Graph &graph)
-      : graph(graph), isSeparator(graph.size(), false),
+      : graph(graph), simulator(graph), isSeparator(graph.size(), false),
         cuts(computeForwardCuts(graph)),
         candidates(cutCandidates(graph, cuts)) {
     for (unsigned v : findSeparators(graph))
@@ -52,6 +52,7 @@ public:
 
 private:
   const Graph &graph;
+  Simulator simulator;
   std::vector<bool> isSeparator;
   ForwardCuts cuts;
   std::vector<unsigned> candidates;
@@ -126,7 +127,7 @@ GreedyContext::evaluate(const std::vector<bool> &kept) {
   auto [it, inserted] = simulated.try_emplace(kept);
   if (inserted) {
     SimResult sim;
-    if (!simulate(graph, lowerKeptSet(graph, kept), sim))
+    if (!simulator.simulate(lowerKeptSet(graph, kept), sim))
       it->second = sim;
   }
   return it->second;

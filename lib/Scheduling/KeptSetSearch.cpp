@@ -31,11 +31,11 @@ struct Evaluated {
 
 } // namespace
 
-static bool evaluate(const Graph &graph, const std::vector<bool> &kept,
-                     Evaluated &out) {
+static bool evaluate(const Graph &graph, Simulator &simulator,
+                     const std::vector<bool> &kept, Evaluated &out) {
   out.schedule = lowerKeptSet(graph, kept);
   std::vector<int64_t> steps;
-  if (liveBytesTrace(graph, out.schedule, out.sim, steps))
+  if (simulator.liveBytesTrace(out.schedule, out.sim, steps))
     return false;
   out.stepsAtPeak = static_cast<unsigned>(
       std::count(steps.begin(), steps.end(), out.sim.peakBytes));
@@ -90,9 +90,10 @@ remat::sched::improveKeptSet(const Graph &graph, std::vector<bool> start,
                              const KeptSetSearchOptions &options) {
   assert(start.size() == graph.size() && "one entry per node");
   KeptSetSearchResult result;
+  Simulator simulator(graph);
   Evaluated current;
   ++result.evaluations;
-  if (!evaluate(graph, start, current)) {
+  if (!evaluate(graph, simulator, start, current)) {
     // Only on an invalid graph: hand back the start unchanged.
     result.kept = std::move(start);
     return result;
@@ -122,7 +123,7 @@ remat::sched::improveKeptSet(const Graph &graph, std::vector<bool> start,
       ++result.evaluations;
       kept[v] = !kept[v];
       Evaluated trial;
-      if (evaluate(graph, kept, trial) && trial.sim.recomputeCost <= limit &&
+      if (evaluate(graph, simulator, kept, trial) && trial.sim.recomputeCost <= limit &&
           better(trial, current)) {
         bool take = bestNode < 0;
         if (!take && options.bestRate) {
@@ -166,7 +167,7 @@ remat::sched::improveKeptSet(const Graph &graph, std::vector<bool> start,
     ++result.evaluations;
     kept[v] = true;
     Evaluated trial;
-    if (evaluate(graph, kept, trial) &&
+    if (evaluate(graph, simulator, kept, trial) &&
         trial.sim.peakBytes <= current.sim.peakBytes &&
         trial.sim.recomputeCost < current.sim.recomputeCost) {
       current = std::move(trial);
@@ -186,8 +187,9 @@ Schedule remat::sched::hoistRecomputations(const Graph &graph,
                                            Schedule schedule, SimResult &sim,
                                            unsigned maxRounds,
                                            unsigned maxTries) {
+  Simulator simulator(graph);
   std::vector<int64_t> steps;
-  if (liveBytesTrace(graph, schedule, sim, steps))
+  if (simulator.liveBytesTrace(schedule, sim, steps))
     return schedule;
   unsigned n = graph.size(), firstBackward = 0;
   while (firstBackward != n && !graph.nodes[firstBackward].backward)
@@ -215,7 +217,7 @@ Schedule remat::sched::hoistRecomputations(const Graph &graph,
       trial.recomputeBefore[k].clear();
       SimResult trialSim;
       std::vector<int64_t> trialSteps;
-      if (liveBytesTrace(graph, trial, trialSim, trialSteps) ||
+      if (simulator.liveBytesTrace(trial, trialSim, trialSteps) ||
           trialSim.peakBytes >= bestSim.peakBytes)
         continue;
       best = std::move(trial);
@@ -266,11 +268,12 @@ remat::sched::relaxToBudget(const Graph &graph,
     origins.push_back(p);
   }
   std::vector<PlanResult> out;
+  Simulator simulator(graph);
   unsigned perStart = starts.empty() ? 0 : maxEvaluations / starts.size();
   for (unsigned i = 0; i != starts.size(); ++i) {
     std::vector<bool> &kept = starts[i];
     Evaluated current;
-    if (!evaluate(graph, kept, current) ||
+    if (!evaluate(graph, simulator, kept, current) ||
         current.sim.peakBytes > budgetBytes)
       continue; // The lowering of the kept set alone does not fit.
     std::vector<unsigned> dropped;
@@ -292,7 +295,7 @@ remat::sched::relaxToBudget(const Graph &graph,
       ++used;
       kept[v] = true;
       Evaluated trial;
-      if (evaluate(graph, kept, trial) &&
+      if (evaluate(graph, simulator, kept, trial) &&
           trial.sim.peakBytes <= budgetBytes &&
           trial.sim.recomputeCost < current.sim.recomputeCost) {
         current = std::move(trial);

@@ -93,21 +93,22 @@ double remat::sched::medianCostPerByte(const Graph &graph) {
 /// (saved bytes) is only a proxy for the peak; this moves it towards what
 /// `simulate` measures.
 static std::vector<bool> refineKeptSet(const Graph &graph,
+                                       Simulator &simulator,
                                        std::vector<bool> kept,
                                        unsigned rounds) {
   SimResult best;
-  if (simulate(graph, lowerKeptSet(graph, kept), best))
+  if (simulator.simulate(lowerKeptSet(graph, kept), best))
     return kept;
   for (unsigned r = 0; r < rounds; ++r) {
     Schedule s = lowerKeptSet(graph, kept);
     SimResult sim;
-    if (simulate(graph, s, sim) || !sim.peakInRecompute)
+    if (simulator.simulate(s, sim) || !sim.peakInRecompute)
       break;
     std::vector<bool> next = kept;
     for (unsigned v : s.recomputeBefore[sim.peakStep])
       next[v] = true;
     SimResult trial;
-    if (simulate(graph, lowerKeptSet(graph, next), trial) ||
+    if (simulator.simulate(lowerKeptSet(graph, next), trial) ||
         trial.peakBytes >= best.peakBytes)
       break;
     kept = std::move(next);
@@ -310,6 +311,7 @@ std::vector<MinCutPlan> remat::sched::minCutSweep(const Graph &graph,
           ? unsigned(std::lround(1 / std::sqrt(std::max(searchWork, 1e-6))))
           : 1;
   unsigned point = 0;
+  Simulator simulator(graph);
   for (double base : {1.0, 1.1})
   for (auto &[ban, banName] : bans)
     for (auto &[weight, weightName] : weights) {
@@ -320,7 +322,7 @@ std::vector<MinCutPlan> remat::sched::minCutSweep(const Graph &graph,
       options.banCostPerByte = ban;
       options.distanceBase = base;
       std::vector<bool> cut = minCutKeptSet(graph, options);
-      std::vector<bool> refined = refineKeptSet(graph, cut, 8);
+      std::vector<bool> refined = refineKeptSet(graph, simulator, cut, 8);
       for (const std::vector<bool> *kept : {&cut, &refined}) {
         if (!seen.insert(*kept).second)
           continue;
@@ -330,7 +332,7 @@ std::vector<MinCutPlan> remat::sched::minCutSweep(const Graph &graph,
                       (base == 1 ? "" : " distance=1.1^d") +
                       (kept == &cut ? "" : " refined");
         plan.schedule = lowerKeptSet(graph, *kept);
-        if (simulate(graph, plan.schedule, plan.sim))
+        if (simulator.simulate(plan.schedule, plan.sim))
           continue; // Cannot happen on a valid graph; never offer it.
         plans.push_back(std::move(plan));
         keptSets.push_back(*kept);

@@ -33,9 +33,12 @@ static std::string describe(const Graph &graph, unsigned index) {
   return "'" + graph.nodes[index].name + "' (#" + std::to_string(index) + ")";
 }
 
-/// Checks the shape of `schedule` and the legality of every recomputation.
+/// Checks the shape of `schedule` and the legality of every recomputation;
+/// `firstBackward` is the index of the graph's first backward node (its size
+/// if none).
 static std::optional<std::string> checkSchedule(const Graph &graph,
-                                                const Schedule &schedule) {
+                                                const Schedule &schedule,
+                                                unsigned firstBackward) {
   unsigned n = graph.size();
   if (schedule.recomputeBefore.size() != n)
     return "schedule has " + std::to_string(schedule.recomputeBefore.size()) +
@@ -43,10 +46,6 @@ static std::optional<std::string> checkSchedule(const Graph &graph,
   // In a training graph recomputation serves the backward pass only: it may
   // precede the first backward node and any node after it; in a forward-only
   // graph it may precede any node (Graph.h).
-  unsigned firstBackward = n;
-  for (unsigned k = 0; k != n && firstBackward == n; ++k)
-    if (graph.nodes[k].backward)
-      firstBackward = k;
   bool forwardOnly = firstBackward == n;
   for (unsigned k = 0; k != n; ++k) {
     const std::vector<unsigned> &list = schedule.recomputeBefore[k];
@@ -75,13 +74,22 @@ static std::optional<std::string> checkSchedule(const Graph &graph,
   return std::nullopt;
 }
 
-static std::optional<std::string> run(const Graph &graph,
-                                      const Schedule &schedule,
-                                      SimResult &result,
-                                      std::vector<int64_t> *stepPeakBytes) {
-  if (std::optional<std::string> error = graph.validate())
-    return "malformed graph: " + *error;
-  if (std::optional<std::string> error = checkSchedule(graph, schedule))
+Simulator::Simulator(const Graph &graph)
+    : graph(graph), graphError(graph.validate()), firstBackward(graph.size()) {
+  for (unsigned k = 0, n = graph.size(); k != n; ++k)
+    if (graph.nodes[k].backward) {
+      firstBackward = k;
+      break;
+    }
+}
+
+std::optional<std::string>
+Simulator::run(const Schedule &schedule, SimResult &result,
+               std::vector<int64_t> *stepPeakBytes) {
+  if (graphError)
+    return "malformed graph: " + *graphError;
+  if (std::optional<std::string> error =
+          checkSchedule(graph, schedule, firstBackward))
     return "malformed schedule: " + *error;
 
   const std::vector<Node> &nodes = graph.nodes;
@@ -90,11 +98,14 @@ static std::optional<std::string> run(const Graph &graph,
   if (numExec >= kNoInstance)
     return "schedule has too many executions";
 
+  // The buffers of the last run, resized: every entry below numExec of
+  // execNode, execStep, lastUse and counted is written before it is read.
   // Execution sequence: node executed and the original step it belongs to.
-  std::vector<uint32_t> execNode(numExec), execStep(numExec);
+  execNode.resize(numExec);
+  execStep.resize(numExec);
   // lastUse[p]: last execution that reads the instance produced at p.
-  std::vector<uint32_t> lastUse(numExec);
-  std::vector<uint32_t> latest(n, kNoInstance);
+  lastUse.resize(numExec);
+  latest.assign(n, kNoInstance);
 
   SimResult res;
   uint32_t pos = 0;
@@ -129,7 +140,7 @@ static std::optional<std::string> run(const Graph &graph,
   // counted apart from activations (like a preallocated gradient buffer).
   // Only the returned part of a multi-result node is counted apart; its
   // other results are activations freed after their last use.
-  std::vector<int64_t> counted(numExec);
+  counted.resize(numExec);
   for (size_t p = 0; p != numExec; ++p)
     counted[p] = nodes[execNode[p]].bytes;
   for (unsigned v = 0; v != n; ++v)
@@ -144,19 +155,17 @@ static std::optional<std::string> run(const Graph &graph,
     }
 
   // Bucket the instances by the execution after which they are freed (CSR).
-  std::vector<uint32_t> freeStart(numExec + 1, 0);
+  freeStart.assign(numExec + 1, 0);
   for (size_t p = 0; p != numExec; ++p)
     if (lastUse[p] != kNoInstance)
       ++freeStart[lastUse[p] + 1];
   for (size_t p = 0; p != numExec; ++p)
     freeStart[p + 1] += freeStart[p];
-  std::vector<uint32_t> freeList(freeStart[numExec]);
-  {
-    std::vector<uint32_t> fill(freeStart.begin(), freeStart.end() - 1);
-    for (size_t p = 0; p != numExec; ++p)
-      if (lastUse[p] != kNoInstance)
-        freeList[fill[lastUse[p]]++] = p;
-  }
+  freeList.resize(freeStart[numExec]);
+  fill.assign(freeStart.begin(), freeStart.end() - 1);
+  for (size_t p = 0; p != numExec; ++p)
+    if (lastUse[p] != kNoInstance)
+      freeList[fill[lastUse[p]]++] = p;
 
   if (stepPeakBytes)
     stepPeakBytes->assign(n, 0);
@@ -192,15 +201,26 @@ static std::optional<std::string> run(const Graph &graph,
   return std::nullopt;
 }
 
+std::optional<std::string> Simulator::simulate(const Schedule &schedule,
+                                               SimResult &result) {
+  return run(schedule, result, nullptr);
+}
+
+std::optional<std::string>
+Simulator::liveBytesTrace(const Schedule &schedule, SimResult &result,
+                          std::vector<int64_t> &stepPeakBytes) {
+  return run(schedule, result, &stepPeakBytes);
+}
+
 std::optional<std::string> remat::sched::simulate(const Graph &graph,
                                                   const Schedule &schedule,
                                                   SimResult &result) {
-  return run(graph, schedule, result, nullptr);
+  return Simulator(graph).simulate(schedule, result);
 }
 
 std::optional<std::string>
 remat::sched::liveBytesTrace(const Graph &graph, const Schedule &schedule,
                              SimResult &result,
                              std::vector<int64_t> &stepPeakBytes) {
-  return run(graph, schedule, result, &stepPeakBytes);
+  return Simulator(graph).liveBytesTrace(schedule, result, stepPeakBytes);
 }

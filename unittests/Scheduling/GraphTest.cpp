@@ -14,6 +14,7 @@
 #include <chrono>
 #include <limits>
 #include <map>
+#include <random>
 
 using namespace remat::sched;
 using remat::sched::test::makeNode;
@@ -441,4 +442,89 @@ TEST(GraphTest, SimulateIsFastOnLongChains) {
   EXPECT_EQ(r.recomputeCount, 10000u);
   // About 1 ms per call on one core; allow a loaded, shared machine.
   EXPECT_LT(seconds, 3.0);
+}
+
+/// Field by field: a reused Simulator must give what a fresh simulate gives.
+static void expectSameSim(const SimResult &a, const SimResult &b) {
+  EXPECT_EQ(a.peakBytes, b.peakBytes);
+  EXPECT_EQ(a.outputBytes, b.outputBytes);
+  EXPECT_EQ(a.peakTotalBytes, b.peakTotalBytes);
+  EXPECT_EQ(a.peakAt, b.peakAt);
+  EXPECT_EQ(a.peakStep, b.peakStep);
+  EXPECT_EQ(a.peakInRecompute, b.peakInRecompute);
+  EXPECT_EQ(a.recomputeCost, b.recomputeCost);
+  EXPECT_EQ(a.recomputeCount, b.recomputeCount);
+}
+
+TEST(SimulatorTest, ReusedSimulatorEqualsFreshSimulateOnRandomSchedules) {
+  // One Simulator per graph runs schedules of varying length (its buffers
+  // shrink and grow between runs), valid and malformed ones; every run must
+  // equal simulate / liveBytesTrace on the same schedule.
+  std::mt19937 rng(2024);
+  auto pick = [&](unsigned bound) {
+    return std::uniform_int_distribution<unsigned>(0, bound - 1)(rng);
+  };
+  unsigned checked = 0, failed = 0;
+  for (unsigned iter = 0; iter != 60; ++iter) {
+    Graph g = test::makeRandomGraph(rng, 3 + iter % 25, 2 + iter % 17);
+    unsigned n = g.size();
+    for (Node &node : g.nodes) {
+      node.workspace = pick(4) == 0 ? pick(50) : 0;
+      if (node.output && pick(3) == 0)
+        node.outputBytes = pick(node.bytes + 1);
+    }
+    unsigned firstBackward = 0;
+    while (!g.nodes[firstBackward].backward)
+      ++firstBackward;
+    Simulator simulator(g);
+    for (unsigned trial = 0; trial != 12; ++trial) {
+      Schedule schedule(n);
+      // Up to 3 recomputation lists of up to n forward nodes each, in
+      // ascending order (often legal, sometimes not: a node recomputed
+      // before its operand has an instance, or a no-recompute node).
+      unsigned lists = pick(4);
+      for (unsigned l = 0; l != lists; ++l) {
+        unsigned k = firstBackward + pick(n - firstBackward);
+        unsigned count = pick(trial % 2 ? n : 4);
+        for (unsigned c = 0; c != count; ++c)
+          schedule.recomputeBefore[k].push_back(pick(firstBackward));
+        std::sort(schedule.recomputeBefore[k].begin(),
+                  schedule.recomputeBefore[k].end());
+      }
+      if (trial == 11)
+        schedule.recomputeBefore.pop_back(); // Wrong length.
+      SimResult fresh, reused;
+      std::optional<std::string> e1 = simulate(g, schedule, fresh);
+      std::optional<std::string> e2 = simulator.simulate(schedule, reused);
+      ASSERT_EQ(e1, e2);
+      std::vector<int64_t> freshSteps, reusedSteps;
+      SimResult freshTrace, reusedTrace;
+      ASSERT_EQ(liveBytesTrace(g, schedule, freshTrace, freshSteps),
+                simulator.liveBytesTrace(schedule, reusedTrace, reusedSteps));
+      if (e1) {
+        ++failed;
+        continue;
+      }
+      ++checked;
+      expectSameSim(fresh, reused);
+      expectSameSim(freshTrace, reusedTrace);
+      expectSameSim(fresh, freshTrace);
+      EXPECT_EQ(freshSteps, reusedSteps);
+    }
+  }
+  // Both kinds of schedule were exercised.
+  EXPECT_GT(checked, 100u);
+  EXPECT_GT(failed, 60u);
+}
+
+TEST(SimulatorTest, MalformedGraphIsReportedOnEveryRun) {
+  Graph g = smallChain();
+  g.nodes[1].bytes = -1;
+  Simulator simulator(g);
+  SimResult r;
+  std::optional<std::string> expected = simulate(g, Schedule(g.size()), r);
+  ASSERT_TRUE(expected);
+  EXPECT_NE(expected->find("malformed graph"), std::string::npos);
+  for (int i = 0; i != 2; ++i)
+    EXPECT_EQ(simulator.simulate(Schedule(g.size()), r), expected);
 }

@@ -158,6 +158,40 @@ std::optional<std::string> liveBytesTrace(const Graph &graph,
                                           SimResult &result,
                                           std::vector<int64_t> &stepPeakBytes);
 
+/// Simulates many schedules on one graph: the graph is validated once, when
+/// the simulator is made, instead of on every run, and the run's buffers are
+/// reused. A run gives exactly what `simulate` / `liveBytesTrace` give (they
+/// are one run of a fresh simulator); strategies that evaluate many schedules
+/// of one graph use one simulator. `graph` must outlive the simulator and
+/// stay unchanged while it is in use.
+class Simulator {
+public:
+  explicit Simulator(const Graph &graph);
+
+  /// `simulate(graph, schedule, result)`.
+  std::optional<std::string> simulate(const Schedule &schedule,
+                                      SimResult &result);
+  /// `liveBytesTrace(graph, schedule, result, stepPeakBytes)`.
+  std::optional<std::string> liveBytesTrace(const Schedule &schedule,
+                                            SimResult &result,
+                                            std::vector<int64_t> &stepPeakBytes);
+
+private:
+  std::optional<std::string> run(const Schedule &schedule, SimResult &result,
+                                 std::vector<int64_t> *stepPeakBytes);
+
+  const Graph &graph;
+  /// `graph.validate()`, computed once.
+  std::optional<std::string> graphError;
+  /// The index of the first backward node (the graph's size if none).
+  unsigned firstBackward;
+  /// Per execution: node, original step, last reader; per node: its latest
+  /// instance; the free lists (see Simulate.cpp).
+  std::vector<uint32_t> execNode, execStep, lastUse, latest, freeStart,
+      freeList, fill;
+  std::vector<int64_t> counted;
+};
+
 } // namespace sched
 } // namespace remat
 
