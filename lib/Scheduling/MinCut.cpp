@@ -96,23 +96,24 @@ static std::vector<bool> refineKeptSet(const Graph &graph,
                                        Simulator &simulator,
                                        std::vector<bool> kept,
                                        unsigned rounds) {
-  SimResult best;
-  if (simulator.simulate(lowerKeptSet(graph, kept), best))
+  // The lowering and simulation of `kept` carry over from one round to the
+  // next: each round lowers and simulates its trial only.
+  Schedule s = lowerKeptSet(graph, kept);
+  SimResult sim;
+  if (simulator.simulate(s, sim))
     return kept;
-  for (unsigned r = 0; r < rounds; ++r) {
-    Schedule s = lowerKeptSet(graph, kept);
-    SimResult sim;
-    if (simulator.simulate(s, sim) || !sim.peakInRecompute)
-      break;
+  for (unsigned r = 0; r < rounds && sim.peakInRecompute; ++r) {
     std::vector<bool> next = kept;
     for (unsigned v : s.recomputeBefore[sim.peakStep])
       next[v] = true;
+    Schedule trialSchedule = lowerKeptSet(graph, next);
     SimResult trial;
-    if (simulator.simulate(lowerKeptSet(graph, next), trial) ||
-        trial.peakBytes >= best.peakBytes)
+    if (simulator.simulate(trialSchedule, trial) ||
+        trial.peakBytes >= sim.peakBytes)
       break;
     kept = std::move(next);
-    best = trial;
+    s = std::move(trialSchedule);
+    sim = trial;
   }
   return kept;
 }
@@ -312,6 +313,7 @@ std::vector<MinCutPlan> remat::sched::minCutSweep(const Graph &graph,
           : 1;
   unsigned point = 0;
   Simulator simulator(graph);
+  std::set<std::vector<bool>> cutsFound;
   for (double base : {1.0, 1.1})
   for (auto &[ban, banName] : bans)
     for (auto &[weight, weightName] : weights) {
@@ -322,6 +324,10 @@ std::vector<MinCutPlan> remat::sched::minCutSweep(const Graph &graph,
       options.banCostPerByte = ban;
       options.distanceBase = base;
       std::vector<bool> cut = minCutKeptSet(graph, options);
+      // A cut an earlier grid point found already: its repair is the same
+      // (deterministic), and both kept sets are in `seen`.
+      if (!cutsFound.insert(cut).second)
+        continue;
       std::vector<bool> refined = refineKeptSet(graph, simulator, cut, 8);
       for (const std::vector<bool> *kept : {&cut, &refined}) {
         if (!seen.insert(*kept).second)
