@@ -1,144 +1,130 @@
 #!/usr/bin/env bash
-# Scaling of the importer and of every planner strategy on generated
-# Checkmate graphs of about 10^3, 10^4 and 10^5 nodes (the verifier's scaling
-# is bench/verify-scale.sh), as markdown tables on stdout.
+# Scaling of the importer, every planner strategy and the schedule verifier
+# on generated Checkmate graphs of 10^3, 10^4 and 10^5 nodes in three
+# families (bench/scale_graphs.py: chain, resnet, transformer), as markdown
+# tables on stdout, with the growth factor per 10x nodes. (The verifier on
+# remat-gen chains through autodiff: bench/verify-scale.sh.)
 #
-# Usage: bench/scale.sh [build-dir] [max-nodes]
+# Usage: bench/scale.sh [build-dir] [max-nodes] [families]
 #   build-dir  default: build
 #   max-nodes  largest size to run (default 100000)
+#   families   space-separated (default "chain resnet transformer")
 # REMAT_SCALE_TIMEOUT (default 600) bounds every remat-opt run in seconds; a
-# run stopped by it is reported as "> T".
+# run stopped by it is reported as "-".
 #
-# Graphs: a training step of N/2 forward and N/2 backward nodes (a chain with
-# a skip every 8 nodes; backward node i reads the previous backward node and
-# its forward mirror), node sizes 256..4096 bytes, written as Checkmate JSON.
-# Importer: `remat-import` wall time and peak RSS (/usr/bin/time), best of 3
-# below 10^5 nodes. Planner: the plan time (`plan_seconds`) of each strategy
-# `--remat-compare-strategies` runs on the imported function (one run; each
-# strategy is timed inside the pass), and the `--remat-rematerialize`
-# pass time (plan, rewrite) of `auto` at half the store-all peak, with the
-# CPU seconds (user + system) of that whole remat-opt run beside it: on a
-# shared machine wall times grow with the load, CPU times much less.
+# Times are CPU seconds (user + system; the machine is shared, and wall
+# times grow with its load while CPU times much less), one run each:
+# - import: `remat-import` of the JSON (read, parse, build and verify the
+#   function, print it), with its peak RSS;
+# - every strategy: `remat-opt --remat-rematerialize=strategy=S` on the
+#   imported function minus the same run with strategy=store-all (parsing,
+#   the graph, the simulation and printing are common to both; the column
+#   store-all is that whole run); auto at half the store-all peak
+#   (budget=...): every candidate, the budget selection and the rewrite;
+#   milp declines graphs above 300 nodes (its note is printed);
+# - verify: `--remat-verify-schedule=original=FILE` on auto's rewrite (the
+#   original parsed, translation validation, every check) minus a plain
+#   parse and print of that rewrite.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 build="$(cd "${1:-$root/build}" && pwd)"
 max="${2:-100000}"
+families="${3:-chain resnet transformer}"
 opt="$build/bin/remat-opt"
 import="$build/bin/remat-import"
 limit="${REMAT_SCALE_TIMEOUT:-600}"
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 
-gen_graph() { # nodes file
-  /usr/bin/python3 - "$1" "$2" <<'PY'
-import json, random, sys
-n, path = int(sys.argv[1]), sys.argv[2]
-rng = random.Random(n)
-half = n // 2
-nodes, links = [], []
-for i in range(n):
-    backward = i >= half
-    nodes.append({"id": i, "name": f"n{i}", "backward": backward,
-                  "cost_cpu": rng.randint(1, 100),
-                  "cost_ram": 256 * rng.randint(1, 16)})
-    if i == 0:
-        continue
-    links.append({"source": i - 1, "target": i})
-    if not backward and i >= 8 and i % 8 == 0:
-        links.append({"source": i - 8, "target": i})
-    if backward and i > half:
-        links.append({"source": n - 1 - i, "target": i})
-with open(path, "w") as f:
-    json.dump({"directed": True, "multigraph": False,
-               "graph": {"name": f"scale{n}_1_(1)_train"},
-               "nodes": nodes, "links": links}, f)
-PY
-}
-
-# "seconds KiB" of the fastest of $1 runs of the command "${@:2}".
-best_run() {
-  local runs="$1" best="" t
-  shift
-  for _ in $(seq "$runs"); do
-    t=$(/usr/bin/time -f "%e %M" "$@" 2>&1 >/dev/null | tail -1)
-    best=$(awk -v a="$t" -v b="$best" \
-      'BEGIN { split(a, x, " "); split(b, y, " ");
-               print (b == "" || x[1] < y[1]) ? a : b }')
-  done
-  echo "$best"
-}
-
 sizes=()
 for n in 1000 10000 100000; do
   [ "$n" -le "$max" ] && sizes+=("$n")
 done
 
-echo "### Importer"
-echo
-echo "| nodes | edges | JSON MB | remat-import s | peak RSS MB |"
-echo "|---|---|---|---|---|"
-for n in "${sizes[@]}"; do
-  gen_graph "$n" "$work/g$n.json"
-  runs=3
-  [ "$n" -lt 100000 ] || runs=1
-  read -r secs kib < <(best_run "$runs" "$import" "$work/g$n.json" -o "$work/g$n.mlir")
-  edges=$(grep -o '"source"' "$work/g$n.json" | wc -l)
-  mb=$(awk -v b="$(stat -c %s "$work/g$n.json")" 'BEGIN { printf "%.1f", b / 1e6 }')
-  echo "| $n | $edges | $mb | $secs | $(awk -v k="$kib" 'BEGIN { printf "%.0f", k / 1024 }') |"
+# CPU seconds (user + system) of the command "$@", or "-" if it failed or
+# ran past the time limit.
+cpu() {
+  if /usr/bin/time -o "$work/time" -f "%U %S" timeout "$limit" "$@" \
+    --mlir-print-op-on-diagnostic=false >/dev/null 2>&1; then
+    tail -1 "$work/time" | awk '{ printf "%.2f", $1 + $2 }'
+  else
+    echo -
+  fi
+}
+
+strategies="store-all sqrt greedy logn revolve chain-opt mincut"
+for family in $families; do
+  for n in "${sizes[@]}"; do
+    g="$work/$family$n"
+    /usr/bin/python3 "$root/bench/scale_graphs.py" "$family" "$n" "$g.json"
+    read -r isecs kib < <(/usr/bin/time -f "%U %S %M" "$import" "$g.json" \
+      -o "$g.mlir" 2>&1 >/dev/null | tail -1 |
+      awk '{ printf "%.2f %s\n", $1 + $2, $3 }')
+    edges=$(grep -o '"source"' "$g.json" | wc -l)
+    row="$family $n $edges $(stat -c %s "$g.json") $isecs $kib"
+    for s in $strategies; do
+      row="$row $(cpu "$opt" "$g.mlir" --remat-rematerialize=strategy=$s -o /dev/null)"
+    done
+    # The store-all peak: the largest live set of the graph as imported.
+    peak=$("$opt" "$g.mlir" \
+      --remat-rematerialize="strategy=store-all annotate=true" 2>/dev/null |
+      sed -n 's/.*store_all_peak = \([0-9]*\).*/\1/p' | head -1)
+    row="$row $(cpu "$opt" "$g.mlir" --remat-rematerialize="budget=$((peak / 2))" -o "$g.auto.mlir")"
+    # Captured first: grep -q in a pipe would stop remat-opt early (SIGPIPE,
+    # a failed pipeline under pipefail).
+    vout=$("$opt" "$g.auto.mlir" --remat-verify-schedule=original="$g.mlir" \
+      --mlir-print-op-on-diagnostic=false -o /dev/null 2>&1 || true)
+    if grep -q "equals the original's" <<<"$vout"; then
+      row="$row $(cpu "$opt" "$g.auto.mlir" --remat-verify-schedule=original="$g.mlir" -o /dev/null) $(cpu "$opt" "$g.auto.mlir" -o /dev/null)"
+    else
+      row="$row - -"
+    fi
+    echo "$row" >> "$work/rows.txt"
+  done
+  milp=$("$opt" "$g.mlir" --remat-rematerialize=strategy=milp \
+    --mlir-print-op-on-diagnostic=false -o /dev/null 2>&1 | head -1 |
+    sed 's/.*error: //' || true)
+  echo "$family $milp" >> "$work/milp.txt"
 done
 
-echo
-echo "### Planner"
-echo
-strategies=""
-for n in "${sizes[@]}"; do
-  timeout "$limit" "$opt" "$work/g$n.mlir" \
-    --remat-compare-strategies="json=$work/c$n.json" \
-    --mlir-print-op-on-diagnostic=false -o /dev/null 2>/dev/null || true
-  # The store-all peak: the largest live set of the graph as imported.
-  peak=$("$opt" "$work/g$n.mlir" \
-    --remat-rematerialize="strategy=store-all annotate=true" 2>/dev/null |
-    sed -n 's/.*store_all_peak = \([0-9]*\).*/\1/p' | head -1)
-  out=$(/usr/bin/time -f "CPU %U %S" timeout "$limit" "$opt" "$work/g$n.mlir" \
-    --remat-rematerialize="budget=$((peak / 2))" \
-    --mlir-print-op-on-diagnostic=false --mlir-timing -o /dev/null 2>&1) || true
-  auto=$(echo "$out" | awk '/RematRematerialize/ { print $1; exit }')
-  cpu=$(echo "$out" | awk '/^CPU/ { printf "%.2f", $2 + $3 }')
-  echo "$n ${auto:->$limit} ${cpu:--}" >> "$work/auto.txt"
-done
-/usr/bin/python3 - "$work" "${sizes[@]}" <<'PY'
-import json, sys
-work, sizes = sys.argv[1], sys.argv[2:]
-auto, cpu = {}, {}
-for line in open(f"{work}/auto.txt"):
-    n, auto[n], cpu[n] = line.split()
-rows, names = {}, []
-for n in sizes:
+/usr/bin/python3 - "$work" $strategies <<'PY'
+import sys
+work, strategies = sys.argv[1], sys.argv[2:]
+
+def num(x):
     try:
-        (func,) = json.load(open(f"{work}/c{n}.json"))
-    except (OSError, ValueError):
-        rows[n] = {"declined": "not finished within the time limit"}
-        continue
-    seen = {}
-    for p in func["plans"]:
-        # A strategy with several candidates (chain-opt, mincut) appears
-        # once per candidate: #2, #3, ...
-        seen[p["strategy"]] = seen.get(p["strategy"], 0) + 1
-        key = p["strategy"] + (f" #{seen[p['strategy']]}" if seen[p["strategy"]] > 1 else "")
-        if key not in names:
-            names.append(key)
-        rows.setdefault(n, {})[key] = p["plan_seconds"]
-    rows[n]["declined"] = "; ".join(d if isinstance(d, str) else json.dumps(d)
-                                    for d in func.get("declined", [])) or "-"
-print("Plan seconds per strategy (`--remat-compare-strategies`), and the "
-      "`--remat-rematerialize` pass time of `auto` at half the store-all peak "
-      "and the CPU seconds of that remat-opt run:")
-print()
-print("| nodes | " + " | ".join(names) +
-      " | auto, budget 1/2 (pass s) | auto (CPU s) | declined |")
-print("|---|" + "---|" * (len(names) + 3))
-for n in sizes:
-    cells = [f"{rows[n][k]:.4f}" if k in rows[n] else "-" for k in names]
-    print(f"| {n} | " + " | ".join(cells) +
-          f" | {auto.get(n, '-')} | {cpu.get(n, '-')} | {rows[n]['declined']} |")
+        return float(x)
+    except ValueError:
+        return None
+
+rows = {}
+for line in open(f"{work}/rows.txt"):
+    f = line.split()
+    family, n, edges, size, imp, kib = f[:6]
+    runs = [num(x) for x in f[6:]]
+    base = runs[0]
+    plan = [runs[0]] + [None if x is None or base is None else max(0.0, x - base)
+                        for x in runs[1:len(strategies) + 1]]
+    verify, parse = runs[len(strategies) + 1:]
+    plan.append(None if verify is None or parse is None else max(0.0, verify - parse))
+    rows.setdefault(family, []).append(
+        dict(n=int(n), edges=int(edges), mb=int(size) / 1e6,
+             rss=int(kib) / 1024, vals=[num(imp)] + plan))
+cols = ["import"] + strategies + ["auto, budget 1/2", "verify"]
+for family, rs in rows.items():
+    print(f"### {family} (CPU seconds)")
+    print()
+    print("| nodes | edges | JSON MB | import RSS MB | " + " | ".join(cols) + " |")
+    print("|---|" + "---|" * (len(cols) + 3))
+    for r in rs:
+        print(f"| {r['n']} | {r['edges']} | {r['mb']:.1f} | {r['rss']:.0f} | " +
+              " | ".join("-" if x is None else f"{x:.2f}" for x in r["vals"]) + " |")
+    for a, b in zip(rs, rs[1:]):
+        g = ["-" if x is None or y is None or x < 0.05 else f"{y / x:.1f}x"
+             for x, y in zip(a["vals"], b["vals"])]
+        print(f"| growth {a['n']}->{b['n']} | | | | " + " | ".join(g) + " |")
+    print()
+print("milp at the largest size:")
+for line in open(f"{work}/milp.txt"):
+    print(f"- {line.strip()}")
 PY
