@@ -27,10 +27,12 @@ struct Evaluated {
   std::vector<int64_t> steps;
 };
 
-/// Lowers and simulates kept sets, counting the evaluations against a limit.
+/// Lowers and simulates kept sets, counting the evaluations against a limit
+/// (one Simulator: the graph is validated once, not per evaluation).
 class Evaluator {
 public:
-  Evaluator(const Graph &graph, unsigned limit) : graph(graph), limit(limit) {}
+  Evaluator(const Graph &graph, unsigned limit)
+      : graph(graph), simulator(graph), limit(limit) {}
 
   bool exhausted() const { return count >= limit; }
   unsigned getCount() const { return count; }
@@ -42,11 +44,12 @@ public:
       return false;
     ++count;
     out.schedule = lowerKeptSet(graph, kept);
-    return !liveBytesTrace(graph, out.schedule, out.sim, out.steps);
+    return !simulator.liveBytesTrace(out.schedule, out.sim, out.steps);
   }
 
 private:
   const Graph &graph;
+  Simulator simulator;
   unsigned limit;
   unsigned count = 0;
 };

@@ -168,8 +168,9 @@ TEST(BudgetSearchTest, NeverWorseNeverOverTheBudgetOnRandomGraphs) {
       }
       EXPECT_LE(r->plan.sim.peakBytes, budget);
       for (const PlanResult &c : r->candidates) {
-        if (c.sim.peakBytes <= budget)
+        if (c.sim.peakBytes <= budget) {
           EXPECT_LE(r->plan.sim.recomputeCost, c.sim.recomputeCost);
+        }
       }
     }
   }

@@ -193,7 +193,7 @@ def Remat_LogSoftmaxGradOp
 // Normalization
 //===----------------------------------------------------------------------===//
 
-class Remat_NormOp<string mnemonic, string desc>
+class Remat_NormOp<string mnemonic>
     : Remat_DiffOp<mnemonic,
           [DeclareOpInterfaceMethods<RematCostOpInterface, ["getComputeCost"]>]> {
   let arguments = (ins Remat_FloatTensor:$input, Remat_FloatTensor:$scale,
@@ -204,7 +204,7 @@ class Remat_NormOp<string mnemonic, string desc>
   let hasVerifier = 1;
 }
 
-def Remat_LayerNormOp : Remat_NormOp<"layer_norm", "layer normalization"> {
+def Remat_LayerNormOp : Remat_NormOp<"layer_norm"> {
   let summary = "layer normalization over the last dimension";
   let description = [{
     Normalizes every row (the last dimension) of `input` to zero mean and
