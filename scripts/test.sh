@@ -4,7 +4,9 @@
 # the sanitizer tree (ASan + UBSan, clang-22, scripts/build-sanitized.sh) and
 # runs lit (the fuzz targets included, with libFuzzer) and gtest again there
 # (docs/Testing.md). Ends with one line 'N passed, N failed' and exits
-# non-zero on any failure. REMAT_SANITIZER_TESTS=0 skips the sanitizer tree.
+# non-zero on any failure. REMAT_SANITIZER_TESTS=0 skips the sanitizer tree;
+# REMAT_SLOW_TESTS=0 skips the torchvision ResNet-18 / MobileNetV2 end-to-end
+# pytest cases (about 2 min of CPU; on by default, so CI runs them).
 set -uo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 build="${REMAT_BUILD_DIR:-$root/build}"
@@ -39,7 +41,8 @@ for t in "$build"/unittests/*Tests; do
 done
 
 echo "== pytest"
-(cd "$root" && /usr/bin/python3 -m pytest -q -p no:cacheprovider \
+(cd "$root" && REMAT_SLOW_TESTS="${REMAT_SLOW_TESTS:-1}" \
+  /usr/bin/python3 -m pytest -q -p no:cacheprovider \
   --junitxml="$results/pytest.xml" python/tests) || status=1
 
 if [ "$sanitizers" != 0 ]; then

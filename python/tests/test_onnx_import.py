@@ -2,8 +2,9 @@
 17) of the MLP, CNN, transformer (exact GELU: Div/Erf/Add/Mul/Mul; layer
 norm as ReduceMean/Sub/Pow/Sqrt/Div at opset 13), GPT and LSTM families,
 remat.onnx_import with a loss,
-a budgeted schedule (half the store-all peak, or the smallest the planner
-can meet) checked by --remat-verify-schedule, compiled for the CPU and run
+three schedules (store-all, sqrt, and a budget of half the store-all peak or
+the smallest the planner can meet), each checked by --remat-verify-schedule,
+compiled for the CPU and run
 on the initializers' values; the loss and every gradient must match
 torch.autograd of the exported module on the same batch.
 """
@@ -55,7 +56,7 @@ class _BiLSTM(nn.Module):
 # decomposed layer norm) besides 17; the LSTM as two bidirectional layers.
 # (All 12 of FAMILIES + bilstm at 13 and 17 pass; 6 keep CI short.)
 # torchvision's ResNet-18 and MobileNetV2 (remat.zoo shapes) take minutes:
-# REMAT_SLOW_TESTS=1 only.
+# REMAT_SLOW_TESTS=1 only (scripts/test.sh, and so CI, sets it by default).
 @pytest.mark.parametrize("name,opset", [("mlp", 13), ("cnn", 13), ("transformer", 13),
                                         ("transformer", 17), ("gpt", 13), ("bilstm", 17),
                                         pytest.param("resnet18", 13, marks=SLOW),
@@ -81,11 +82,15 @@ def test_onnx_family_matches_torch(name, opset, tmp_path):
     peak = pipeline.store_all_peak(fwd, str(tmp_path))
     budget = pipeline.feasible_budget(fwd, peak // 2)
     assert budget < peak
-    remark = pipeline.verify_schedule(fwd, None, budget)
-    result = pipeline.compile_and_run(fwd, str(tmp_path), weights, batch, None, budget)
-    errors = pipeline.compare(imported, ref_loss, ref_grads, result)
-    print(f"onnx {name} opset {opset}: {remark}; loss error {errors['loss']:.3g}, max gradient "
-          f"error {max(v for k, v in errors.items() if k != 'loss'):.3g}")
+    # The three schedules of the torch route (test_torch_import.run_family).
+    for tag, strategy, b in [("store_all", "store-all", None), ("sqrt", "sqrt", None),
+                             ("budget", None, budget)]:
+        remark = pipeline.verify_schedule(fwd, strategy, b)
+        result = pipeline.compile_and_run(fwd, str(tmp_path), weights, batch, strategy, b,
+                                          tag=tag)
+        errors = pipeline.compare(imported, ref_loss, ref_grads, result)
+        print(f"onnx {name} opset {opset} {tag}: {remark}; loss error {errors['loss']:.3g}, "
+              f"max gradient error {max(v for k, v in errors.items() if k != 'loss'):.3g}")
 
 
 class _Erf(nn.Module):

@@ -9,7 +9,8 @@ it as much as remat's).
 Skipped until remat-compile is built. ResNet-18 (64x64, batch 2: at 32x32
 its last batch norms normalize 2 values per channel, an ill-conditioned
 gradient) and MobileNetV2 (width 0.25, 64x64, batch 8; see remat.zoo) take
-minutes and run only with REMAT_SLOW_TESTS=1."""
+about a minute of CPU each and run with REMAT_SLOW_TESTS=1, which
+scripts/test.sh (and so CI) sets unless told REMAT_SLOW_TESTS=0."""
 
 import os
 
@@ -161,8 +162,9 @@ def test_resnet18_running_statistics(image, tmp_path):
     compiled step at store-all, sqrt and half the store-all peak, the 20
     batch norms' running means and variances and num_batches_tracked equal
     PyTorch's after one training-mode forward (float32 tolerance). Three
-    ResNet-18 compilations: minutes, so only with REMAT_SLOW_TESTS=1 (the cnn
-    family test checks the same at every schedule in CI)."""
+    ResNet-18 compilations: REMAT_SLOW_TESTS=1 (set by scripts/test.sh and
+    so in CI by default; the cnn family test checks the same at every
+    schedule even with REMAT_SLOW_TESTS=0)."""
     import torchvision
     torch.manual_seed(0)
     model = torchvision.models.resnet18(num_classes=10).train()
