@@ -63,8 +63,8 @@ namespace {
 /// the compiled steps' loops run on the calling thread). After
 /// kAloneSamples readings the count goes back to what it was, and the next
 /// readings decide anew. The count never changes the bits
-/// (docs/Conventions.md, Threads). Not at all when REMAT_FIXED_THREADS is
-/// set or the kernel keeps no such count; only this runtime's loops look
+/// (docs/Conventions.md, Threads). Only when REMAT_ADAPTIVE_THREADS is
+/// set (not empty, not 0) or the kernel keeps no such count; only this runtime's loops look
 /// (a step whose only parallel work is its compiled loops keeps its
 /// threads).
 class ContentionPolicy {
@@ -130,7 +130,12 @@ private:
   static constexpr int kBusySamples = 2, kAloneSamples = 50;
 
   ContentionPolicy() {
-    if (std::getenv("REMAT_FIXED_THREADS"))
+    // Opt-in: a false reading (a short burst of another process at start-up)
+    // costs a step twice its time for half a second, and a user who asks
+    // for N threads expects N (as OpenMP's own OMP_DYNAMIC is off by
+    // default).
+    const char *adaptive = std::getenv("REMAT_ADAPTIVE_THREADS");
+    if (!adaptive || !*adaptive || std::strcmp(adaptive, "0") == 0)
       return;
     fd = open("/proc/thread-self/schedstat", O_RDONLY | O_CLOEXEC);
     enabled = fd >= 0;

@@ -115,8 +115,8 @@ void remat_cpu_sconv2d_input_grad(int64_t n, int64_t g, int64_t c, int64_t h,
  * Idle OpenMP threads spin for $KMP_BLOCKTIME (libomp's default, 200 ms)
  * before they sleep. While the calling thread waits for a CPU (another
  * process wants the cores), the runtime drops the count to 1 for about half
- * a second at a time, unless $REMAT_FIXED_THREADS is set
- * (docs/Conventions.md, Threads). Returns 0, or -1 (and changes nothing) when `threads`
+ * a second at a time, if $REMAT_ADAPTIVE_THREADS is set to a value other
+ * than 0 (off by default; docs/Conventions.md, Threads). Returns 0, or -1 (and changes nothing) when `threads`
  * is not in [1, REMAT_CPU_MAX_THREADS]. Results do not depend on the count
  * (docs/Conventions.md). */
 int remat_cpu_set_num_threads(int threads);
