@@ -95,14 +95,7 @@ static std::vector<unsigned> keptLiveAt(const Graph &graph,
                                         const Schedule &schedule,
                                         unsigned step, unsigned except) {
   unsigned n = graph.size();
-  std::vector<unsigned> lastUse(n, 0);
-  for (unsigned r = 0; r != n; ++r)
-    for (unsigned v : graph.nodes[r].operands)
-      lastUse[v] = std::max(lastUse[v], r);
-  for (unsigned k = 0; k != n; ++k)
-    for (unsigned u : schedule.recomputeBefore[k])
-      for (unsigned v : graph.nodes[u].operands)
-        lastUse[v] = std::max(lastUse[v], k);
+  std::vector<unsigned> lastUse = lastReadSteps(graph, schedule);
   std::vector<unsigned> live;
   for (unsigned v = 0; v != n; ++v) {
     const Node &node = graph.nodes[v];

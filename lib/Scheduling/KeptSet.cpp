@@ -8,6 +8,7 @@
 
 #include "remat/Scheduling/RecomputeClosure.h"
 
+#include <algorithm>
 #include <cassert>
 #include <utility>
 
@@ -51,4 +52,18 @@ Schedule remat::sched::lowerKeptSet(const Graph &graph,
         stack);
   }
   return schedule;
+}
+
+std::vector<unsigned> remat::sched::lastReadSteps(const Graph &graph,
+                                                  const Schedule &schedule) {
+  unsigned n = graph.size();
+  std::vector<unsigned> lastUse(n, 0);
+  for (unsigned r = 0; r != n; ++r)
+    for (unsigned v : graph.nodes[r].operands)
+      lastUse[v] = std::max(lastUse[v], r);
+  for (unsigned k = 0; k != n; ++k)
+    for (unsigned u : schedule.recomputeBefore[k])
+      for (unsigned v : graph.nodes[u].operands)
+        lastUse[v] = std::max(lastUse[v], k);
+  return lastUse;
 }

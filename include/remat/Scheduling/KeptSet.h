@@ -40,6 +40,13 @@ bool isAlwaysKept(const Node &node);
 /// Runs in O(nodes + operand references).
 Schedule lowerKeptSet(const Graph &graph, const std::vector<bool> &kept);
 
+/// For each node, the last step that reads it under `schedule`: the largest
+/// index of a node that has it as an operand, or of a step before which a
+/// recomputation that reads it runs (0 if nothing reads it). Runs in
+/// O(nodes + operand references).
+std::vector<unsigned> lastReadSteps(const Graph &graph,
+                                    const Schedule &schedule);
+
 } // namespace sched
 } // namespace remat
 
