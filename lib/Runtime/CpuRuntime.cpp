@@ -64,7 +64,8 @@ namespace {
 /// kAloneSamples readings the count goes back to what it was, and the next
 /// readings decide anew. The count never changes the bits
 /// (docs/Conventions.md, Threads). Only when REMAT_ADAPTIVE_THREADS is
-/// set (not empty, not 0) or the kernel keeps no such count; only this runtime's loops look
+/// set (not empty, not 0) and the kernel keeps such a count; only this
+/// runtime's loops look
 /// (a step whose only parallel work is its compiled loops keeps its
 /// threads).
 class ContentionPolicy {

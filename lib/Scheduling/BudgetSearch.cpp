@@ -294,8 +294,9 @@ remat::sched::searchWithinBudget(const Graph &graph,
       continue;
     PlanResult plan;
     plan.strategy = p->strategy;
-    plan.detail = p->detail.empty() ? "local search in the budget"
-                                    : p->detail + ", local search in the budget";
+    plan.detail = p->detail.empty()
+                      ? "local search in the budget"
+                      : p->detail + ", local search in the budget";
     plan.schedule = lowerKeptSet(graph, *improved);
     if (simulate(graph, plan.schedule, plan.sim) ||
         plan.sim.peakBytes > budgetBytes || plan.sim.recomputeCost >= best)

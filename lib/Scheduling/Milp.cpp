@@ -162,8 +162,9 @@ public:
                      double lowerBound = 0,
                      const std::vector<LowerBound::Range> &ranges = {}) {
     SolveOutcome out;
-    auto deadline = std::chrono::steady_clock::now() +
-                    std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+    using Clock = std::chrono::steady_clock;
+    auto deadline = Clock::now() +
+                    std::chrono::duration_cast<Clock::duration>(
                         std::chrono::duration<double>(std::max(0.0, seconds)));
     // The matrix is gathered here and loaded at once (adding rows one by one
     // through the C interface is quadratic: tens of seconds at 30 nodes).
@@ -481,7 +482,8 @@ public:
     out.optimal = cbc.isProvenOptimal() && !timedOut;
     double obj = cbc.getObjValue();
     out.objective = obj * unit;
-    out.bound = out.optimal ? out.objective : std::min(out.objective, out.bound);
+    out.bound =
+        out.optimal ? out.objective : std::min(out.objective, out.bound);
     out.gapPercent = gapPercent(out.objective, out.bound);
     out.schedule = Schedule(n);
     for (unsigned t = 0; t != numStages; ++t)
@@ -521,7 +523,8 @@ public:
         kept.push_back(r);
     }
     std::stable_sort(kept.begin(), kept.end(),
-                     [](const LowerBound::Range &a, const LowerBound::Range &b) {
+                     [](const LowerBound::Range &a,
+                        const LowerBound::Range &b) {
                        return a.cost > b.cost;
                      });
     if (kept.size() > kMaxRangeRows)

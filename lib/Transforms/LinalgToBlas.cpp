@@ -97,7 +97,9 @@ static bool fitsBlasInt(MemRefType type) {
   int64_t offset;
   if (failed(type.getStridesAndOffset(strides, offset)))
     return false;
-  auto fits = [&](int64_t v) { return ShapedType::isDynamic(v) || v <= maxInt; };
+  auto fits = [&](int64_t v) {
+    return ShapedType::isDynamic(v) || v <= maxInt;
+  };
   return llvm::all_of(type.getShape(), fits) && llvm::all_of(strides, fits);
 }
 

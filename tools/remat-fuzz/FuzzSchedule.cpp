@@ -1,4 +1,4 @@
-//===- FuzzSchedule.cpp - property fuzz target of the schedulers -*- C++ -*-===//
+//===- FuzzSchedule.cpp - property fuzz target of the schedulers -*- C++ -*-=//
 //
 // Part of the remat project.
 //

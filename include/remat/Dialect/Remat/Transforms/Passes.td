@@ -180,8 +180,9 @@ def RematRematerialize : Pass<"remat-rematerialize", "mlir::func::FuncOp"> {
 
     `lower-bound=S` (with `budget=`): spend up to S seconds on a lower bound
     on the recompute cost of every schedule within the budget (Lagrangian
-    min-cut bounds at single steps and over windows of steps, whose bounds
-    add up, combined by a dynamic program; docs/Scheduling.md); the remark
+    min-cut bounds at single steps, tightened by a branch and bound on each
+    step's knapsack row, and over windows of steps, whose bounds add up,
+    combined by a dynamic program; docs/Scheduling.md); the remark
     and the JSON report it with the plan's gap to it (`lower_bound`,
     `gap_to_bound`).
 
