@@ -7,6 +7,7 @@
 #include "remat/Scheduling/BudgetSearch.h"
 
 #include "remat/Scheduling/KeptSet.h"
+#include "remat/Scheduling/KeptSetSearch.h"
 
 #include "llvm/ADT/STLExtras.h"
 
@@ -55,18 +56,6 @@ private:
 };
 
 } // namespace
-
-std::vector<bool> remat::sched::keptSetOf(const Graph &graph,
-                                          const Schedule &schedule) {
-  unsigned n = graph.size();
-  std::vector<bool> kept(n, false);
-  for (unsigned v = 0; v != n; ++v)
-    kept[v] = !graph.nodes[v].backward;
-  for (const std::vector<unsigned> &list : schedule.recomputeBefore)
-    for (unsigned v : list)
-      kept[v] = false;
-  return kept;
-}
 
 /// The nodes `schedule` recomputes that a move may keep, the most expensive
 /// first (ties: lower index first, so the order is deterministic).
@@ -260,29 +249,15 @@ remat::sched::searchWithinBudget(const Graph &graph,
                                  int64_t budgetBytes,
                                  const BudgetSearchOptions &options) {
   auto start = std::chrono::steady_clock::now();
-  std::vector<const PlanResult *> within;
-  for (const PlanResult &p : candidates)
-    if (p.order.empty() && p.sim.peakBytes <= budgetBytes &&
-        p.sim.recomputeCost > 0 &&
-        p.schedule.recomputeBefore.size() == graph.size())
-      within.push_back(&p);
-  if (within.empty())
+  std::vector<KeptSetStart> starts =
+      cheapestKeptSets(graph, candidates, budgetBytes, options.maxStarts);
+  if (starts.empty())
     return {};
-  llvm::stable_sort(within, [](const PlanResult *a, const PlanResult *b) {
-    return a->sim.recomputeCost < b->sim.recomputeCost;
-  });
-  double best = within.front()->sim.recomputeCost;
-  std::vector<std::vector<bool>> seen;
+  double best = starts.front().plan->sim.recomputeCost;
   std::vector<PlanResult> out;
-  unsigned starts = 0;
-  for (const PlanResult *p : within) {
-    if (starts >= options.maxStarts)
-      break;
-    std::vector<bool> kept = keptSetOf(graph, p->schedule);
-    if (llvm::is_contained(seen, kept))
-      continue;
-    seen.push_back(kept);
-    ++starts;
+  for (KeptSetStart &origin : starts) {
+    const PlanResult *p = origin.plan;
+    std::vector<bool> &kept = origin.kept;
     BudgetSearchOptions share = options;
     share.maxEvaluations = options.maxEvaluations / options.maxStarts;
     // A start whose share is spent still gets its first evaluation.

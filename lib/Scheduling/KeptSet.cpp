@@ -67,3 +67,15 @@ std::vector<unsigned> remat::sched::lastReadSteps(const Graph &graph,
         lastUse[v] = std::max(lastUse[v], k);
   return lastUse;
 }
+
+std::vector<bool> remat::sched::keptSetOf(const Graph &graph,
+                                          const Schedule &schedule) {
+  unsigned n = graph.size();
+  std::vector<bool> kept(n, false);
+  for (unsigned v = 0; v != n; ++v)
+    kept[v] = !graph.nodes[v].backward;
+  for (const std::vector<unsigned> &list : schedule.recomputeBefore)
+    for (unsigned v : list)
+      kept[v] = false;
+  return kept;
+}

@@ -226,45 +226,46 @@ Schedule remat::sched::hoistRecomputations(const Graph &graph,
   return schedule;
 }
 
-std::vector<PlanResult>
-remat::sched::relaxToBudget(const Graph &graph,
-                            const std::vector<PlanResult> &candidates,
-                            int64_t budgetBytes, unsigned maxStarts,
-                            unsigned maxEvaluations) {
-  auto start = std::chrono::steady_clock::now();
-  // The cheapest plans within the budget, distinct kept sets only.
+std::vector<KeptSetStart> remat::sched::cheapestKeptSets(
+    const Graph &graph, const std::vector<PlanResult> &candidates,
+    int64_t budgetBytes, unsigned maxStarts) {
   std::vector<const PlanResult *> within;
   for (const PlanResult &p : candidates)
     if (p.order.empty() && p.sim.peakBytes <= budgetBytes &&
         p.sim.recomputeCost > 0 &&
         p.schedule.recomputeBefore.size() == graph.size())
       within.push_back(&p);
-  std::stable_sort(within.begin(), within.end(),
-                   [](const PlanResult *a, const PlanResult *b) {
-                     return a->sim.recomputeCost < b->sim.recomputeCost;
-                   });
-  unsigned n = graph.size();
-  std::vector<std::vector<bool>> starts;
-  std::vector<const PlanResult *> origins;
+  llvm::stable_sort(within, [](const PlanResult *a, const PlanResult *b) {
+    return a->sim.recomputeCost < b->sim.recomputeCost;
+  });
+  std::vector<KeptSetStart> starts;
   for (const PlanResult *p : within) {
-    if (starts.size() == maxStarts)
+    if (starts.size() >= maxStarts)
       break;
-    std::vector<bool> kept(n, false);
-    for (unsigned v = 0; v != n; ++v)
-      kept[v] = !graph.nodes[v].backward;
-    for (const std::vector<unsigned> &list : p->schedule.recomputeBefore)
-      for (unsigned v : list)
-        kept[v] = false;
-    if (llvm::is_contained(starts, kept))
+    std::vector<bool> kept = keptSetOf(graph, p->schedule);
+    if (llvm::any_of(starts, [&](const KeptSetStart &s) {
+          return s.kept == kept;
+        }))
       continue;
-    starts.push_back(std::move(kept));
-    origins.push_back(p);
+    starts.push_back({p, std::move(kept)});
   }
+  return starts;
+}
+
+std::vector<PlanResult>
+remat::sched::relaxToBudget(const Graph &graph,
+                            const std::vector<PlanResult> &candidates,
+                            int64_t budgetBytes, unsigned maxStarts,
+                            unsigned maxEvaluations) {
+  auto start = std::chrono::steady_clock::now();
+  unsigned n = graph.size();
+  std::vector<KeptSetStart> starts =
+      cheapestKeptSets(graph, candidates, budgetBytes, maxStarts);
   std::vector<PlanResult> out;
   Simulator simulator(graph);
   unsigned perStart = starts.empty() ? 0 : maxEvaluations / starts.size();
   for (unsigned i = 0; i != starts.size(); ++i) {
-    std::vector<bool> &kept = starts[i];
+    std::vector<bool> &kept = starts[i].kept;
     Evaluated current;
     if (!evaluate(graph, simulator, kept, current) ||
         current.sim.peakBytes > budgetBytes)
@@ -298,13 +299,13 @@ remat::sched::relaxToBudget(const Graph &graph,
       }
     }
     if (!improved ||
-        current.sim.recomputeCost >= origins[i]->sim.recomputeCost)
+        current.sim.recomputeCost >= starts[i].plan->sim.recomputeCost)
       continue;
     PlanResult p;
-    p.strategy = origins[i]->strategy;
-    p.detail = origins[i]->detail.empty()
+    p.strategy = starts[i].plan->strategy;
+    p.detail = starts[i].plan->detail.empty()
                    ? "relaxed to the budget"
-                   : origins[i]->detail + ", relaxed to the budget";
+                   : starts[i].plan->detail + ", relaxed to the budget";
     p.schedule = std::move(current.schedule);
     p.sim = current.sim;
     out.push_back(std::move(p));

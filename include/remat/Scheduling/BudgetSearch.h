@@ -53,8 +53,6 @@ struct BudgetSearchOptions {
   unsigned maxStarts = 2;
 };
 
-/// The kept set of `schedule`: every forward node that it never recomputes.
-std::vector<bool> keptSetOf(const Graph &graph, const Schedule &schedule);
 
 /// Improves `kept`, whose lowering must fit `budgetBytes`, by the moves
 /// above. Returns the improved kept set, or none if the lowering of `kept`

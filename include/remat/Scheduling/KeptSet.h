@@ -40,6 +40,9 @@ bool isAlwaysKept(const Node &node);
 /// Runs in O(nodes + operand references).
 Schedule lowerKeptSet(const Graph &graph, const std::vector<bool> &kept);
 
+/// The kept set of `schedule`: every forward node that it never recomputes.
+std::vector<bool> keptSetOf(const Graph &graph, const Schedule &schedule);
+
 /// For each node, the last step that reads it under `schedule`: the largest
 /// index of a node that has it as an operand, or of a step before which a
 /// recomputation that reads it runs (0 if nothing reads it). Runs in

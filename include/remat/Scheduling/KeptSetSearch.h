@@ -102,7 +102,7 @@ Schedule hoistRecomputations(const Graph &graph, Schedule schedule,
                              unsigned maxTries = 8);
 
 /// Spends a budget's slack on less recompute: starting from the `maxStarts`
-/// cheapest plans of `candidates` within `budgetBytes` (as kept sets: a
+/// cheapest plans of `candidates` within `budgetBytes` (cheapestKeptSets: a
 /// forward node is kept if the plan never recomputes it), keeps recomputed
 /// values, the largest cost per byte first, wherever the simulated peak
 /// stays within the budget (a plan found for a smaller budget, or for the
@@ -112,6 +112,21 @@ Schedule hoistRecomputations(const Graph &graph, Schedule schedule,
 /// all, so the work is deterministic. Plans of another op order
 /// (`PlanResult::order`) are skipped. The graph must have no forward node
 /// after a backward one (Phases.h).
+/// A starting point of a search over kept sets: a candidate plan and its kept
+/// set (every forward node the plan never recomputes).
+struct KeptSetStart {
+  const PlanResult *plan;
+  std::vector<bool> kept;
+};
+
+/// The candidates planned in the input op order (`PlanResult::order` empty,
+/// one schedule entry per node) that fit `budgetBytes` and recompute
+/// something, cheapest first (stable), as kept sets: one start per distinct
+/// kept set, at most `maxStarts`.
+std::vector<KeptSetStart>
+cheapestKeptSets(const Graph &graph, const std::vector<PlanResult> &candidates,
+                 int64_t budgetBytes, unsigned maxStarts);
+
 std::vector<PlanResult> relaxToBudget(const Graph &graph,
                                       const std::vector<PlanResult> &candidates,
                                       int64_t budgetBytes,
