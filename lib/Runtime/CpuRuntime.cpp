@@ -65,9 +65,8 @@ namespace {
 /// readings decide anew. The count never changes the bits
 /// (docs/Conventions.md, Threads). Only when REMAT_ADAPTIVE_THREADS is
 /// set (not empty, not 0) and the kernel keeps such a count; only this
-/// runtime's loops look
-/// (a step whose only parallel work is its compiled loops keeps its
-/// threads).
+/// runtime's loops look (a step whose only parallel work is its compiled
+/// loops keeps its threads).
 class ContentionPolicy {
 public:
   /// Called by a thread outside parallel regions that has work for several
