@@ -60,10 +60,27 @@ FloatAttr identityOf(Operation *combiner, FloatType type) {
   return nullptr;
 }
 
+/// Whether `inner`, an op of `op`'s body, is a `memref.load` from a buffer
+/// defined outside `op` that is none of `op`'s outputs: a read-only gather
+/// (e.g. a loss reading the logit at each label). Every thread of the kernel
+/// may run it in any order, since nothing the kernel writes before its last
+/// store is visible through it: that store goes to an output, and distinct
+/// buffers of the step are disjoint (the arena gives values live at the same
+/// time disjoint bytes).
+bool isGatherLoad(linalg::GenericOp op, Operation &inner) {
+  auto load = dyn_cast<memref::LoadOp>(inner);
+  if (!load)
+    return false;
+  Value source = load.getMemRef();
+  if (op->isAncestor(source.getParentRegion()->getParentOp()))
+    return false;
+  return !llvm::is_contained(op.getDpsInits(), source);
+}
+
 /// The reductions of `op` when it is one this pass rewrites: static
 /// shapes, every output indexed by exactly the parallel loops (each once),
-/// and a body of memory-effect-free ops that folds each accumulator once
-/// into its yielded value.
+/// and a body of memory-effect-free ops and gather loads (isGatherLoad) that
+/// folds each accumulator once into its yielded value.
 std::optional<SmallVector<Reduction>> matchReductions(linalg::GenericOp op) {
   if (!op.hasPureBufferSemantics() || op.getNumDpsInits() == 0)
     return std::nullopt;
@@ -85,7 +102,8 @@ std::optional<SmallVector<Reduction>> matchReductions(linalg::GenericOp op) {
   Block &body = op.getRegion().front();
   auto yield = cast<linalg::YieldOp>(body.getTerminator());
   for (Operation &inner : body.without_terminator())
-    if (!isMemoryEffectFree(&inner) && !isa<linalg::IndexOp>(inner))
+    if (!isMemoryEffectFree(&inner) && !isa<linalg::IndexOp>(inner) &&
+        !isGatherLoad(op, inner))
       return std::nullopt;
   SmallVector<Reduction> reductions;
   for (OpOperand &init : op.getDpsInitsMutable()) {

@@ -11,6 +11,12 @@
 // RUN: /usr/local/cuda/bin/ptxas -arch=sm_90 %t/k.ptx -o %t/k.cubin
 // RUN: od -A n -c -N 4 %t/k.cubin | FileCheck %s --check-prefix=ELF
 // RUN: remat-compile %s --target=cuda --emit=ptx 2>/dev/null | FileCheck %s --check-prefix=B256
+// The GPT example's cross-entropy loss, a full reduction over 4 x 16 tokens
+// whose body gathers the logit at each label (memref.load): one block of 64
+// threads; its PTX through ptxas.
+// RUN: remat-compile %remat_src/examples/gpt_l2.mlir --target=cuda --emit=mlir-buffers 2>/dev/null | remat-opt --remat-gpu-block-reductions | FileCheck %s --check-prefix=CE
+// RUN: remat-compile %remat_src/examples/gpt_l2.mlir --target=cuda --emit=ptx 2>/dev/null > %t/gpt.ptx
+// RUN: /usr/local/cuda/bin/ptxas -arch=sm_90 %t/gpt.ptx -o %t/gpt.cubin
 
 func.func @step(%x: tensor<64x96xf32>, %t: tensor<64x96xf32>,
                 %b: tensor<96xf32> {remat.param},
@@ -55,3 +61,11 @@ func.func @step(%x: tensor<64x96xf32>, %t: tensor<64x96xf32>,
 // The default block size (256) lets the loss use 256 threads.
 // B256: .maxntid 256, 1, 1
 // B256: .shared .align 4 .b8 {{.*}}[1024];
+
+// CE: gpu.launch blocks(%{{.*}}, %{{.*}}, %{{.*}}) in (%{{.*}} = %c1{{(_[0-9]+)?}}, %{{.*}} = %c1{{(_[0-9]+)?}}, %{{.*}} = %c1{{(_[0-9]+)?}}) threads(%[[TX:[a-z0-9]+]], %{{.*}}, %{{.*}}) in (%{{.*}} = %c64{{(_[0-9]+)?}}, {{.*}} workgroup(%{{.*}} : memref<64xf32, #gpu.address_space<workgroup>>)
+// CE: scf.for %[[R:.*]] = %[[TX]] to %c64{{(_[0-9]+)?}} step %c64
+// CE: %[[LABEL:.*]] = memref.load %arg2[%{{.*}}, %{{.*}}] : memref<4x16xi64>
+// CE-NEXT: %[[C:.*]] = arith.index_cast %[[LABEL]] : i64 to index
+// CE-NEXT: memref.load %{{.*}}[%{{.*}}, %{{.*}}, %[[C]]] : memref<4x16x128xf32>
+// CE-NEXT: math.log
+// CE: gpu.barrier

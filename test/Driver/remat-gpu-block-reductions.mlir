@@ -128,6 +128,71 @@ func.func @norm_stats(%x: memref<2x3x4x5xf32>, %sum: memref<3xf64>, %sq: memref<
 
 // -----
 
+// A cross-entropy loss: the sum over 8 x 64 tokens of log(sum) + max -
+// logit[label], the logit read by a memref.load at the token's label from a
+// buffer the op does not write (a gather). One block of 256 threads; the
+// load is cloned into the fold loop at the delinearized token (i, j).
+// CHECK-LABEL: func.func @gather_loss
+// CHECK-SAME: (%[[M:.*]]: memref<8x64xf32>, %[[S:.*]]: memref<8x64xf32>, %[[L:.*]]: memref<8x64xi64>, %[[LOGITS:.*]]: memref<8x64x100xf32>, %[[OUT:.*]]: memref<f32>)
+// CHECK: gpu.launch blocks(%{{.*}}, %{{.*}}, %{{.*}}) in (%{{.*}} = %c1{{(_[0-9]+)?}}, %{{.*}} = %c1{{(_[0-9]+)?}}, %{{.*}} = %c1{{(_[0-9]+)?}}) threads(%[[TX:[a-z0-9]+]], %{{.*}}, %{{.*}}) in (%{{.*}} = %c256{{(_[0-9]+)?}},
+// CHECK-SAME: workgroup(%{{.*}} : memref<256xf32, #gpu.address_space<workgroup>>)
+// CHECK: scf.for %[[R:.*]] = %[[TX]] to %c512{{.*}} step %c256
+// CHECK: %[[J:.*]] = arith.remui %[[R]], %c64
+// CHECK: %[[I:.*]] = arith.divui %[[R]], %c64
+// CHECK: %[[LABEL:.*]] = memref.load %[[L]][%[[I]], %[[J]]]
+// CHECK: %[[C:.*]] = arith.index_cast %[[LABEL]] : i64 to index
+// CHECK: memref.load %[[LOGITS]][%[[I]], %[[J]], %[[C]]]
+// CHECK: math.log
+// CHECK: arith.subf
+// CHECK: arith.addf
+// CHECK: scf.yield
+// CHECK-COUNT-9: gpu.barrier
+// CHECK-NOT: gpu.barrier
+// CHECK-NOT: linalg.generic
+func.func @gather_loss(%m: memref<8x64xf32>, %s: memref<8x64xf32>, %l: memref<8x64xi64>,
+                       %logits: memref<8x64x100xf32>, %out: memref<f32>) {
+  linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>,
+                                   affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> ()>],
+                  iterator_types = ["reduction", "reduction"]}
+      ins(%m, %s, %l : memref<8x64xf32>, memref<8x64xf32>, memref<8x64xi64>) outs(%out : memref<f32>) {
+  ^bb0(%max: f32, %sum: f32, %label: i64, %acc: f32):
+    %i = linalg.index 0 : index
+    %j = linalg.index 1 : index
+    %c = arith.index_cast %label : i64 to index
+    %logit = memref.load %logits[%i, %j, %c] : memref<8x64x100xf32>
+    %log = math.log %sum : f32
+    %lse = arith.addf %max, %log : f32
+    %nll = arith.subf %lse, %logit : f32
+    %r = arith.addf %acc, %nll : f32
+    linalg.yield %r : f32
+  }
+  return
+}
+
+// -----
+
+// Left alone: a body that loads from the op's own output (the sequential
+// order would see the partial sums; a block could not).
+// CHECK-LABEL: func.func @reads_output
+// CHECK-NOT: gpu.launch
+// CHECK: linalg.generic
+// CHECK-NOT: gpu.launch
+func.func @reads_output(%x: memref<4x1000xf32>, %out: memref<4xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i)>],
+                  iterator_types = ["parallel", "reduction"]}
+      ins(%x : memref<4x1000xf32>) outs(%out : memref<4xf32>) {
+  ^bb0(%a: f32, %acc: f32):
+    %c0 = arith.constant 0 : index
+    %first = memref.load %out[%c0] : memref<4xf32>
+    %v = arith.mulf %a, %first : f32
+    %r = arith.addf %acc, %v : f32
+    linalg.yield %r : f32
+  }
+  return
+}
+
+// -----
+
 // Left to the loop mapping: a reduction of 10 elements per output (a
 // softmax row of 10 classes), an accumulator used twice, a combiner whose
 // result is used again, an integer sum, and an elementwise op.

@@ -127,7 +127,10 @@ def RematGpuBlockReductions
     parallel loops, and whose body combines each output's accumulator once
     with a value (`yield combine(acc, v)`, combine one of `arith.addf`,
     `mulf`, `maximumf`, `minimumf`, `maxnumf`, `minnumf`, on floats; the
-    accumulator used nowhere else) becomes a `gpu.launch` of one block per
+    accumulator used nowhere else) computed by ops free of memory effects
+    or by `memref.load`s from buffers defined outside the op that are none
+    of its outputs (a gather, e.g. a cross-entropy loss reading the logit
+    at each label) becomes a `gpu.launch` of one block per
     output element (grid x = the product of the parallel extents), when the
     reduction has at least `min-reduction` elements or the op has no
     parallel loop (a full reduction) and more than one. The block has B
