@@ -617,7 +617,7 @@ static void runMilpRows(const std::string &name, const Graph &g) {
     for (MilpModel model : {MilpModel::Compact, MilpModel::Dense}) {
       if (model == MilpModel::Dense &&
           (!milpDense || g.size() > kMilpDenseMaxNodes)) {
-        llvm::outs() << "- | - | - | - | - | - | ";
+        llvm::outs() << "- | - | - | - | - | - | - | ";
         continue;
       }
       std::string note;
@@ -633,16 +633,17 @@ static void runMilpRows(const std::string &name, const Graph &g) {
       if (!p) {
         bool proved = note.find("(proved)") != std::string::npos;
         std::string what = proved ? "infeasible" : "none (" + note + ")";
-        llvm::outs() << llvm::format("%s | - | %s | - | %.1f | %.1f | ",
+        llvm::outs() << llvm::format("%s | - | %s | - | %.1f | %.1f | - | ",
                                      what.c_str(), proved ? "yes" : "no",
                                      wall, cpu);
         continue;
       }
       llvm::outs() << llvm::format(
-          "%.2f | %.2f | %s | %.1f | %.1f | %.1f | ",
+          "%.2f | %.2f | %s | %.1f | %.1f | %.1f | %lld | ",
           pct(p->sim.recomputeCost), pct(p->solver ? p->solver->bound : 0.0),
           p->solver && p->solver->optimal ? "yes" : "no",
-          p->solver ? p->solver->gapPercent : 0.0, wall, cpu);
+          p->solver ? p->solver->gapPercent : 0.0, wall, cpu,
+          (long long)(p->solver ? p->solver->nodes : 0));
     }
     llvm::outs() << "\n";
     llvm::outs().flush();
@@ -856,12 +857,13 @@ int main(int argc, char **argv) {
            "(or the budget infeasible) in remat's stage model, by CBC or by "
            "the lower bound (LowerBound.h); bound = the best lower bound on "
            "the recompute (% of the forward cost); s = wall seconds, cpu = "
-           "CPU seconds of the call.\n\n"
+           "CPU seconds of the call, nodes = CBC's branch-and-bound "
+           "nodes.\n\n"
         << "| graph | ops | budget | auto recompute % | milp recompute % | "
-           "bound % | proven | gap % | s | cpu | dense recompute % | bound % "
-           "| proven | gap % | s | cpu |\n"
+           "bound % | proven | gap % | s | cpu | nodes | dense recompute % | "
+           "bound % | proven | gap % | s | cpu | nodes |\n"
         << "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
-           "\n";
+           "---|---|\n";
     for (const std::string &f : milpGraphs)
       if (runMilpGraph(ctx, f))
         return 1;

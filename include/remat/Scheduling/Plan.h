@@ -53,6 +53,8 @@ struct SolverStats {
   /// The plan is that heuristic plan: the solver found nothing better in
   /// time, or proved nothing is.
   bool fromWarmStart = false;
+  /// Branch-and-bound nodes the solver explored (all its solves together).
+  int64_t nodes = 0;
 };
 
 /// A lower bound on the recompute of every schedule within the budget
