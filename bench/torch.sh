@@ -2,7 +2,8 @@
 # Regenerates bench/torch-results.md (PyTorch's min-cut and default saved
 # sets, replayed in remat's simulator, against remat's frontier on the
 # exported graphs of bench/graphs) and the frontier plots of bench/pareto
-# (published Checkmate graphs and the exported graphs).
+# (published Checkmate graphs, the Moccasin forward-only DAGs and the
+# exported graphs).
 # Usage: bench/torch.sh [build-dir]   (default: build)
 # The graphs were exported with (torch 1.13, functorch AOTAutograd):
 #   /usr/bin/python3 python/remat_export/export_joint.py MODEL --batch B -o bench/graphs/MODEL_bB.json
@@ -31,3 +32,8 @@ files=("$shared"/*_train.json "$root"/bench/graphs/resnet18_b4.json "$root"/benc
 "$build/bin/remat-import" "${files[@]}" -o "$work/all.mlir" 2>/dev/null
 "$build/bin/remat-opt" "$work/all.mlir" "--remat-compare-strategies=pareto=$root/bench/pareto/frontier.json max-recompute=30%" -o /dev/null 2>/dev/null
 /usr/bin/python3 "$root/scripts/plot-pareto.py" "$root/bench/pareto/frontier.json" "$root/bench/pareto"
+# The Moccasin forward-only DAGs (forward-min-peak; no budget sweep in their
+# frontier yet, so store-all and forward-min-peak's least peak only).
+"$build/bin/remat-import" "$shared"/random_layered_n*.json -o "$work/forward-only.mlir" 2>/dev/null
+"$build/bin/remat-opt" "$work/forward-only.mlir" "--remat-compare-strategies=pareto=$root/bench/pareto/forward-only.json max-recompute=30%" -o /dev/null 2>/dev/null
+/usr/bin/python3 "$root/scripts/plot-pareto.py" "$root/bench/pareto/forward-only.json" "$root/bench/pareto"
