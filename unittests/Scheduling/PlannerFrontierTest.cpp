@@ -85,3 +85,35 @@ TEST(PlannerFrontierTest, ParseRecomputeLimit) {
   EXPECT_FALSE(parseRecomputeLimit("-3%"));
   EXPECT_FALSE(parseRecomputeLimit("lots"));
 }
+
+TEST(PlannerFrontierTest, AutoRecomputeNeverGrowsWithTheBudget) {
+  // Issue 11's "monotone: a larger budget never gives more recompute", for
+  // the plan `auto` returns (not only the frontier report): budgets from 30%
+  // to 100% of store-all's peak; once a budget is met every larger one is,
+  // with at most the recompute of the smaller one.
+  std::mt19937 rng(37);
+  for (int iter = 0; iter < 6; ++iter) {
+    Graph g = test::makeRandomGraph(rng, 34 + 3 * iter, 22 + iter);
+    SimResult storeAll;
+    ASSERT_FALSE(simulate(g, Schedule(g.size()), storeAll));
+    double last = -1;
+    for (int pct = 30; pct <= 100; pct += 5) {
+      SCOPED_TRACE("iter " + std::to_string(iter) + " budget " +
+                   std::to_string(pct) + "%");
+      PlannerOptions o;
+      o.budget = storeAll.peakBytes * pct / 100;
+      llvm::Expected<PlannerResult> r = planRematerialization(g, o);
+      if (!r) {
+        llvm::consumeError(r.takeError());
+        EXPECT_LT(last, 0) << "a smaller budget was met";
+        continue;
+      }
+      EXPECT_LE(r->plan.sim.peakBytes, o.budget);
+      if (last >= 0) {
+        EXPECT_LE(r->plan.sim.recomputeCost, last);
+      }
+      last = r->plan.sim.recomputeCost;
+    }
+    EXPECT_EQ(last, 0); // Store-all's budget: nothing recomputed.
+  }
+}
