@@ -9,6 +9,10 @@
 // RUN: not remat-opt %s '--remat-rematerialize=strategy=mincut budget=350' --mlir-print-op-on-diagnostic=false -o /dev/null 2>&1 | FileCheck %s --check-prefix=BELOW
 // RUN: not remat-opt %s --remat-rematerialize=max-recompute=lots --mlir-print-op-on-diagnostic=false -o /dev/null 2>&1 | FileCheck %s --check-prefix=BAD
 // RUN: remat-opt %s '--remat-compare-strategies=pareto=- max-recompute=1%' -o /dev/null 2>/dev/null | FileCheck %s --check-prefix=PARETO
+// The plot of the frontier (scripts/plot-pareto.py): one PNG per function.
+// RUN: rm -rf %t && mkdir -p %t && remat-opt %s '--remat-compare-strategies=pareto=%t/frontier.json max-recompute=1%' -o /dev/null 2>/dev/null
+// RUN: %python %remat_src/scripts/plot-pareto.py %t/frontier.json %t/plots | FileCheck %s --check-prefix=PLOT
+// RUN: od -A n -t x1 -N 8 %t/plots/two_layers.png | FileCheck %s --check-prefix=PNG
 
 // Two conv -> bn -> relu layers; the backward reads each relu output (ReLU
 // and convolution gradients) and each conv output (batch-norm gradient).
@@ -54,6 +58,9 @@
 // The frontier: store-all (504, 0), the 404-byte plan at cost 2, then lower
 // peaks at more recompute (mincut's 400 at 202 among them); the chosen plan
 // (least peak within 1%) is #1.
+// PLOT: {{.*}}/plots/two_layers.png
+// PNG: 89 50 4e 47 0d 0a 1a 0a
+
 // PARETO: "function": "two_layers",
 // PARETO-NEXT: "store_all_peak_bytes": 504,
 // PARETO-NEXT: "forward_cost": 405,
