@@ -55,12 +55,12 @@
 // BELOW: error: budget of 350 bytes is below what strategy 'mincut' can meet; the smallest budget remat can meet for this graph is {{(30[0-9])}} bytes
 // BAD: error: max-recompute must be a non-negative percentage such as 30%, got 'lots'
 
-// The frontier: store-all (504, 0), the 404-byte plan at cost 2, then lower
-// peaks at more recompute (mincut's 400 at 202 among them); the chosen plan
-// (least peak within 1%) is #1.
 // PLOT: {{.*}}/plots/two_layers.png
 // PNG: 89 50 4e 47 0d 0a 1a 0a
 
+// The frontier: store-all (504, 0), the 404-byte plan at cost 2, then lower
+// peaks at more recompute (mincut's 400 at 202 among them); the chosen plan
+// (least peak within 1%) is #1.
 // PARETO: "function": "two_layers",
 // PARETO-NEXT: "store_all_peak_bytes": 504,
 // PARETO-NEXT: "forward_cost": 405,
