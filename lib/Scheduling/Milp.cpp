@@ -493,6 +493,17 @@ public:
       args.push_back("-heuristicsOnOff");
       args.push_back("off");
     }
+    // Node throughput: no strong branching (CBC's default evaluates 5
+    // candidates per node with trial LPs, and one LP of these models takes
+    // up to seconds) and cuts at the root only (the root's passes lift the
+    // bound, 0.735 -> 1.02 on random_layered_n100 at 0.8; in the tree
+    // Gomory and probing ran at every node). Measured at 30-60 s limits,
+    // load 12-15 (bench/milp-results.md, branch milp11d): nodes per CPU
+    // second x3-x8 (VGG U-Net 0.5 86 -> 522 nodes in 5 CPU s,
+    // random_layered_n100 0.8 9 -> 75 in 11 CPU s); no row proven before
+    // lost its proof, none of the open gaps changed.
+    for (const char *arg : {"-strongBranching", "0", "-cutsOnOff", "root"})
+      args.push_back(arg);
     args.push_back("-solve");
     args.push_back("-quit");
     CbcMain1(int(args.size()), args.data(), cbc, noCallBack, data);
