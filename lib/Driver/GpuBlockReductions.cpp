@@ -178,24 +178,126 @@ Value combine(OpBuilder &b, const Reduction &reduction, Value acc,
   return b.clone(*reduction.combiner, mapping)->getResult(0);
 }
 
-/// Replaces `op` by the block-parallel kernel of `reductions` with blocks of
-/// `threads` threads (a power of two).
-void rewrite(linalg::GenericOp op, ArrayRef<Reduction> reductions,
-             int64_t threads) {
-  OpBuilder b(op);
-  Location loc = op.getLoc();
-  MLIRContext *ctx = op.getContext();
+/// Emits the code of one block: `forThreads(b, count, barrier, fn)` emits
+/// `fn` for every thread t < count (followed by a barrier when `barrier`),
+/// so that the same order comes out as a kernel or as host loops.
+using ForThreads = llvm::function_ref<void(
+    OpBuilder &, int64_t, bool,
+    llvm::function_ref<void(OpBuilder &, Value thread)>)>;
+
+/// Emits, at `b`, the block of output element `block` (linear over the
+/// parallel loops) of `op`'s reductions with `threads` threads whose partial
+/// results live in `partials` (one buffer of `threads` elements per
+/// reduction).
+void emitBlock(OpBuilder &b, Location loc, linalg::GenericOp op,
+               ArrayRef<Reduction> reductions, int64_t threads, Value block,
+               ValueRange partials, ForThreads forThreads) {
   SmallVector<int64_t> ranges = op.getStaticLoopRanges();
   SmallVector<unsigned> parallelDims, reductionDims;
   for (auto [index, type] : llvm::enumerate(op.getIteratorTypesArray()))
     (type == utils::IteratorType::parallel ? parallelDims : reductionDims)
         .push_back(index);
-  int64_t outputs = 1, length = 1;
-  for (unsigned dim : parallelDims)
-    outputs *= ranges[dim];
+  int64_t length = 1;
   for (unsigned dim : reductionDims)
     length *= ranges[dim];
 
+  // This block's output element.
+  unsigned numLoops = op.getNumLoops();
+  SmallVector<Value> outer(numLoops);
+  delinearize(b, loc, block, parallelDims, ranges, outer);
+
+  // Thread t folds elements t, t + B, ... in increasing order.
+  Block &body = op.getRegion().front();
+  forThreads(b, threads, /*barrier=*/true, [&](OpBuilder &tb, Value thread) {
+    auto constant = [&](int64_t value) -> Value {
+      return arith::ConstantIndexOp::create(tb, loc, value);
+    };
+    SmallVector<Value> identities;
+    for (const Reduction &reduction : reductions)
+      identities.push_back(
+          arith::ConstantOp::create(tb, loc, reduction.identity));
+    auto fold = scf::ForOp::create(
+        tb, loc, thread, constant(length), constant(threads), identities,
+        [&](OpBuilder &fb, Location l, Value linear, ValueRange accs) {
+          SmallVector<Value> loops(outer);
+          delinearize(fb, l, linear, reductionDims, ranges, loops);
+          IRMapping mapping;
+          for (OpOperand *input : op.getDpsInputOperands()) {
+            BlockArgument arg = op.getMatchingBlockArgument(input);
+            if (!isa<MemRefType>(input->get().getType())) {
+              mapping.map(arg, input->get());
+              continue;
+            }
+            SmallVector<Value> indices =
+                applyMap(fb, l, op.getMatchingIndexingMap(input), loops);
+            mapping.map(arg,
+                        memref::LoadOp::create(fb, l, input->get(), indices));
+          }
+          for (auto [reduction, acc] : llvm::zip(reductions, accs))
+            mapping.map(reduction.accumulator, acc);
+          for (Operation &inner : body.without_terminator()) {
+            if (auto index = dyn_cast<linalg::IndexOp>(inner)) {
+              mapping.map(index.getResult(), loops[index.getDim()]);
+              continue;
+            }
+            fb.clone(inner, mapping);
+          }
+          SmallVector<Value> next;
+          for (const Reduction &reduction : reductions)
+            next.push_back(mapping.lookup(reduction.combiner->getResult(0)));
+          scf::YieldOp::create(fb, l, next);
+        });
+    for (auto [partial, result] : llvm::zip(partials, fold.getResults()))
+      memref::StoreOp::create(tb, loc, result, partial, ValueRange{thread});
+  });
+
+  // The tree: p[t] = combine(p[t], p[t + s]) for s = B/2, ..., 1.
+  for (int64_t stride = threads / 2; stride >= 1; stride /= 2) {
+    forThreads(b, stride, /*barrier=*/true, [&](OpBuilder &sb, Value thread) {
+      Value other = arith::AddIOp::create(
+          sb, loc, thread, arith::ConstantIndexOp::create(sb, loc, stride));
+      for (auto [reduction, partial] : llvm::zip(reductions, partials)) {
+        Value mine = memref::LoadOp::create(sb, loc, partial, thread);
+        Value theirs = memref::LoadOp::create(sb, loc, partial, other);
+        memref::StoreOp::create(sb, loc, combine(sb, reduction, mine, theirs),
+                                partial, ValueRange{thread});
+      }
+    });
+  }
+
+  // Thread 0 folds the block's result into the output.
+  forThreads(b, 1, /*barrier=*/false, [&](OpBuilder &lb, Value) {
+    Value zero = arith::ConstantIndexOp::create(lb, loc, 0);
+    for (auto [reduction, partial, init] :
+         llvm::zip(reductions, partials, op.getDpsInitsMutable())) {
+      SmallVector<Value> indices =
+          applyMap(lb, loc, op.getMatchingIndexingMap(&init), outer);
+      Value current = memref::LoadOp::create(lb, loc, init.get(), indices);
+      Value total = memref::LoadOp::create(lb, loc, partial, zero);
+      memref::StoreOp::create(lb, loc, combine(lb, reduction, current, total),
+                              init.get(), indices);
+    }
+  });
+}
+
+/// The number of output elements of `op` (the product of its parallel
+/// extents).
+int64_t numOutputs(linalg::GenericOp op) {
+  int64_t outputs = 1;
+  for (auto [range, type] :
+       llvm::zip(op.getStaticLoopRanges(), op.getIteratorTypesArray()))
+    if (type == utils::IteratorType::parallel)
+      outputs *= range;
+  return outputs;
+}
+
+/// Replaces `op` by the block-parallel kernel of `reductions` with blocks of
+/// `threads` threads (a power of two).
+void rewriteAsKernel(linalg::GenericOp op, ArrayRef<Reduction> reductions,
+                     int64_t threads) {
+  OpBuilder b(op);
+  Location loc = op.getLoc();
+  MLIRContext *ctx = op.getContext();
   auto workgroup =
       gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
   SmallVector<Type> shared;
@@ -204,8 +306,8 @@ void rewrite(linalg::GenericOp op, ArrayRef<Reduction> reductions,
                                      MemRefLayoutAttrInterface(), workgroup));
   Value one = arith::ConstantIndexOp::create(b, loc, 1);
   auto launch = gpu::LaunchOp::create(
-      b, loc, arith::ConstantIndexOp::create(b, loc, outputs), one, one,
-      arith::ConstantIndexOp::create(b, loc, threads), one, one,
+      b, loc, arith::ConstantIndexOp::create(b, loc, numOutputs(op)), one,
+      one, arith::ConstantIndexOp::create(b, loc, threads), one, one,
       /*dynamicSharedMemorySize=*/nullptr, /*asyncTokenType=*/nullptr,
       /*asyncDependencies=*/ValueRange{}, shared);
   Block &kernel = launch.getBody().front();
@@ -214,93 +316,69 @@ void rewrite(linalg::GenericOp op, ArrayRef<Reduction> reductions,
       !kernel.empty() && kernel.back().hasTrait<OpTrait::IsTerminator>();
   if (terminated)
     kb.setInsertionPoint(&kernel.back());
-  Value block = launch.getBlockIds().x, thread = launch.getThreadIds().x;
-  ValueRange partials = launch.getWorkgroupAttributions();
-  auto constant = [&](int64_t value) -> Value {
-    return arith::ConstantIndexOp::create(kb, loc, value);
-  };
-
-  // This block's output element.
-  unsigned numLoops = op.getNumLoops();
-  SmallVector<Value> outer(numLoops);
-  delinearize(kb, loc, block, parallelDims, ranges, outer);
-
-  // Thread t folds elements t, t + B, ... in increasing order.
-  SmallVector<Value> identities;
-  for (const Reduction &reduction : reductions)
-    identities.push_back(
-        arith::ConstantOp::create(kb, loc, reduction.identity));
-  Block &body = op.getRegion().front();
-  auto fold = scf::ForOp::create(
-      kb, loc, thread, constant(length), constant(threads), identities,
-      [&](OpBuilder &fb, Location l, Value linear, ValueRange accs) {
-        SmallVector<Value> loops(outer);
-        delinearize(fb, l, linear, reductionDims, ranges, loops);
-        IRMapping mapping;
-        for (OpOperand *input : op.getDpsInputOperands()) {
-          BlockArgument arg = op.getMatchingBlockArgument(input);
-          if (!isa<MemRefType>(input->get().getType())) {
-            mapping.map(arg, input->get());
-            continue;
-          }
-          SmallVector<Value> indices =
-              applyMap(fb, l, op.getMatchingIndexingMap(input), loops);
-          mapping.map(arg,
-                      memref::LoadOp::create(fb, l, input->get(), indices));
-        }
-        for (auto [reduction, acc] : llvm::zip(reductions, accs))
-          mapping.map(reduction.accumulator, acc);
-        for (Operation &inner : body.without_terminator()) {
-          if (auto index = dyn_cast<linalg::IndexOp>(inner)) {
-            mapping.map(index.getResult(), loops[index.getDim()]);
-            continue;
-          }
-          fb.clone(inner, mapping);
-        }
-        SmallVector<Value> next;
-        for (const Reduction &reduction : reductions)
-          next.push_back(mapping.lookup(reduction.combiner->getResult(0)));
-        scf::YieldOp::create(fb, l, next);
-      });
-  for (auto [partial, result] : llvm::zip(partials, fold.getResults()))
-    memref::StoreOp::create(kb, loc, result, partial, ValueRange{thread});
-  gpu::BarrierOp::create(kb, loc);
-
-  // The tree: p[t] = combine(p[t], p[t + s]) for s = B/2, ..., 1.
-  for (int64_t stride = threads / 2; stride >= 1; stride /= 2) {
-    Value active = arith::CmpIOp::create(kb, loc, arith::CmpIPredicate::ult,
-                                         thread, constant(stride));
-    auto step = scf::IfOp::create(kb, loc, active, /*withElseRegion=*/false);
-    OpBuilder sb = step.getThenBodyBuilder();
-    Value other = arith::AddIOp::create(sb, loc, thread,
-                                        arith::ConstantIndexOp::create(
-                                            sb, loc, stride));
-    for (auto [reduction, partial] : llvm::zip(reductions, partials)) {
-      Value mine = memref::LoadOp::create(sb, loc, partial, thread);
-      Value theirs = memref::LoadOp::create(sb, loc, partial, other);
-      memref::StoreOp::create(sb, loc, combine(sb, reduction, mine, theirs),
-                              partial, ValueRange{thread});
+  Value thread = launch.getThreadIds().x;
+  auto forThreads = [&](OpBuilder &tb, int64_t count, bool barrier,
+                        llvm::function_ref<void(OpBuilder &, Value)> fn) {
+    if (count == threads) {
+      fn(tb, thread);
+    } else {
+      // Threads below `count` only; thread 0 alone for the output.
+      bool first = count == 1 && !barrier;
+      Value active = arith::CmpIOp::create(
+          tb, loc, first ? arith::CmpIPredicate::eq : arith::CmpIPredicate::ult,
+          thread, arith::ConstantIndexOp::create(tb, loc, first ? 0 : count));
+      auto guard = scf::IfOp::create(tb, loc, active, /*withElseRegion=*/false);
+      OpBuilder gb = guard.getThenBodyBuilder();
+      fn(gb, thread);
     }
-    gpu::BarrierOp::create(kb, loc);
-  }
-
-  // Thread 0 folds the block's result into the output.
-  Value first = arith::CmpIOp::create(kb, loc, arith::CmpIPredicate::eq,
-                                      thread, constant(0));
-  auto last = scf::IfOp::create(kb, loc, first, /*withElseRegion=*/false);
-  OpBuilder lb = last.getThenBodyBuilder();
-  Value zero = arith::ConstantIndexOp::create(lb, loc, 0);
-  for (auto [reduction, partial, init] :
-       llvm::zip(reductions, partials, op.getDpsInitsMutable())) {
-    SmallVector<Value> indices =
-        applyMap(lb, loc, op.getMatchingIndexingMap(&init), outer);
-    Value current = memref::LoadOp::create(lb, loc, init.get(), indices);
-    Value total = memref::LoadOp::create(lb, loc, partial, zero);
-    memref::StoreOp::create(lb, loc, combine(lb, reduction, current, total),
-                            init.get(), indices);
-  }
+    if (barrier)
+      gpu::BarrierOp::create(tb, loc);
+  };
+  emitBlock(kb, loc, op, reductions, threads, launch.getBlockIds().x,
+            launch.getWorkgroupAttributions(), forThreads);
   if (!terminated)
     gpu::TerminatorOp::create(kb, loc);
+  op.erase();
+}
+
+/// Replaces `op` by host loops that compute what rewriteAsKernel's kernel
+/// computes, in the same order: a loop over the blocks, in each one loop
+/// over the threads per step between two barriers; the partial results in a
+/// heap buffer per reduction.
+void rewriteAsLoops(linalg::GenericOp op, ArrayRef<Reduction> reductions,
+                    int64_t threads) {
+  OpBuilder b(op);
+  Location loc = op.getLoc();
+  SmallVector<Value> partials;
+  for (const Reduction &reduction : reductions)
+    partials.push_back(memref::AllocOp::create(
+        b, loc, MemRefType::get({threads}, reduction.identity.getType())));
+  Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+  Value one = arith::ConstantIndexOp::create(b, loc, 1);
+  auto blocks = scf::ForOp::create(
+      b, loc, zero, arith::ConstantIndexOp::create(b, loc, numOutputs(op)),
+      one);
+  OpBuilder bb = OpBuilder::atBlockBegin(blocks.getBody());
+  bb.setInsertionPoint(blocks.getBody()->getTerminator());
+  auto forThreads = [&](OpBuilder &tb, int64_t count, bool,
+                        llvm::function_ref<void(OpBuilder &, Value)> fn) {
+    if (count == 1) {
+      fn(tb, arith::ConstantIndexOp::create(tb, loc, 0));
+      return;
+    }
+    auto loop = scf::ForOp::create(
+        tb, loc, arith::ConstantIndexOp::create(tb, loc, 0),
+        arith::ConstantIndexOp::create(tb, loc, count),
+        arith::ConstantIndexOp::create(tb, loc, 1));
+    OpBuilder lb = OpBuilder::atBlockBegin(loop.getBody());
+    lb.setInsertionPoint(loop.getBody()->getTerminator());
+    fn(lb, loop.getInductionVar());
+  };
+  emitBlock(bb, loc, op, reductions, threads, blocks.getInductionVar(),
+            partials, forThreads);
+  b.setInsertionPointAfter(blocks);
+  for (Value partial : partials)
+    memref::DeallocOp::create(b, loc, partial);
   op.erase();
 }
 
@@ -355,7 +433,10 @@ struct GpuBlockReductionsPass
       }
       if (bytes > kMaxSharedBytes)
         continue;
-      rewrite(op, reductions, threads);
+      if (cpu)
+        rewriteAsLoops(op, reductions, threads);
+      else
+        rewriteAsKernel(op, reductions, threads);
     }
   }
 };

@@ -109,8 +109,15 @@ void remat::buildCpuLLVMPipeline(OpPassManager &pm,
   // Threads: the outer loop of each large linalg op becomes an OpenMP
   // worksharing loop (the testing aid's parallel loops stay sequential).
   bool openmp = !options.gpuLoops && options.parallelThreshold >= 0;
-  if (options.gpuLoops)
+  if (options.gpuLoops) {
+    // The block reductions as host loops in the kernels' order, then the
+    // CUDA path's loop nest for the rest.
+    RematGpuBlockReductionsOptions reductions;
+    reductions.blockSize = options.blockSize;
+    reductions.cpu = true;
+    pm.addPass(createRematGpuBlockReductions(reductions));
     addGpuLoopNest(pm, options.blockSize);
+  }
   if (openmp)
     pm.addPass(createRematCpuParallelLoops(
         RematCpuParallelLoopsOptions{options.parallelThreshold}));

@@ -2,6 +2,7 @@
 // RUN: remat-opt %s --remat-gpu-block-reductions=block-size=64 --split-input-file | FileCheck %s --check-prefix=B64
 // RUN: remat-opt %s --remat-gpu-block-reductions=block-size=1024 --split-input-file | FileCheck %s --check-prefix=B1024
 // RUN: not remat-opt %s --remat-gpu-block-reductions=block-size=2048 --split-input-file 2>&1 | FileCheck %s --check-prefix=BAD
+// RUN: remat-opt %s --remat-gpu-block-reductions=cpu=1 --split-input-file | FileCheck %s --check-prefix=CPU
 // BAD: block-size must be in [1, 1024], got 2048
 
 // A row sum of 1000 elements: one block per row (grid 4), 256 threads
@@ -46,6 +47,36 @@
 // B64: threads(%{{.*}}, %{{.*}}, %{{.*}}) in (%{{.*}} = %c64{{.*}}, %{{.*}} = %c1{{.*}}, %{{.*}} = %c1{{.*}}) workgroup(%{{.*}} : memref<64xf32, #gpu.address_space<workgroup>>)
 // B64-COUNT-7: gpu.barrier
 // B64-NOT: gpu.barrier
+// With cpu=1 the same order as host loops: a heap buffer of 256 partial
+// sums, a loop over the 4 outputs (blocks), in it a loop over the 256
+// threads folding t, t + 256, ..., then per tree step a loop over the
+// threads t < s, then the output update; no kernel, no barrier.
+// CPU-LABEL: func.func @row_sum
+// CPU-SAME: (%[[X:.*]]: memref<4x1000xf32>, %[[OUT:.*]]: memref<4xf32>)
+// CPU-NOT: gpu.
+// CPU: %[[P:.*]] = memref.alloc() : memref<256xf32>
+// CPU: scf.for %[[BX:.*]] = %c0{{.*}} to %c4{{.*}} step %c1
+// CPU: scf.for %[[TX:.*]] = %c0{{.*}} to %c256{{.*}} step %c1
+// CPU: %[[NEG0:.*]] = arith.constant -0.000000e+00 : f32
+// CPU: %[[PART:.*]] = scf.for %[[R:.*]] = %[[TX]] to %c1000{{.*}} step %c256{{.*}} iter_args(%[[ACC:.*]] = %[[NEG0]]) -> (f32) {
+// CPU: memref.load %[[X]][%[[BX]], %[[R]]]
+// CPU: arith.addf %[[ACC]]
+// CPU: memref.store %[[PART]], %[[P]][%[[TX]]]
+// CPU: scf.for %[[T:.*]] = %c0{{.*}} to %c128{{.*}} step %c1
+// CPU: %[[OTHER:.*]] = arith.addi %[[T]], %c128
+// CPU: %[[MINE:.*]] = memref.load %[[P]][%[[T]]]
+// CPU: %[[THEIRS:.*]] = memref.load %[[P]][%[[OTHER]]]
+// CPU: %[[SUM:.*]] = arith.addf %[[MINE]], %[[THEIRS]] : f32
+// CPU: memref.store %[[SUM]], %[[P]][%[[T]]]
+// CPU-COUNT-6: scf.for
+// CPU: %[[OLD:.*]] = memref.load %[[OUT]][%[[BX]]]
+// CPU: %[[TOTAL:.*]] = memref.load %[[P]][%c0
+// CPU: %[[NEW:.*]] = arith.addf %[[OLD]], %[[TOTAL]] : f32
+// CPU: memref.store %[[NEW]], %[[OUT]][%[[BX]]]
+// CPU: memref.dealloc %[[P]]
+// CPU-NOT: gpu.
+// CPU-NOT: linalg.generic
+// CPU: return
 func.func @row_sum(%x: memref<4x1000xf32>, %out: memref<4xf32>) {
   linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i)>],
                   iterator_types = ["parallel", "reduction"]}

@@ -85,7 +85,8 @@ static remat::InputLimitOptions inputLimits(remat::NestingSyntax::MLIR);
 static cl::opt<bool> gpuLoopsOnCpu(
     "cpu-gpu-loops",
     cl::desc("Testing aid (--target=cpu): lower with the loop structure of "
-             "the CUDA path and run it sequentially"),
+             "the CUDA path (block reductions in their kernels' order) and "
+             "run it sequentially"),
     cl::init(false));
 
 static cl::opt<bool>

@@ -181,6 +181,11 @@ def RematGpuBlockReductions
     Option<"minReduction", "min-reduction", "int64_t", /*default=*/"32",
            "Reductions of fewer elements stay sequential in one thread per "
            "output (unless the op has no parallel loop)">,
+    Option<"cpu", "cpu", "bool", /*default=*/"false",
+           "Host loops instead of kernels, in the kernels' order (a loop "
+           "over the blocks, in each one loop over the threads per step "
+           "between barriers, the partial results in a heap buffer): the "
+           "same sums on the CPU (remat-compile --cpu-gpu-loops)">,
   ];
   let dependentDialects = ["::mlir::gpu::GPUDialect",
                            "::mlir::scf::SCFDialect",
