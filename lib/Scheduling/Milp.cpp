@@ -98,6 +98,8 @@ struct SolveOutcome {
   size_t tooLargeNonzeros = 0, tooLargeRows = 0;
   /// Branch-and-bound nodes CBC explored.
   int64_t nodes = 0;
+  /// Recompute variables fixed to 0 by the cutoff before the search.
+  int64_t fixedColumns = 0;
 };
 
 /// 100 (objective - bound) / objective, 0 when both are 0.
@@ -130,6 +132,8 @@ public:
                                    : node.bytes;
       counted[v] = c;
     }
+    for (const Node &node : nodes)
+      nonNegativeCosts = nonNegativeCosts && node.cost >= 0;
     recomputable.assign(f, false);
     for (unsigned i = 0; i != f; ++i)
       recomputable[i] = !isAlwaysKept(nodes[i]);
@@ -243,6 +247,19 @@ public:
           R[t][i] =
               addCol(0, 1, peakMode ? 0 : nodes[i].cost / costScale, true);
       }
+    // Cost fixing: with a cutoff only plans that cost less than it are
+    // searched (anything else loses to the warm start, which is returned
+    // then), and costs are non-negative, so a recomputation whose own cost
+    // exceeds the cutoff is in none of them: its variables are fixed to 0.
+    if (!peakMode && cutoff && nonNegativeCosts) {
+      double limit = *cutoff + 1e-9 * std::max(1.0, std::fabs(*cutoff));
+      for (unsigned t = 0; t != numStages; ++t)
+        for (unsigned i = 0; i != f; ++i)
+          if (R[t][i] >= 0 && nodes[i].cost > limit) {
+            colUb[R[t][i]] = 0;
+            ++out.fixedColumns;
+          }
+    }
     double budgetScaled = double(budget) / scale;
     // Memory row helper: sum(coefs*cols) [- P] <= rhsConst [+ budget].
     auto addMemRow = [&](std::vector<int> cols, std::vector<double> coefs,
@@ -820,6 +837,7 @@ private:
   bool forwardOnly;
   unsigned firstStage, numStages;
   bool compact;
+  bool nonNegativeCosts = true;
   std::vector<int> lastBackward;
   std::vector<std::vector<unsigned>> consumers;
   std::vector<int64_t> counted;

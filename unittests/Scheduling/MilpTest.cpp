@@ -380,6 +380,61 @@ TEST(Milp, EqualsExhaustiveSearchOnTinyGraphs) {
   EXPECT_LT(byBound, compared);
 }
 
+/// Cost fixing (a recomputation that alone costs more than the warm
+/// start's recompute is fixed to 0): warm-started from the cheapest
+/// enumerated plan within the budget that costs more than the optimum, the
+/// MILP still finds the exhaustive optimum and proves it. Costs spread over
+/// two orders of magnitude, so the optimum often recomputes a node that
+/// costs a large part of the warm start's recompute: a rule that fixed
+/// more (e.g. every node costing more than half the cutoff) loses it.
+TEST(Milp, CostFixingKeepsTheExhaustiveOptimum) {
+  REQUIRE_CBC();
+  std::mt19937 rng(4321);
+  unsigned compared = 0, byCbc = 0;
+  for (unsigned iter = 0; iter != 24; ++iter) {
+    unsigned numF = 3 + iter % 2, numB = 8 - numF - (iter % 3 == 0);
+    Graph g = test::makeRandomGraph(rng, numF, numB);
+    for (Node &node : g.nodes)
+      node.cost = double(1 + rng() % 100);
+    ASSERT_FALSE(g.validate());
+    std::vector<std::pair<Schedule, SimResult>> all;
+    Exhaustive ex = exhaustive(g, [&](const Schedule &s, const SimResult &r) {
+      all.push_back({s, r});
+    });
+    SimResult sa;
+    ASSERT_FALSE(simulate(g, storeAll(g), sa));
+    for (int64_t budget : {ex.minPeak, (2 * ex.minPeak + sa.peakBytes) / 3,
+                           (ex.minPeak + sa.peakBytes) / 2}) {
+      double optimum = ex.leastCostWithin(budget);
+      const Schedule *warm = nullptr;
+      double warmCost = std::numeric_limits<double>::infinity();
+      for (const auto &[schedule, sim] : all)
+        if (sim.peakBytes <= budget && sim.recomputeCost > optimum + 1e-9 &&
+            sim.recomputeCost < warmCost) {
+          warm = &schedule;
+          warmCost = sim.recomputeCost;
+        }
+      if (!warm)
+        continue;
+      std::string note;
+      std::optional<PlanResult> p =
+          milpOptimal(g, budget, kTimeLimit, note, warm);
+      ASSERT_TRUE(p) << note << " graph " << iter << " budget " << budget;
+      ASSERT_TRUE(p->solver);
+      EXPECT_TRUE(p->solver->optimal) << p->detail;
+      EXPECT_LE(p->sim.peakBytes, budget);
+      EXPECT_DOUBLE_EQ(p->sim.recomputeCost, optimum)
+          << "graph " << iter << " budget " << budget << " warm start "
+          << warmCost;
+      if (p->detail.find("by the lower bound") == std::string::npos)
+        ++byCbc;
+      ++compared;
+    }
+  }
+  EXPECT_GE(compared, 40u);
+  EXPECT_GT(byCbc, 20u);
+}
+
 /// The stage rows (LowerBound::ranges as rows, docs/Scheduling.md) on
 /// random graphs whose nodes have workspace: every range holds for every
 /// schedule within the budget (the least recompute of its lists over all

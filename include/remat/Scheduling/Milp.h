@@ -89,7 +89,8 @@ constexpr size_t kMilpMaxNonzeros = 250000;
 /// infeasible, CBC's bound) counts only when the search ended before the
 /// deadline. `warmStart`, if given
 /// (typically the best heuristic plan), bounds the search (CBC's cutoff: only
-/// what beats it is explored) and is returned, with CBC's bound, when CBC
+/// what beats it is explored; recomputations that alone cost more than it
+/// are fixed to 0) and is returned, with CBC's bound, when CBC
 /// finds nothing better in time, so a time-limited solve is never worse than
 /// it (CBC's own MIP start was measured worse: CBC kept the start). If CBC
 /// proves nothing beats it, it is reported optimal. Returns the plan (strategy
