@@ -95,6 +95,12 @@ static llvm::cl::opt<double> boundMilpTimeLimit(
                    "seconds, to tell a loose bound from a loose plan "
                    "(0: off)"),
     llvm::cl::init(0));
+static llvm::cl::opt<bool> boundCompareRecomputeMemory(
+    "bound-compare-recompute-memory",
+    llvm::cl::desc("In --bound-graphs, also print the lower bound without "
+                   "the memory of recomputations "
+                   "(LowerBoundOptions::recomputeMemory off) and its gap"),
+    llvm::cl::init(false));
 static llvm::cl::list<std::string> budgetSearchGraphs(
     "budget-search-graphs",
     llvm::cl::desc("Graphs (Checkmate JSON) planned by auto at budgets of "
@@ -749,6 +755,28 @@ static int runBoundGraph(MLIRContext &ctx, llvm::StringRef path) {
                                  lb.stepsCandidate,
                                  lb.complete ? "" : " (time limit)",
                                  lb.splits);
+    if (boundCompareRecomputeMemory) {
+      LowerBoundOptions without;
+      without.timeLimitSeconds = ::boundSeconds;
+      without.maxSplits = boundSplits;
+      without.jointSteps = boundJointSteps;
+      without.recomputeMemory = false;
+      LowerBound old = recomputeLowerBoundAnyOrder(g, budget, without);
+      if (old.infeasible)
+        llvm::outs() << " infeasible (proven) | - |";
+      else
+        llvm::outs() << llvm::format(" %.2f |", 100 * old.recomputeCost / fwd);
+      if (r && !old.infeasible) {
+        double ub = r->plan.sim.recomputeCost;
+        if (ub <= old.recomputeCost * (1 + 1e-9))
+          llvm::outs() << " 0 (optimal) |";
+        else
+          llvm::outs() << llvm::format(" %.1f%% |",
+                                       100 * (ub - old.recomputeCost) / ub);
+      } else if (!old.infeasible) {
+        llvm::outs() << " - |";
+      }
+    }
     if (boundMilpTimeLimit > 0)
       printMilpColumn(g, budget, r ? &r->plan : nullptr);
     llvm::outs() << "\n";
@@ -895,8 +923,12 @@ int main(int argc, char **argv) {
         << "\n\n"
         << "| graph | ops | budget | auto peak vs store-all | auto recompute "
            "% | lower bound % | gap | plan s | bound s | steps | splits |"
+        << (boundCompareRecomputeMemory
+                ? " bound without recompute memory % | gap without |"
+                : "")
         << (boundMilpTimeLimit > 0 ? " milp % |\n" : "\n")
         << "|---|---|---|---|---|---|---|---|---|---|---|"
+        << (boundCompareRecomputeMemory ? "---|---|" : "")
         << (boundMilpTimeLimit > 0 ? "---|\n" : "\n");
     for (const std::string &f : boundGraphs)
       if (runBoundGraph(ctx, f))

@@ -10,6 +10,7 @@
 #include "remat/Scheduling/Phases.h"
 
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/MathExtras.h"
 
 #include <algorithm>
 #include <chrono>
@@ -50,8 +51,39 @@ struct StepFacts {
   std::vector<int64_t> forced;
   /// Bytes of every forward value made before t and read at or after t.
   std::vector<int64_t> needed;
+  /// Bytes live during every recomputation in the list before node k: the
+  /// backward values and the never-recomputed forward values made before k
+  /// and read at or after k (each has one instance, which serves that
+  /// read). `listMin[j][k]` is the least of `listFixed` over [k, k + 2^j).
+  std::vector<int64_t> listFixed;
+  std::vector<std::vector<int64_t>> listMin;
+  /// The least bytes live during a recomputation of v beyond `listFixed`:
+  /// its result, its workspace and its distinct recomputable operands (the
+  /// instances it reads).
+  std::vector<int64_t> recomputeBytes;
 
   explicit StepFacts(const Graph &graph);
+  /// The least of `listFixed` over the lists [lo, hi] (lo <= hi < n).
+  int64_t leastListFixed(unsigned lo, unsigned hi) const {
+    unsigned j = llvm::Log2_32(hi - lo + 1);
+    return std::min(listMin[j][lo], listMin[j][hi + 1 - (1u << j)]);
+  }
+  /// v can be executed again in some list before a node in [lo, hi] (and
+  /// at or after the first list that may exist) within `budget`: the bytes
+  /// live during such a recomputation fit at one of them at least.
+  bool mayRecomputeWithin(unsigned v, unsigned lo, unsigned hi,
+                          int64_t budget) const {
+    lo = std::max(lo, std::max(phaseStart, v + 1));
+    hi = std::min(hi, n - 1);
+    if (lo > hi)
+      return false;
+    return recomputeBytes[v] + leastListFixed(lo, hi) <= budget;
+  }
+  /// The first node after t that reads v (n: none).
+  unsigned firstReadAfter(unsigned v, unsigned t) const {
+    auto it = std::upper_bound(readers[v].begin(), readers[v].end(), t);
+    return it == readers[v].end() ? n : *it;
+  }
   bool isNeeded(unsigned v, unsigned t) const {
     return v < t && lastRead[v] >= int(t);
   }
@@ -99,7 +131,8 @@ StepFacts::StepFacts(const Graph &graph) : n(graph.size()) {
     }
   }
   // Interval sums as difference arrays over steps.
-  std::vector<int64_t> dFixed(n + 1, 0), dForced(n + 1, 0), dNeeded(n + 1, 0);
+  std::vector<int64_t> dFixed(n + 1, 0), dForced(n + 1, 0), dNeeded(n + 1, 0),
+      dList(n + 1, 0);
   auto addOver = [&](std::vector<int64_t> &d, unsigned from, int to,
                      int64_t bytes) {
     if (int(from) > to)
@@ -108,6 +141,8 @@ StepFacts::StepFacts(const Graph &graph) : n(graph.size()) {
     d[to + 1] -= bytes;
   };
   for (unsigned v = 0; v != n; ++v) {
+    if (nodes[v].backward || !recomputable[v])
+      addOver(dList, v + 1, lastRead[v], counted[v]);
     if (nodes[v].backward) {
       addOver(dFixed, v + 1, lastRead[v], counted[v]);
       continue;
@@ -119,12 +154,16 @@ StepFacts::StepFacts(const Graph &graph) : n(graph.size()) {
   fixed.resize(n);
   forced.resize(n);
   needed.resize(n);
-  int64_t f = 0, fo = 0, ne = 0;
+  listFixed.resize(n);
+  int64_t f = 0, fo = 0, ne = 0, li = 0;
   for (unsigned t = 0; t != n; ++t) {
     f += dFixed[t];
     fo += dForced[t];
     ne += dNeeded[t];
-    fixed[t] = f + counted[t];
+    li += dList[t];
+    listFixed[t] = li;
+    // During node t: its result and its workspace too.
+    fixed[t] = f + counted[t] + nodes[t].workspace;
     needed[t] = ne;
     forced[t] = fo;
     // Recomputable operands of t read after the early phase: forced at t.
@@ -140,6 +179,26 @@ StepFacts::StepFacts(const Graph &graph) : n(graph.size()) {
       }
     }
   }
+  listMin.push_back(listFixed);
+  for (unsigned j = 1; (1u << j) <= n; ++j) {
+    const std::vector<int64_t> &prev = listMin.back();
+    std::vector<int64_t> next(n - (1u << j) + 1);
+    for (unsigned k = 0; k != next.size(); ++k)
+      next[k] = std::min(prev[k], prev[k + (1u << (j - 1))]);
+    listMin.push_back(std::move(next));
+  }
+  recomputeBytes.assign(n, 0);
+  for (unsigned v = 0; v != n; ++v) {
+    if (!recomputable[v])
+      continue;
+    const std::vector<unsigned> &ops = nodes[v].operands;
+    int64_t bytes = counted[v] + nodes[v].workspace;
+    for (unsigned i = 0; i != ops.size(); ++i)
+      if (recomputable[ops[i]] &&
+          std::find(ops.begin(), ops.begin() + i, ops[i]) == ops.begin() + i)
+        bytes += counted[ops[i]];
+    recomputeBytes[v] = bytes;
+  }
 }
 
 /// The cut bound of one step t for the recomputations executed after t and
@@ -149,12 +208,33 @@ StepFacts::StepFacts(const Graph &graph) : n(graph.size()) {
 /// made before t and read by a node in [t, last], and the forced ones.
 class StepCut {
 public:
+  /// `budget`: the peak the schedules keep to; with `recomputeMemory`,
+  /// a value none of whose possible recomputations in the window fits it
+  /// is not recomputed (see `mayRecomputeWithin`).
   StepCut(const Graph &graph, const StepFacts &facts, unsigned t, unsigned last,
-          double costUnit, double byteUnit)
+          double costUnit, double byteUnit, int64_t budget,
+          bool recomputeMemory)
       : graph(graph), facts(facts), t(t), costUnit(costUnit),
-        byteUnit(byteUnit), readByT(graph.size(), false), needed(t, false) {
+        byteUnit(byteUnit), readByT(graph.size(), false), needed(t, false),
+        stays(t, false) {
     for (unsigned op : graph.nodes[t].operands)
       readByT[op] = true;
+    // A value is never recomputed in the window if it is never recomputed
+    // at all, must be live at t, or (recomputeMemory) every list where its
+    // execution could serve the window overflows the budget: before its
+    // first read after t for a value read in the window (the one not live
+    // at t must be executed again by then), anywhere in the window
+    // otherwise.
+    unsigned lastList = std::min(last, facts.n - 1);
+    auto staysLive = [&](unsigned v) {
+      if (!facts.recomputable[v] || facts.isForced(v, t, readByT))
+        return true;
+      if (!recomputeMemory)
+        return false;
+      unsigned hi =
+          needed[v] ? std::min(facts.firstReadAfter(v, t), lastList) : lastList;
+      return !facts.mayRecomputeWithin(v, t + 1, hi, budget);
+    };
     // The forward values the cut concerns: needed ones and their forward
     // ancestors (a recomputation reads them).
     std::vector<bool> seen(t, false);
@@ -169,7 +249,8 @@ public:
       unsigned v = stack.back();
       stack.pop_back();
       relevant.push_back(v);
-      if (!facts.recomputable[v] || facts.isForced(v, t, readByT))
+      stays[v] = staysLive(v);
+      if (stays[v])
         continue; // Never recomputed here: its operands are not needed.
       for (unsigned op : graph.nodes[v].operands)
         if (!graph.nodes[op].backward && !seen[op]) {
@@ -200,8 +281,7 @@ public:
   /// The value may be fixed by a branch: recomputable and not forced.
   bool isBranchable(unsigned i) const {
     unsigned v = relevant[i];
-    return facts.recomputable[v] && !facts.isForced(v, t, readByT) &&
-           facts.counted[v] > 0;
+    return !stays[v] && facts.counted[v] > 0;
   }
   int64_t bytesOf(unsigned i) const { return facts.counted[relevant[i]]; }
 
@@ -217,8 +297,7 @@ public:
       unsigned v = relevant[i];
       const Node &node = graph.nodes[v];
       int8_t fix = fixes.empty() ? int8_t(kFree) : fixes[i];
-      bool pinned = !facts.recomputable[v] || facts.isForced(v, t, readByT) ||
-                    fix == kLive;
+      bool pinned = stays[v] || fix == kLive;
       net.addEdge(source, 2 * i, pinned ? kInf : node.cost / costUnit);
       net.addEdge(2 * i, 2 * i + 1,
                   fix == kNotLive
@@ -279,6 +358,8 @@ private:
   double costUnit, byteUnit;
   std::vector<bool> readByT;
   std::vector<bool> needed;
+  /// Per value made before t: never recomputed in the window.
+  std::vector<bool> stays;
   std::vector<unsigned> relevant;
   std::vector<unsigned> local;
 };
@@ -653,7 +734,8 @@ LowerBound remat::sched::recomputeLowerBound(const Graph &graph,
   // Bound of the cut at step t for the recomputations before node `last`
   // (inclusive); nullopt: no schedule fits.
   auto cutBound = [&](unsigned t, unsigned last) -> std::optional<double> {
-    StepCut cut(graph, facts, t, last, costUnit, byteUnit);
+    StepCut cut(graph, facts, t, last, costUnit, byteUnit, budgetBytes,
+                options.recomputeMemory);
     StepBound b = boundStep(cut, budgetBytes - facts.fixed[t], byteUnit);
     ++result.stepsEvaluated;
     if (b.infeasible)
@@ -777,7 +859,8 @@ LowerBound remat::sched::recomputeLowerBound(const Graph &graph,
       break;
     }
     ++singles;
-    StepCut cut(graph, facts, t, n, costUnit, byteUnit);
+    StepCut cut(graph, facts, t, n, costUnit, byteUnit, budgetBytes,
+                options.recomputeMemory);
     StepBound b = boundStep(cut, budgetBytes - facts.fixed[t], byteUnit);
     ++result.stepsEvaluated;
     if (b.infeasible)
@@ -844,7 +927,8 @@ LowerBound remat::sched::recomputeLowerBound(const Graph &graph,
       break;
     if (o.feasible <= result.recomputeCost)
       continue;
-    StepCut cut(graph, facts, o.t, n, costUnit, byteUnit);
+    StepCut cut(graph, facts, o.t, n, costUnit, byteUnit, budgetBytes,
+                options.recomputeMemory);
     unsigned splits = 0;
     std::optional<double> b =
         branchAndBound(cut, budgetBytes - facts.fixed[o.t], byteUnit,

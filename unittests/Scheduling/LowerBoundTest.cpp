@@ -122,6 +122,147 @@ TEST(LowerBoundTest, ChainByHand) {
   EXPECT_TRUE(recomputeLowerBound(g, 63).infeasible);
 }
 
+TEST(LowerBoundTest, WorkspaceCountsDuringItsNode) {
+  // b2's lowering needs 8 scratch bytes: during b2 every schedule holds b3,
+  // f2, f1, b2 and the scratch, 64 + 8.
+  Graph g = chain4();
+  unsigned b2 = 0;
+  for (unsigned v = 0; v != g.size(); ++v)
+    if (g.nodes[v].name == "b2")
+      b2 = v;
+  ASSERT_TRUE(g.nodes[b2].backward);
+  g.nodes[b2].workspace = 8;
+  SimResult sa;
+  ASSERT_FALSE(simulate(g, Schedule(g.size()), sa));
+  EXPECT_EQ(leastPeakLowerBound(g), 72);
+  EXPECT_TRUE(recomputeLowerBound(g, 71).infeasible);
+  EXPECT_FALSE(recomputeLowerBound(g, sa.peakBytes).infeasible);
+}
+
+/// f1 = op(f0) is cheap, but bringing it back needs f0 (10 bytes) and f1
+/// (10) live together with the 30-byte gradient g, which every schedule
+/// holds from g's execution to b2: 50 bytes, over a budget of 41.
+///
+///   f0 (10 B, cost 10), f1 = op(f0) (10 B, cost 1), e (10 B, cost 100),
+///   loss = op(f1, e) (1 B), g = op(loss) (backward, 30 B),
+///   b1 = op(g, e) (backward, 0 B), b2 = op(b1, g, f1) (backward, 0 B).
+///
+/// During b1, g, e and b1 take 40 bytes and f1, read by b2, adds 10: f1
+/// must be recomputed between b1 and b2 (in b2's list), and that list
+/// holds g, f1 and f1's operand f0 (recomputed or kept): 50 > 41, so no
+/// schedule meets 41. The cut without the memory of recomputations
+/// recomputes f1 and f0 after b1 (cost 11) and misses it.
+Graph recomputeMemoryGraph() {
+  Graph g;
+  auto add = [&](const char *name, int64_t bytes, double cost, bool backward,
+                 std::vector<unsigned> operands) {
+    Node node;
+    node.name = name;
+    node.bytes = bytes;
+    node.cost = cost;
+    node.backward = backward;
+    node.operands = std::move(operands);
+    return g.addNode(node);
+  };
+  unsigned f0 = add("f0", 10, 10, false, {});
+  unsigned f1 = add("f1", 10, 1, false, {f0});
+  unsigned e = add("e", 10, 100, false, {});
+  unsigned loss = add("loss", 1, 1, false, {f1, e});
+  unsigned grad = add("g", 30, 1, true, {loss});
+  unsigned b1 = add("b1", 0, 1, true, {grad, e});
+  add("b2", 0, 1, true, {b1, grad, f1});
+  return g;
+}
+
+TEST(LowerBoundTest, RecomputeMemoryByHand) {
+  Graph g = recomputeMemoryGraph();
+  ASSERT_FALSE(g.validate());
+  std::vector<std::pair<int64_t, double>> points = allSchedules(g);
+  auto [minPeak, maxPeak] = peakRange(points);
+  // Every enumerated schedule exceeds 41; 50 is met without recompute.
+  EXPECT_EQ(minPeak, 50);
+  EXPECT_TRUE(std::isinf(leastWithin(points, 41)));
+  LowerBoundOptions without;
+  without.recomputeMemory = false;
+  LowerBound old = recomputeLowerBound(g, 41, without);
+  EXPECT_FALSE(old.infeasible);
+  EXPECT_NEAR(old.recomputeCost, 11, 1e-9);
+  // With the memory of the recomputation: proven infeasible.
+  EXPECT_TRUE(recomputeLowerBound(g, 41).infeasible);
+  // At 50 f1 comes back beside g (50 bytes) and nothing else must go.
+  LowerBound at50 = recomputeLowerBound(g, 50);
+  EXPECT_FALSE(at50.infeasible);
+  EXPECT_LE(at50.recomputeCost, leastWithin(points, 50));
+}
+
+/// Like test::makeRandomGraph with large backward values and scratch
+/// bytes, where the memory of a recomputation (and the workspace) can
+/// decide.
+Graph makeCrowdedGraph(std::mt19937 &rng, unsigned numForward,
+                       unsigned numBackward) {
+  Graph g;
+  auto pick = [&](unsigned bound) {
+    return std::uniform_int_distribution<unsigned>(0, bound - 1)(rng);
+  };
+  for (unsigned i = 0, e = numForward + numBackward; i < e; ++i) {
+    Node node;
+    node.name = "n" + std::to_string(i);
+    node.backward = i >= numForward;
+    node.bytes = node.backward ? pick(3) * 20 : 1 + pick(20);
+    node.workspace = pick(3) == 0 ? pick(15) : 0;
+    node.cost = 1 + pick(20);
+    node.noRecompute = !node.backward && pick(12) == 0;
+    if (i > 0) {
+      unsigned numOps = 1 + pick(3);
+      for (unsigned k = 0; k < numOps; ++k)
+        node.operands.push_back(pick(i));
+    }
+    g.addNode(node);
+  }
+  return g;
+}
+
+TEST(LowerBoundTest, RecomputeMemoryNeverAboveExhaustiveOptimum) {
+  std::mt19937 rng(2468);
+  unsigned stronger = 0, compared = 0;
+  for (unsigned iter = 0; iter != 60; ++iter) {
+    unsigned numF = 3 + iter % 2, numB = 7 - numF + (iter % 3 == 0);
+    Graph g = makeCrowdedGraph(rng, numF, numB);
+    ASSERT_FALSE(g.validate());
+    std::vector<std::pair<int64_t, double>> points = allSchedules(g);
+    auto [minPeak, maxPeak] = peakRange(points);
+    EXPECT_LE(leastPeakLowerBound(g), minPeak) << "graph " << iter;
+    LowerBoundOptions without;
+    without.recomputeMemory = false;
+    for (int64_t budget = std::max<int64_t>(minPeak - 3, 0); budget <= maxPeak;
+         ++budget) {
+      double optimum = leastWithin(points, budget);
+      LowerBound lb = recomputeLowerBound(g, budget);
+      LowerBound old = recomputeLowerBound(g, budget, without);
+      // Never weaker than without the memory of recomputations.
+      EXPECT_TRUE(lb.infeasible || !old.infeasible)
+          << "graph " << iter << " budget " << budget;
+      if (lb.infeasible) {
+        EXPECT_TRUE(std::isinf(optimum))
+            << "graph " << iter << " budget " << budget;
+        stronger += !old.infeasible;
+        continue;
+      }
+      if (std::isinf(optimum))
+        continue;
+      ++compared;
+      EXPECT_LE(lb.recomputeCost, optimum * (1 + 1e-9) + 1e-9)
+          << "graph " << iter << " budget " << budget;
+      EXPECT_GE(lb.recomputeCost, old.recomputeCost * (1 - 1e-9) - 1e-9)
+          << "graph " << iter << " budget " << budget;
+      stronger += lb.recomputeCost > old.recomputeCost * (1 + 1e-9) + 1e-9;
+    }
+  }
+  EXPECT_GT(compared, 0u);
+  // The memory of recomputations decides somewhere.
+  EXPECT_GT(stronger, 0u);
+}
+
 TEST(LowerBoundTest, NeverAboveExhaustiveOptimum) {
   std::mt19937 rng(4321);
   unsigned positive = 0, optimumPositive = 0;

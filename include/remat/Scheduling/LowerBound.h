@@ -19,9 +19,13 @@
 /// before its first backward node, values read before the first backward
 /// node, where nothing may be recomputed) must be live, as must values that
 /// are never recomputed (`noRecompute`, `keep`). Backward values made before
-/// t and read at or after t, and t's own result, are live too, whatever
-/// the schedule. So, with L the live forward values and R the values
-/// recomputed after t,
+/// t and read at or after t, t's own result and its workspace are live
+/// too, whatever the schedule. A value is not recomputed after t either
+/// when every list where the execution serving those reads could run
+/// overflows the budget with the value, its workspace, its recomputable
+/// operands and the backward and never-recomputed values live there
+/// (`LowerBoundOptions::recomputeMemory`). So, with L the live forward
+/// values and R the values not live at t and executed again after t,
 ///
 ///   bytes(L) <= budget - fixed(t),   recompute cost >= cost(R),
 ///
@@ -97,6 +101,12 @@ struct LowerBoundOptions {
   /// CLP (built with CBC). Off by default: on the exported and published
   /// graphs it never raised the bound above the single steps and windows.
   unsigned jointSteps = 0;
+  /// Charge the memory a recomputation needs (docs/Scheduling.md, step
+  /// 3b): a value is not recomputed after a step when every list where its
+  /// execution could serve the reads overflows the budget with its result,
+  /// its workspace, its recomputable operands and what is live in every
+  /// schedule there. Off only to compare with the bound without it.
+  bool recomputeMemory = true;
 };
 
 /// A lower bound and how it was found.
