@@ -208,10 +208,16 @@ struct Gemm {
   int64_t ldc;
 };
 
-/// Least m n k of a GEMM that is split into pieces, and of each piece
-/// beyond the second: 2^20 multiply-adds take some 20 us on one core, about
-/// what an OpenMP fork and join costs.
-constexpr double kMinSplitWork = 1 << 20;
+/// Least m n k of a GEMM that is split into pieces (and of a batch or a
+/// convolution shared among threads), and of each piece beyond the second
+/// (kMinPieceWork). 2^21 multiply-adds take some 100 us on one core of the
+/// development machine (2^20: 35-40 us; bench/perf-results.md, gpt9).
+/// Below, a step forks rarely and for little: the GPT example's eight 2^20
+/// GEMMs per step, split in two, made its 2-thread step slower than its
+/// 1-thread one, because after the first fork the idle OpenMP thread spins
+/// (KMP_BLOCKTIME) through the step's serial work and takes a core from it
+/// whenever a third process runs. Such a step now starts no OpenMP thread.
+constexpr double kMinSplitWork = 1 << 21;
 constexpr double kMinPieceWork = 16 << 20;
 /// Rows (columns) of a piece are a multiple of this (OpenBLAS's register
 /// blocking), and a piece has at least kMinPieceLength of them.

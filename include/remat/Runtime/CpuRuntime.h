@@ -25,7 +25,7 @@ extern "C" {
  * one matrix); ldX is its row stride; op transposes when transX is 1.
  * Each product is cut into pieces, bands of rows of C (m >= n) or of
  * columns, as many as its shape gives, never the thread count (1 below
- * 2^20 multiply-adds or 128 rows, else min(m n k / 2^24, rows / 64) rounded
+ * 2^21 multiply-adds or 128 rows, else min(m n k / 2^24, rows / 64) rounded
  * down and clamped to [2, 8]); each piece is one single-threaded
  * cblas_sgemm (alpha 1, beta 1), and the pieces of all batch indices are
  * shared among the OpenMP threads (a broadcast C takes the batch indices
@@ -52,7 +52,7 @@ void remat_cpu_sgemm(int64_t batch, int64_t m, int64_t n, int64_t k,
  * padded: every window lies inside it. The sum over (c, kh, kw) is one GEMM
  * dot product (its order is the BLAS kernel's, fixed by the shape). A chunk
  * is as many images as give the GEMM 256 columns (oh ow each; at most n).
- * Chunks and groups write disjoint parts of y: with at least 2^20
+ * Chunks and groups write disjoint parts of y: with at least 2^21
  * multiply-adds in all they are shared among the OpenMP threads (each then
  * computes its GEMM's pieces itself), else the GEMM's pieces are. With more
  * than one image per chunk the product goes to per-thread scratch memory
