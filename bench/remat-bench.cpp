@@ -104,8 +104,9 @@ static llvm::cl::opt<bool> boundCompareRecomputeMemory(
 static llvm::cl::list<std::string> budgetSearchGraphs(
     "budget-search-graphs",
     llvm::cl::desc("Graphs (Checkmate JSON) planned by auto at budgets of "
-                   "0.4 .. 0.9 of store-all without and with its local "
-                   "search within the budget (BudgetSearch.h), against the "
+                   "0.4 .. 0.9 of store-all without its local search "
+                   "within the budget (BudgetSearch.h), with its single-value "
+                   "moves only, and with its larger changes too, against the "
                    "recompute lower bound"),
     llvm::cl::CommaSeparated);
 
@@ -787,8 +788,10 @@ static int runBoundGraph(MLIRContext &ctx, llvm::StringRef path) {
   return 0;
 }
 
-/// `auto` at budgets of 0.4 .. 0.9 of store-all without and with its local
-/// search within the budget, in the same run, against the lower bound.
+/// `auto` at budgets of 0.4 .. 0.9 of store-all without its local search
+/// within the budget, with its single-value moves only, and with its larger
+/// changes (chain drops, refreshes) too, in the same run, against the lower
+/// bound.
 static int runBudgetSearchGraph(MLIRContext &ctx, llvm::StringRef path) {
   std::optional<Graph> loaded = loadGraph(ctx, path);
   if (!loaded)
@@ -804,25 +807,27 @@ static int runBudgetSearchGraph(MLIRContext &ctx, llvm::StringRef path) {
     boundOptions.timeLimitSeconds = boundSeconds;
     boundOptions.maxSplits = boundSplits;
     LowerBound lb = recomputeLowerBoundAnyOrder(g, budget, boundOptions);
-    double cost[2] = {-1, -1}, secs[2] = {0, 0};
-    for (bool search : {false, true}) {
+    // 0: no search; 1: single-value moves; 2: with the larger changes.
+    double cost[3] = {-1, -1, -1}, secs[3] = {0, 0, 0};
+    for (int mode : {0, 1, 2}) {
       PlannerOptions options;
       options.budget = budget;
-      options.budgetSearch = search;
+      options.budgetSearch = mode > 0;
+      options.budgetSearchLargerMoves = mode == 2;
       auto start = std::chrono::steady_clock::now();
       llvm::Expected<PlannerResult> r = planRematerialization(g, options);
-      secs[search] = std::chrono::duration<double>(
-                         std::chrono::steady_clock::now() - start)
-                         .count();
+      secs[mode] = std::chrono::duration<double>(
+                       std::chrono::steady_clock::now() - start)
+                       .count();
       if (r)
-        cost[search] = r->plan.sim.recomputeCost;
+        cost[mode] = r->plan.sim.recomputeCost;
       else
         llvm::consumeError(r.takeError());
     }
     llvm::outs() << llvm::format("| %s | %u | %.1f | ", name.c_str(), g.size(),
                                  f);
-    if (cost[0] < 0 || cost[1] < 0) {
-      llvm::outs() << "none | none | - | - | - | - |";
+    if (cost[0] < 0 || cost[1] < 0 || cost[2] < 0) {
+      llvm::outs() << "none | none | none | - | - | - | - | - |";
     } else {
       auto gap = [&](double c) -> std::string {
         if (lb.infeasible)
@@ -833,17 +838,18 @@ static int runBudgetSearchGraph(MLIRContext &ctx, llvm::StringRef path) {
             .str();
       };
       std::string change =
-          cost[0] > 0 ? llvm::formatv("{0:F1}%", 100 * (cost[1] - cost[0]) /
-                                                     cost[0])
+          cost[1] > 0 ? llvm::formatv("{0:F1}%", 100 * (cost[2] - cost[1]) /
+                                                     cost[1])
                             .str()
                       : "0";
-      llvm::outs() << llvm::format("%.3f | %.3f | %s | %.3f | %s | %s |",
-                                   100 * cost[0] / fwd, 100 * cost[1] / fwd,
-                                   change.c_str(),
-                                   100 * lb.recomputeCost / fwd,
-                                   gap(cost[0]).c_str(), gap(cost[1]).c_str());
+      llvm::outs() << llvm::format(
+          "%.3f | %.3f | %.3f | %s | %.3f | %s | %s | %s |",
+          100 * cost[0] / fwd, 100 * cost[1] / fwd, 100 * cost[2] / fwd,
+          change.c_str(), 100 * lb.recomputeCost / fwd, gap(cost[0]).c_str(),
+          gap(cost[1]).c_str(), gap(cost[2]).c_str());
     }
-    llvm::outs() << llvm::format(" %.2f | %.2f |\n", secs[0], secs[1]);
+    llvm::outs() << llvm::format(" %.2f | %.2f | %.2f |\n", secs[0], secs[1],
+                                 secs[2]);
     llvm::outs().flush();
   }
   return 0;
@@ -939,12 +945,16 @@ int main(int argc, char **argv) {
     llvm::outs()
         << "## auto without and with its local search within the budget\n\n"
         << "Budget = fraction of store-all's activation peak; recompute and "
-           "bound = % of the forward cost (3 decimals); change = (with - "
-           "without) / without; gap = (plan - bound) / plan; plan s = "
-           "auto's wall seconds without and with the search, same run.\n\n"
-        << "| graph | ops | budget | recompute % without | with | change | "
-           "lower bound % | gap without | gap with | plan s without | with "
-           "|\n|---|---|---|---|---|---|---|---|---|---|---|\n";
+           "bound = % of the forward cost (3 decimals); columns: auto "
+           "without the search, with its single-value moves only (keep + "
+           "drop), with its larger changes too (chain drops, refreshes); "
+           "change = (larger - single) / single; gap = (plan - bound) / "
+           "plan; plan s = auto's wall seconds in the three modes, same "
+           "run.\n\n"
+        << "| graph | ops | budget | recompute % without | single | larger | "
+           "change | lower bound % | gap without | gap single | gap larger | "
+           "plan s without | single | larger "
+           "|\n|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n";
     for (const std::string &f : budgetSearchGraphs)
       if (runBudgetSearchGraph(ctx, f))
         return 1;

@@ -571,6 +571,7 @@ std::vector<PlanResult> sched::autoCandidates(PlanRequest &request) {
     // ones live at the peak (BudgetSearch.h), from the cheapest plans.
     if (options.budgetSearch) {
       BudgetSearchOptions search;
+      search.refresh = search.chains = options.budgetSearchLargerMoves;
       search.maxEvaluations = static_cast<unsigned>(std::max(
           1.0,
           std::clamp(kBudgetSearchWork / double(std::max<size_t>(size, 1)),

@@ -40,11 +40,11 @@ public:
 
   /// False if the limit is reached or the lowering does not simulate (only
   /// on an invalid graph).
-  bool evaluate(const std::vector<bool> &kept, Evaluated &out) {
+  bool evaluate(const KeptChoice &choice, Evaluated &out) {
     if (exhausted())
       return false;
     ++count;
-    out.schedule = lowerKeptSet(graph, kept);
+    out.schedule = lowerKeptSet(graph, choice.kept, choice.refresh);
     return !simulator.liveBytesTrace(out.schedule, out.sim, out.steps);
   }
 
@@ -105,6 +105,60 @@ static std::vector<unsigned> keptLiveAt(const Graph &graph,
   return live;
 }
 
+/// The dropped values a move may refresh (recompute at every reader,
+/// `lowerKeptSet`) to relieve step `step` of `schedule`: values not yet
+/// refreshed with a recomputed instance live during that step and read at
+/// some other step too, the most bytes per unit of cost first.
+static std::vector<unsigned> refreshableAt(const Graph &graph,
+                                           const KeptChoice &choice,
+                                           const Schedule &schedule,
+                                           unsigned step) {
+  unsigned n = graph.size();
+  constexpr unsigned kNone = ~0u;
+  // The start and last read of each value's current recomputed instance.
+  std::vector<unsigned> start(n, kNone), lastRead(n, kNone);
+  std::vector<bool> chosen(n, false);
+  std::vector<unsigned> result;
+  auto close = [&](unsigned v) {
+    if (start[v] == kNone || chosen[v] || lastRead[v] == kNone)
+      return;
+    if (start[v] <= step && step <= lastRead[v] && start[v] < lastRead[v]) {
+      chosen[v] = true;
+      result.push_back(v);
+    }
+  };
+  auto read = [&](unsigned v, unsigned k) {
+    if (start[v] != kNone)
+      lastRead[v] = k;
+  };
+  for (unsigned k = 0; k != n; ++k) {
+    for (unsigned u : schedule.recomputeBefore[k]) {
+      for (unsigned v : graph.nodes[u].operands)
+        read(v, k);
+      close(u);
+      start[u] = k;
+      lastRead[u] = kNone;
+    }
+    for (unsigned v : graph.nodes[k].operands)
+      read(v, k);
+  }
+  for (unsigned v = 0; v != n; ++v)
+    close(v);
+  llvm::erase_if(result, [&](unsigned v) {
+    const Node &node = graph.nodes[v];
+    return choice.refresh[v] || choice.kept[v] || isAlwaysKept(node) ||
+           node.bytes == 0;
+  });
+  llvm::sort(result, [&](unsigned a, unsigned b) {
+    const Node &x = graph.nodes[a], &y = graph.nodes[b];
+    double lhs = double(x.bytes) * y.cost, rhs = double(y.bytes) * x.cost;
+    if (lhs != rhs)
+      return lhs > rhs;
+    return x.bytes != y.bytes ? x.bytes > y.bytes : a < b;
+  });
+  return result;
+}
+
 /// Bytes by which the steps of `e` exceed `budget`, summed over the steps.
 static double excessOver(const Evaluated &e, int64_t budget) {
   double excess = 0;
@@ -114,62 +168,131 @@ static double excessOver(const Evaluated &e, int64_t budget) {
   return excess;
 }
 
-/// Repairs `over` (the plan of `kept`, which keeps `added` and exceeds the
-/// budget) by dropping kept values live at its peak step, one at a time:
-/// of the first `maxEjections` candidates (most bytes per unit of cost
-/// first) the drop that removes the most excess bytes per unit of added
-/// recompute, until the plan fits the budget. Fails when no candidate
-/// lowers the excess, the recompute reaches `limit`, or after `maxDrops`
-/// drops. On success `kept` holds the move and `out` its plan; on failure
-/// `kept` is as it came.
-static bool repair(const Graph &graph, std::vector<bool> &kept,
-                   Evaluated over, unsigned added, int64_t budget, double limit,
+/// The kept values a chain drop of `u` clears: `u` and, transitively, its
+/// kept operands that cost at most `kChainCostRatio` times as much as `u`
+/// (the cheap ops between `u` and the expensive op that feeds them, as a
+/// batch norm and its activation between two convolutions), so that `u` is
+/// recomputed from the expensive op's output instead of keeping its inputs
+/// live.
+static std::vector<unsigned> chainOf(const Graph &graph,
+                                     const std::vector<bool> &kept,
+                                     unsigned u) {
+  constexpr double kChainCostRatio = 4;
+  double cap = kChainCostRatio * graph.nodes[u].cost;
+  std::vector<unsigned> chain{u}, work{u};
+  while (!work.empty()) {
+    unsigned v = work.back();
+    work.pop_back();
+    for (unsigned w : graph.nodes[v].operands) {
+      const Node &node = graph.nodes[w];
+      if (node.backward || !kept[w] || isAlwaysKept(node) || node.cost > cap ||
+          llvm::is_contained(chain, w))
+        continue;
+      chain.push_back(w);
+      work.push_back(w);
+    }
+  }
+  return chain;
+}
+
+/// Repairs `over` (the plan of `choice`, which keeps `added` and exceeds
+/// the budget) one change at a time, each relieving its peak step: dropping
+/// a kept value live there, or refreshing a recomputed value whose instance
+/// is live there (`refreshableAt`). Of the first `maxEjections` candidates
+/// of each kind (most bytes per unit of cost first) the change that removes
+/// the most excess bytes per unit of added recompute is taken, until the
+/// plan fits the budget. Fails when no candidate lowers the excess, the
+/// recompute reaches `limit`, or after `maxDrops` changes. On success
+/// `choice` holds the move and `out` its plan; on failure `choice` is as it
+/// came.
+static bool repair(const Graph &graph, KeptChoice &choice, Evaluated over,
+                   unsigned added, int64_t budget, double limit,
                    const BudgetSearchOptions &options, Evaluator &evaluator,
                    Evaluated &out) {
-  std::vector<unsigned> dropped;
+  /// A change: drop `nodes` (clear their kept entries) or refresh them (set
+  /// their refresh entries).
+  struct Change {
+    std::vector<unsigned> nodes;
+    bool refresh;
+  };
+  auto apply = [&](const Change &c, bool on) {
+    for (unsigned u : c.nodes) {
+      if (c.refresh)
+        choice.refresh[u] = on;
+      else
+        choice.kept[u] = !on;
+    }
+  };
+  std::vector<Change> taken;
   double excess = excessOver(over, budget);
-  for (unsigned drop = 0; drop != options.maxDrops; ++drop) {
-    std::vector<unsigned> cands = keptLiveAt(graph, kept, over.schedule,
+  for (unsigned step = 0; step != options.maxDrops; ++step) {
+    std::vector<unsigned> drops = keptLiveAt(graph, choice.kept, over.schedule,
                                              over.sim.peakStep, added);
-    if (cands.size() > options.maxEjections)
-      cands.resize(options.maxEjections);
+    if (drops.size() > options.maxEjections)
+      drops.resize(options.maxEjections);
+    // Single drops first; the larger changes only when no single drop
+    // lowers the excess.
+    std::vector<Change> cands;
+    for (unsigned u : drops)
+      cands.push_back({{u}, false});
     std::optional<Evaluated> best;
-    unsigned bestNode = 0;
+    size_t bestIndex = 0;
     double bestExcess = 0, bestRate = 0;
-    for (unsigned u : cands) {
-      kept[u] = false;
-      Evaluated trial;
-      bool ok = evaluator.evaluate(kept, trial);
-      kept[u] = true;
-      if (!ok)
-        break;
-      if (trial.sim.recomputeCost >= limit)
-        continue;
-      double trialExcess = excessOver(trial, budget);
-      if (trialExcess >= excess)
-        continue;
-      double addedCost =
-          std::max(trial.sim.recomputeCost - over.sim.recomputeCost, 0.0);
-      // A drop that fits ends the repair: take the cheapest such drop.
-      double rate = trialExcess == 0
-                        ? std::numeric_limits<double>::infinity()
-                        : (excess - trialExcess) / (addedCost + 1e-9);
-      bool take = !best;
-      if (!take && rate != bestRate)
-        take = rate > bestRate;
-      else if (!take)
-        take = trial.sim.recomputeCost < best->sim.recomputeCost;
-      if (take) {
-        bestNode = u;
-        bestExcess = trialExcess;
-        bestRate = rate;
-        best = std::move(trial);
+    for (bool larger : {false, true}) {
+      if (larger) {
+        if (best)
+          break;
+        cands.clear();
+        if (options.chains)
+          for (unsigned u : drops) {
+            std::vector<unsigned> chain = chainOf(graph, choice.kept, u);
+            if (chain.size() > 1)
+              cands.push_back({std::move(chain), false});
+          }
+        if (options.refresh) {
+          std::vector<unsigned> refreshes =
+              refreshableAt(graph, choice, over.schedule, over.sim.peakStep);
+          if (refreshes.size() > options.maxEjections)
+            refreshes.resize(options.maxEjections);
+          for (unsigned u : refreshes)
+            cands.push_back({{u}, true});
+        }
+      }
+      for (size_t i = 0; i != cands.size(); ++i) {
+        apply(cands[i], true);
+        Evaluated trial;
+        bool ok = evaluator.evaluate(choice, trial);
+        apply(cands[i], false);
+        if (!ok)
+          break;
+        if (trial.sim.recomputeCost >= limit)
+          continue;
+        double trialExcess = excessOver(trial, budget);
+        if (trialExcess >= excess)
+          continue;
+        double addedCost =
+            std::max(trial.sim.recomputeCost - over.sim.recomputeCost, 0.0);
+        // A change that fits ends the repair: take the cheapest such change.
+        double rate = trialExcess == 0
+                          ? std::numeric_limits<double>::infinity()
+                          : (excess - trialExcess) / (addedCost + 1e-9);
+        bool take = !best;
+        if (!take && rate != bestRate)
+          take = rate > bestRate;
+        else if (!take)
+          take = trial.sim.recomputeCost < best->sim.recomputeCost;
+        if (take) {
+          bestIndex = i;
+          bestExcess = trialExcess;
+          bestRate = rate;
+          best = std::move(trial);
+        }
       }
     }
     if (!best)
       break;
-    kept[bestNode] = false;
-    dropped.push_back(bestNode);
+    apply(cands[bestIndex], true);
+    taken.push_back(std::move(cands[bestIndex]));
     excess = bestExcess;
     over = std::move(*best);
     if (over.sim.peakBytes <= budget) {
@@ -177,17 +300,18 @@ static bool repair(const Graph &graph, std::vector<bool> &kept,
       return true;
     }
   }
-  for (unsigned u : dropped)
-    kept[u] = true;
+  for (auto it = taken.rbegin(); it != taken.rend(); ++it)
+    apply(*it, false);
   return false;
 }
 
 /// `reduceRecomputeInBudget` on a shared evaluator.
-static std::optional<std::vector<bool>>
-reduce(const Graph &graph, std::vector<bool> kept, int64_t budget,
-       const BudgetSearchOptions &options, Evaluator &evaluator) {
+static std::optional<KeptChoice> reduce(const Graph &graph, KeptChoice choice,
+                                        int64_t budget,
+                                        const BudgetSearchOptions &options,
+                                        Evaluator &evaluator) {
   Evaluated current;
-  if (!evaluator.evaluate(kept, current) || current.sim.peakBytes > budget)
+  if (!evaluator.evaluate(choice, current) || current.sim.peakBytes > budget)
     return std::nullopt;
   bool improved = false;
   for (bool progress = true; progress && !evaluator.exhausted();) {
@@ -195,12 +319,15 @@ reduce(const Graph &graph, std::vector<bool> kept, int64_t budget,
     for (unsigned v : recomputedNodes(graph, current.schedule)) {
       if (evaluator.exhausted())
         break;
-      if (kept[v])
+      if (choice.kept[v])
         continue; // Kept by an earlier move of this pass.
-      kept[v] = true;
+      choice.kept[v] = true;
+      bool wasRefreshed = choice.refresh[v];
+      choice.refresh[v] = false;
       Evaluated trial;
-      if (!evaluator.evaluate(kept, trial)) {
-        kept[v] = false;
+      if (!evaluator.evaluate(choice, trial)) {
+        choice.kept[v] = false;
+        choice.refresh[v] = wasRefreshed;
         break;
       }
       double limit = current.sim.recomputeCost;
@@ -210,14 +337,15 @@ reduce(const Graph &graph, std::vector<bool> kept, int64_t budget,
           take = true;
         } else {
           Evaluated repaired;
-          take = repair(graph, kept, trial, v, budget, limit, options,
+          take = repair(graph, choice, trial, v, budget, limit, options,
                         evaluator, repaired);
           if (take)
             trial = std::move(repaired);
         }
       }
       if (!take) {
-        kept[v] = false;
+        choice.kept[v] = false;
+        choice.refresh[v] = wasRefreshed;
         continue;
       }
       assert(trial.sim.peakBytes <= budget &&
@@ -228,16 +356,17 @@ reduce(const Graph &graph, std::vector<bool> kept, int64_t budget,
   }
   if (!improved)
     return std::nullopt;
-  return kept;
+  return choice;
 }
 
-std::optional<std::vector<bool>> remat::sched::reduceRecomputeInBudget(
+std::optional<KeptChoice> remat::sched::reduceRecomputeInBudget(
     const Graph &graph, std::vector<bool> kept, int64_t budgetBytes,
     const BudgetSearchOptions &options, unsigned *evaluations) {
   assert(kept.size() == graph.size() && "one entry per node");
   Evaluator evaluator(graph, options.maxEvaluations);
-  std::optional<std::vector<bool>> result =
-      reduce(graph, std::move(kept), budgetBytes, options, evaluator);
+  KeptChoice start{std::move(kept), std::vector<bool>(graph.size(), false)};
+  std::optional<KeptChoice> result =
+      reduce(graph, std::move(start), budgetBytes, options, evaluator);
   if (evaluations)
     *evaluations = evaluator.getCount();
   return result;
@@ -262,9 +391,24 @@ remat::sched::searchWithinBudget(const Graph &graph,
     share.maxEvaluations = options.maxEvaluations / options.maxStarts;
     // A start whose share is spent still gets its first evaluation.
     share.maxEvaluations = std::max(share.maxEvaluations, 1u);
+    // Single-value moves first, then, from where they end, the larger
+    // changes (chain drops, refreshes), each with the start's share of the
+    // evaluations: the larger changes spend evaluations the single moves
+    // would otherwise use, so running them second never loses what the
+    // single moves find.
+    KeptChoice choice{std::move(kept), std::vector<bool>(graph.size(), false)};
+    BudgetSearchOptions single = share;
+    single.refresh = single.chains = false;
     Evaluator evaluator(graph, share.maxEvaluations);
-    std::optional<std::vector<bool>> improved =
-        reduce(graph, std::move(kept), budgetBytes, share, evaluator);
+    std::optional<KeptChoice> improved =
+        reduce(graph, choice, budgetBytes, single, evaluator);
+    if (options.refresh || options.chains) {
+      Evaluator more(graph, share.maxEvaluations);
+      if (std::optional<KeptChoice> further =
+              reduce(graph, improved ? *improved : choice, budgetBytes, share,
+                     more))
+        improved = std::move(further);
+    }
     if (!improved)
       continue;
     PlanResult plan;
@@ -272,7 +416,7 @@ remat::sched::searchWithinBudget(const Graph &graph,
     plan.detail = p->detail.empty()
                       ? "local search in the budget"
                       : p->detail + ", local search in the budget";
-    plan.schedule = lowerKeptSet(graph, *improved);
+    plan.schedule = lowerKeptSet(graph, improved->kept, improved->refresh);
     if (simulate(graph, plan.schedule, plan.sim) ||
         plan.sim.peakBytes > budgetBytes || plan.sim.recomputeCost >= best)
       continue;

@@ -20,35 +20,49 @@ bool remat::sched::isAlwaysKept(const Node &node) {
 
 Schedule remat::sched::lowerKeptSet(const Graph &graph,
                                     const std::vector<bool> &kept) {
-  unsigned n = graph.size();
-  assert(kept.size() == n && "kept set must have one entry per node");
-  const std::vector<Node> &nodes = graph.nodes;
+  return lowerKeptSet(graph, kept, std::vector<bool>(graph.size(), false));
+}
 
-  // available[v]: a forward value backward nodes can read without a new
-  // recomputation (kept, or recomputed already). visited[v]: pushed on the
-  // search; as the graph is a DAG a visited node is emitted before it could
-  // be reached again.
-  std::vector<bool> available(n), visited(n);
+Schedule remat::sched::lowerKeptSet(const Graph &graph,
+                                    const std::vector<bool> &kept,
+                                    const std::vector<bool> &refresh) {
+  unsigned n = graph.size();
+  assert(kept.size() == n && refresh.size() == n &&
+         "kept and refresh sets must have one entry per node");
+  const std::vector<Node> &nodes = graph.nodes;
+  constexpr unsigned kNever = ~0u;
+
+  // resident[v]: a forward value that is never recomputed. madeAt[v]: the
+  // step of v's latest recomputation; the instance serves every later step
+  // unless v is refreshed, then only that step. enteredAt[v]: the step whose
+  // search last pushed v; as the graph is a DAG a node pushed in a step's
+  // search is emitted before it could be reached again in that search.
+  std::vector<bool> resident(n);
+  std::vector<unsigned> madeAt(n, kNever), enteredAt(n, kNever);
   for (unsigned v = 0; v != n; ++v)
     if (!nodes[v].backward)
-      available[v] = kept[v] || isAlwaysKept(nodes[v]);
+      resident[v] = kept[v] || isAlwaysKept(nodes[v]);
 
   Schedule schedule(n);
   std::vector<std::pair<unsigned, unsigned>> stack;
   for (unsigned k = 0; k != n; ++k) {
     if (!nodes[k].backward)
       continue;
+    auto available = [&](unsigned v) {
+      return resident[v] ||
+             (madeAt[v] != kNever && (!refresh[v] || madeAt[v] == k));
+    };
     // Forward nodes only have forward operands (Graph::validate), so only
     // the roots can be backward nodes.
     appendRecomputeClosure(
         graph, k,
         [&](unsigned v) {
-          if (nodes[v].backward || available[v] || visited[v])
+          if (nodes[v].backward || available(v) || enteredAt[v] == k)
             return false;
-          visited[v] = true;
+          enteredAt[v] = k;
           return true;
         },
-        [&](unsigned v) { available[v] = true; }, schedule.recomputeBefore[k],
+        [&](unsigned v) { madeAt[v] = k; }, schedule.recomputeBefore[k],
         stack);
   }
   return schedule;

@@ -67,12 +67,12 @@ TEST(BudgetSearchTest, TradesTheExpensiveRecomputationForTheCheapOne) {
   EXPECT_EQ(before.recomputeCost, 100);
   // Keeping E alone needs 360 B: the move must drop C in the same step.
   unsigned evaluations = 0;
-  std::optional<std::vector<bool>> kept = reduceRecomputeInBudget(
+  std::optional<KeptChoice> choice = reduceRecomputeInBudget(
       g, start, kTradeBudget, BudgetSearchOptions(), &evaluations);
-  ASSERT_TRUE(kept);
-  EXPECT_TRUE((*kept)[0]);
-  EXPECT_FALSE((*kept)[1]);
-  SimResult after = simulateKept(g, *kept);
+  ASSERT_TRUE(choice);
+  EXPECT_TRUE(choice->kept[0]);
+  EXPECT_FALSE(choice->kept[1]);
+  SimResult after = simulateKept(g, choice->kept);
   EXPECT_LE(after.peakBytes, kTradeBudget);
   EXPECT_EQ(after.recomputeCost, 1);
   EXPECT_GT(evaluations, 2u);
@@ -84,6 +84,76 @@ TEST(BudgetSearchTest, TradesTheExpensiveRecomputationForTheCheapOne) {
   if (milpAvailable()) {
     std::string note;
     std::optional<PlanResult> exact = milpOptimal(g, kTradeBudget, 10, note);
+    ASSERT_TRUE(exact) << note;
+    ASSERT_TRUE(exact->solver && exact->solver->optimal);
+    EXPECT_EQ(exact->sim.recomputeCost, after.recomputeCost);
+  }
+}
+
+/// An expensive value X feeding two cheap ops A and R, all 100 B, with X
+/// and R read at the end of the backward and a 200 B gradient in between:
+///   0 X 100 B, cost 100   1 A(X) 100 B, cost 1   2 R(A) 100 B, cost 1
+///   3 s(R) 10 B   4 loss(s) output   5 g1(loss) 200 B   6 g2(g1) 10 B
+///   7 g3(g2, X, R) 10 B, output
+/// Within 310 B, X and R cannot both stay live through g2. The start keeps
+/// R (and A) and recomputes X (cost 100). Keeping X needs R gone, but
+/// dropping R alone recomputes it from A, which then stays live instead
+/// (the same bytes): only dropping R with A, recomputing both from X
+/// (cost 2), fits, and that is the optimum.
+Graph makeChainGraph() {
+  Graph g;
+  g.addNode(makeCostNode("X", 100, 100, {}));
+  g.addNode(makeCostNode("A", 100, 1, {0}));
+  g.addNode(makeCostNode("R", 100, 1, {1}));
+  g.addNode(makeCostNode("s", 10, 1, {2}));
+  g.addNode(makeCostNode("loss", 1, 1, {3}));
+  g.nodes[4].output = true;
+  g.addNode(makeCostNode("g1", 200, 1, {4}, true));
+  g.addNode(makeCostNode("g2", 10, 1, {5}, true));
+  g.addNode(makeCostNode("g3", 10, 1, {6, 0, 2}, true));
+  g.nodes[7].output = true;
+  return g;
+}
+
+constexpr int64_t kChainBudget = 310;
+
+TEST(BudgetSearchTest, DropsACheapChainToKeepTheExpensiveValue) {
+  Graph g = makeChainGraph();
+  ASSERT_FALSE(g.validate());
+  std::vector<bool> start(g.size(), false);
+  start[1] = start[2] = start[3] = true;
+  SimResult before = simulateKept(g, start);
+  EXPECT_LE(before.peakBytes, kChainBudget);
+  EXPECT_EQ(before.recomputeCost, 100);
+  // Single-value moves alone find nothing: the drop of R is zero-sum.
+  BudgetSearchOptions single;
+  single.chains = single.refresh = false;
+  EXPECT_FALSE(reduceRecomputeInBudget(g, start, kChainBudget, single));
+  std::optional<KeptChoice> choice =
+      reduceRecomputeInBudget(g, start, kChainBudget, BudgetSearchOptions());
+  ASSERT_TRUE(choice);
+  EXPECT_TRUE(choice->kept[0]);
+  EXPECT_FALSE(choice->kept[1]);
+  EXPECT_FALSE(choice->kept[2]);
+  SimResult after;
+  ASSERT_FALSE(simulate(
+      g, lowerKeptSet(g, choice->kept, choice->refresh), after));
+  EXPECT_LE(after.peakBytes, kChainBudget);
+  EXPECT_EQ(after.recomputeCost, 2);
+  // searchWithinBudget runs the single moves, then the larger changes.
+  PlanResult p;
+  p.strategy = "test";
+  p.schedule = lowerKeptSet(g, start);
+  ASSERT_FALSE(simulate(g, p.schedule, p.sim));
+  std::vector<PlanResult> found =
+      searchWithinBudget(g, {p}, kChainBudget, BudgetSearchOptions());
+  ASSERT_EQ(found.size(), 1u);
+  EXPECT_EQ(found[0].sim.recomputeCost, 2);
+  EXPECT_LE(found[0].sim.peakBytes, kChainBudget);
+  // The exact MILP proves recompute 2 optimal within the budget.
+  if (milpAvailable()) {
+    std::string note;
+    std::optional<PlanResult> exact = milpOptimal(g, kChainBudget, 10, note);
     ASSERT_TRUE(exact) << note;
     ASSERT_TRUE(exact->solver && exact->solver->optimal);
     EXPECT_EQ(exact->sim.recomputeCost, after.recomputeCost);

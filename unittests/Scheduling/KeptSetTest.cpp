@@ -8,9 +8,12 @@
 
 #include "remat/Scheduling/KeptSet.h"
 
+#include "llvm/ADT/STLExtras.h"
+
 #include "gtest/gtest.h"
 
 #include <chrono>
+#include <random>
 
 using namespace remat::sched;
 using test::GradChain;
@@ -133,4 +136,81 @@ TEST(KeptSetTest, FastOnLongChains) {
   // All 9900 dropped values plus the loss, each once.
   EXPECT_EQ(s.numRecomputed(), 9901u);
   EXPECT_LT(seconds, 3.0);
+}
+
+/// A cheap forward value F read by the first backward node and by the last
+/// one, with a 200 B gradient in between:
+///   0 F 100 B   1 s(F) 10 B   2 loss(s) output   3 g1(loss, F) 10 B
+///   4 g2(g1) 200 B   5 g2b(g2) 10 B   6 g3(g2b, F) 10 B, output
+/// Held from its recomputation before g1 to g3, F is live through g2
+/// (310 B); refreshed, it is recomputed before g1 and again before g3, and
+/// the peak is the gradient's 210 B.
+TEST(KeptSetTest, RefreshedValueIsRecomputedAtEachReader) {
+  Graph g;
+  g.addNode(test::makeCostNode("F", 100, 1, {}));
+  g.addNode(test::makeCostNode("s", 10, 1, {0}));
+  g.addNode(test::makeCostNode("loss", 1, 1, {1}));
+  g.nodes[2].output = true;
+  g.addNode(test::makeCostNode("g1", 10, 1, {2, 0}, true));
+  g.addNode(test::makeCostNode("g2", 200, 1, {3}, true));
+  g.addNode(test::makeCostNode("g2b", 10, 1, {4}, true));
+  g.addNode(test::makeCostNode("g3", 10, 1, {5, 0}, true));
+  g.nodes[6].output = true;
+  ASSERT_FALSE(g.validate());
+  std::vector<bool> kept(g.size(), false), refresh(g.size(), false);
+  kept[1] = true;
+  SimResult held, refreshed;
+  Schedule once = lowerKeptSet(g, kept, refresh);
+  EXPECT_EQ(once.recomputeBefore, lowerKeptSet(g, kept).recomputeBefore);
+  EXPECT_EQ(once.recomputeBefore[3], List{0});
+  EXPECT_TRUE(once.recomputeBefore[6].empty());
+  ASSERT_FALSE(simulate(g, once, held));
+  EXPECT_EQ(held.peakBytes, 310);
+  refresh[0] = true;
+  Schedule twice = lowerKeptSet(g, kept, refresh);
+  EXPECT_EQ(twice.recomputeBefore[3], List{0});
+  EXPECT_EQ(twice.recomputeBefore[6], List{0});
+  EXPECT_EQ(twice.numRecomputed(), 2u);
+  ASSERT_FALSE(simulate(g, twice, refreshed));
+  EXPECT_EQ(refreshed.peakBytes, 210);
+  EXPECT_EQ(refreshed.recomputeCost, 2);
+}
+
+/// On random graphs with random kept and refresh sets: with no refresh
+/// entry the lowering is `lowerKeptSet`'s; with some, the schedule
+/// simulates, and every read of a refreshed dropped value (by a backward
+/// node or a recomputation) is served by an instance made in the same step.
+TEST(KeptSetTest, RandomRefreshSetsSimulateAndRecomputeAtEachStep) {
+  std::mt19937 rng(91);
+  for (int iter = 0; iter < 200; ++iter) {
+    Graph g = test::makeRandomGraph(rng, 3 + iter % 30, 2 + iter % 20);
+    std::vector<bool> kept(g.size()), refresh(g.size(), false);
+    for (unsigned v = 0; v < g.size(); ++v)
+      kept[v] = rng() % 3 == 0;
+    EXPECT_EQ(lowerKeptSet(g, kept, refresh).recomputeBefore,
+              lowerKeptSet(g, kept).recomputeBefore);
+    for (unsigned v = 0; v < g.size(); ++v)
+      refresh[v] = rng() % 2 == 0;
+    Schedule s = lowerKeptSet(g, kept, refresh);
+    SimResult sim;
+    ASSERT_FALSE(simulate(g, s, sim)) << "iteration " << iter;
+    auto dropped = [&](unsigned v) {
+      return !g.nodes[v].backward && !kept[v] && !isAlwaysKept(g.nodes[v]);
+    };
+    for (unsigned k = 0; k < g.size(); ++k) {
+      if (!g.nodes[k].backward)
+        continue;
+      const List &list = s.recomputeBefore[k];
+      auto madeHere = [&](unsigned v) {
+        return llvm::is_contained(list, v);
+      };
+      for (unsigned u : list)
+        for (unsigned v : g.nodes[u].operands)
+          if (dropped(v) && refresh[v])
+            EXPECT_TRUE(madeHere(v)) << "iteration " << iter;
+      for (unsigned v : g.nodes[k].operands)
+        if (dropped(v) && refresh[v])
+          EXPECT_TRUE(madeHere(v)) << "iteration " << iter;
+    }
+  }
 }

@@ -17,11 +17,20 @@
 /// bytes per unit of cost, the drop that removes the most bytes over the
 /// budget (summed over all steps) per unit of recompute it adds, until the
 /// plan fits: the large values that are cheap to recompute give way, as in
-/// PyTorch's min-cut partitioner. A move is taken when the lowered plan fits
-/// the budget and recomputes strictly less; the search passes over the
-/// recomputed values, most expensive first, until a pass takes no move or
-/// the evaluation limit is reached. It proves nothing: it ends in a local
-/// optimum of these moves.
+/// PyTorch's min-cut partitioner. When no single drop lowers the excess,
+/// the repair tries larger changes: dropping a kept value together with the
+/// cheap kept ops that feed it (a batch norm's chain down to the
+/// convolution output it is then recomputed from; dropping the activation
+/// alone keeps its input live instead, the same bytes), and refreshing a
+/// recomputed value live at the peak (recomputing it before each later
+/// reader instead of holding it, `lowerKeptSet` with a refresh set: a value
+/// may then be recomputed several times). A move is taken when the lowered
+/// plan fits the budget and recomputes strictly less; the search passes
+/// over the recomputed values, most expensive first, until a pass takes no
+/// move or the evaluation limit is reached. `searchWithinBudget` runs the
+/// single-value moves first and the larger changes from where they end, so
+/// the larger changes never lose what the single moves find. It proves
+/// nothing: it ends in a local optimum of these moves.
 ///
 //===----------------------------------------------------------------------===//
 
@@ -41,7 +50,8 @@ namespace sched {
 /// Limits of `reduceRecomputeInBudget`.
 struct BudgetSearchOptions {
   /// At most this many plans are lowered and simulated in all (each costs
-  /// O(nodes + operand references)), so the work is deterministic.
+  /// O(nodes + operand references)), so the work is deterministic
+  /// (`searchWithinBudget`: per search, single moves then larger changes).
   unsigned maxEvaluations = 1500;
   /// Kept values tried per drop when a kept value pushes the peak over the
   /// budget (those live at the peak step, most bytes per unit of cost first).
@@ -51,17 +61,32 @@ struct BudgetSearchOptions {
   /// At most this many starting plans (distinct kept sets of the cheapest
   /// candidates within the budget) share the evaluations.
   unsigned maxStarts = 2;
+  /// Repairs may also refresh recomputed values live at the peak (recompute
+  /// them at every reader instead of holding them between readers,
+  /// `lowerKeptSet` with a refresh set), not only drop kept values.
+  bool refresh = true;
+  /// Repairs may also drop a kept value together with the cheap kept ops
+  /// that feed it (up to the expensive op whose output it is then
+  /// recomputed from).
+  bool chains = true;
+};
+
+/// A plan of the search: a kept set and the dropped values recomputed at
+/// every reader, lowered by `lowerKeptSet(graph, kept, refresh)`.
+struct KeptChoice {
+  std::vector<bool> kept;
+  std::vector<bool> refresh;
 };
 
 
 /// Improves `kept`, whose lowering must fit `budgetBytes`, by the moves
-/// above. Returns the improved kept set, or none if the lowering of `kept`
-/// does not fit the budget or no move was taken. The result's lowering
-/// (`lowerKeptSet`) fits the budget and recomputes strictly less than the
-/// lowering of `kept`. `evaluations`, if given, receives the number of
+/// above. Returns the improved kept and refresh sets, or none if the
+/// lowering of `kept` does not fit the budget or no move was taken. The
+/// result's lowering (`lowerKeptSet` with its refresh set) fits the budget
+/// and recomputes strictly less than the lowering of `kept`. `evaluations`, if given, receives the number of
 /// lowerings and simulations spent. The graph must have no forward node
 /// after a backward one (Phases.h).
-std::optional<std::vector<bool>>
+std::optional<KeptChoice>
 reduceRecomputeInBudget(const Graph &graph, std::vector<bool> kept,
                         int64_t budgetBytes,
                         const BudgetSearchOptions &options,

@@ -40,6 +40,20 @@ bool isAlwaysKept(const Node &node);
 /// Runs in O(nodes + operand references).
 Schedule lowerKeptSet(const Graph &graph, const std::vector<bool> &kept);
 
+/// Like `lowerKeptSet`, except for the dropped values with `refresh` set
+/// (one entry per node; other entries are ignored): such a value's
+/// recomputed instance serves only the backward node it was recomputed for,
+/// and every later backward node that needs it (directly or through another
+/// recomputation) recomputes it again, with whatever of its own dropped
+/// inputs is not available then. The instance is then freed after the step
+/// that needed it instead of staying live to the value's last backward
+/// reader: more recompute, less memory between far-apart readers. A value
+/// may so be recomputed several times (Graph.h allows it). With no entry
+/// set the result is `lowerKeptSet(graph, kept)`. Runs in O(nodes +
+/// operand references of all recomputations).
+Schedule lowerKeptSet(const Graph &graph, const std::vector<bool> &kept,
+                      const std::vector<bool> &refresh);
+
 /// The kept set of `schedule`: every forward node that it never recomputes.
 std::vector<bool> keptSetOf(const Graph &graph, const Schedule &schedule);
 

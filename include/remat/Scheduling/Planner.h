@@ -76,6 +76,9 @@ struct PlannerOptions {
   /// (BudgetSearch.h) on its cheapest plans; off only to measure what the
   /// search adds (`remat-bench --budget-search-graphs`).
   bool budgetSearch = true;
+  /// The local search's larger changes (BudgetSearchOptions::chains and
+  /// ::refresh); off only to measure what they add.
+  bool budgetSearchLargerMoves = true;
 };
 
 //===----------------------------------------------------------------------===//
