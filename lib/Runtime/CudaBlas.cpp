@@ -5,7 +5,8 @@
 //===----------------------------------------------------------------------===//
 //
 // remat_cuda_sgemm, which `--remat-linalg-to-blas=target=cuda` calls for
-// every f32 matmul and batch matmul of a CUDA step: one
+// every f32 matmul and batch matmul of a CUDA step (remat_cuda_gemm_f16 /
+// _bf16 for f16 / bf16 operands with an f32 result): one
 // cublasGemmStridedBatchedEx_64 on the caller's stream. Plain C++ over
 // cublas_v2.h; no MLIR.
 //
@@ -83,16 +84,13 @@ int64_t leadingDimension(int64_t ld, int64_t rows, int64_t columns) {
   return ld;
 }
 
-} // namespace
-
-extern "C" void remat_cuda_sgemm(void *stream, int64_t batch, int64_t m,
-                                 int64_t n, int64_t k, int64_t transA,
-                                 const float *a, int64_t offsetA, int64_t lda,
-                                 int64_t batchStrideA, int64_t transB,
-                                 const float *b, int64_t offsetB, int64_t ldb,
-                                 int64_t batchStrideB, float *c,
-                                 int64_t offsetC, int64_t ldc,
-                                 int64_t batchStrideC) {
+/// C[i] += op(A[i]) op(B[i]) (row-major, remat_cuda_sgemm's operands) with
+/// A and B of `inputType` and C of f32, in pedantic f32 compute.
+void gemm(void *stream, int64_t batch, int64_t m, int64_t n, int64_t k,
+          int64_t transA, const void *a, int64_t lda, int64_t batchStrideA,
+          int64_t transB, const void *b, int64_t ldb, int64_t batchStrideB,
+          float *c, int64_t ldc, int64_t batchStrideC,
+          cudaDataType inputType) {
   if (batch <= 0 || m <= 0 || n <= 0 || k <= 0)
     return; // C += nothing
   // Rows and columns of the stored (row-major) matrices.
@@ -108,8 +106,45 @@ extern "C" void remat_cuda_sgemm(void *stream, int64_t batch, int64_t m,
   const float one = 1.0f;
   REMAT_CHECK(cublasGemmStridedBatchedEx_64(
       handle, transB ? CUBLAS_OP_T : CUBLAS_OP_N,
-      transA ? CUBLAS_OP_T : CUBLAS_OP_N, n, m, k, &one, b + offsetB,
-      CUDA_R_32F, ldb, batchStrideB, a + offsetA, CUDA_R_32F, lda,
-      batchStrideA, &one, c + offsetC, CUDA_R_32F, ldc, batchStrideC, batch,
-      CUBLAS_COMPUTE_32F_PEDANTIC, CUBLAS_GEMM_DEFAULT));
+      transA ? CUBLAS_OP_T : CUBLAS_OP_N, n, m, k, &one, b, inputType, ldb,
+      batchStrideB, a, inputType, lda, batchStrideA, &one, c, CUDA_R_32F,
+      ldc, batchStrideC, batch, CUBLAS_COMPUTE_32F_PEDANTIC,
+      CUBLAS_GEMM_DEFAULT));
+}
+
+} // namespace
+
+extern "C" void remat_cuda_sgemm(void *stream, int64_t batch, int64_t m,
+                                 int64_t n, int64_t k, int64_t transA,
+                                 const float *a, int64_t offsetA, int64_t lda,
+                                 int64_t batchStrideA, int64_t transB,
+                                 const float *b, int64_t offsetB, int64_t ldb,
+                                 int64_t batchStrideB, float *c,
+                                 int64_t offsetC, int64_t ldc,
+                                 int64_t batchStrideC) {
+  gemm(stream, batch, m, n, k, transA, a + offsetA, lda, batchStrideA, transB,
+       b + offsetB, ldb, batchStrideB, c + offsetC, ldc, batchStrideC,
+       CUDA_R_32F);
+}
+
+extern "C" void remat_cuda_gemm_f16(
+    void *stream, int64_t batch, int64_t m, int64_t n, int64_t k,
+    int64_t transA, const uint16_t *a, int64_t offsetA, int64_t lda,
+    int64_t batchStrideA, int64_t transB, const uint16_t *b, int64_t offsetB,
+    int64_t ldb, int64_t batchStrideB, float *c, int64_t offsetC, int64_t ldc,
+    int64_t batchStrideC) {
+  gemm(stream, batch, m, n, k, transA, a + offsetA, lda, batchStrideA, transB,
+       b + offsetB, ldb, batchStrideB, c + offsetC, ldc, batchStrideC,
+       CUDA_R_16F);
+}
+
+extern "C" void remat_cuda_gemm_bf16(
+    void *stream, int64_t batch, int64_t m, int64_t n, int64_t k,
+    int64_t transA, const uint16_t *a, int64_t offsetA, int64_t lda,
+    int64_t batchStrideA, int64_t transB, const uint16_t *b, int64_t offsetB,
+    int64_t ldb, int64_t batchStrideB, float *c, int64_t offsetC, int64_t ldc,
+    int64_t batchStrideC) {
+  gemm(stream, batch, m, n, k, transA, a + offsetA, lda, batchStrideA, transB,
+       b + offsetB, ldb, batchStrideB, c + offsetC, ldc, batchStrideC,
+       CUDA_R_16BF);
 }

@@ -6,6 +6,8 @@
 //
 // linalg.matmul and linalg.batch_matmul on f32 memrefs become calls of
 // remat_cpu_sgemm (lib/Runtime/CpuRuntime.cpp, cblas_sgemm underneath);
+// on CUDA also those of f16 or bf16 operands with an f32 result
+// (remat_cuda_gemm_f16 / _bf16);
 // the convolutions of remat-lower-to-linalg become calls of the runtime's
 // im2col + GEMM convolutions (ConvToBlas.cpp). With target=cuda the
 // matmuls call remat_cuda_sgemm (lib/Runtime/CudaBlas.cpp, cuBLAS) and,
@@ -23,6 +25,8 @@
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/TypeUtilities.h"
+#include "llvm/ADT/SetVector.h"
 
 #include <limits>
 
@@ -38,6 +42,26 @@ namespace {
 
 constexpr llvm::StringLiteral kSgemm = "remat_cpu_sgemm";
 constexpr llvm::StringLiteral kCudaSgemm = "remat_cuda_sgemm";
+constexpr llvm::StringLiteral kCudaGemmF16 = "remat_cuda_gemm_f16";
+constexpr llvm::StringLiteral kCudaGemmBF16 = "remat_cuda_gemm_bf16";
+
+/// The GEMM routine for a matmul whose A and B have element type `input`
+/// and C `output`: f32 everywhere (both targets), or on CUDA f16 or bf16
+/// operands with an f32 result (the f32 accumulators of f16/bf16 steps);
+/// empty when there is none.
+StringRef gemmFor(Type input, Type output, bool cuda) {
+  if (!output.isF32())
+    return {};
+  if (input.isF32())
+    return cuda ? kCudaSgemm : kSgemm;
+  if (!cuda)
+    return {};
+  if (input.isF16())
+    return kCudaGemmF16;
+  if (input.isBF16())
+    return kCudaGemmBF16;
+  return {};
+}
 
 /// How one operand of a matmul lies in memory: which of its dimensions is
 /// the batch (or none: broadcast), and whether its matrix is transposed
@@ -55,7 +79,7 @@ static std::optional<OperandLayout>
 matchOperand(Value memref, AffineMap map, std::optional<unsigned> batch,
              unsigned rows, unsigned cols, bool allowTranspose) {
   auto type = dyn_cast<MemRefType>(memref.getType());
-  if (!type || !type.getElementType().isF32())
+  if (!type)
     return std::nullopt;
   SmallVector<int64_t> strides;
   int64_t offset;
@@ -125,9 +149,22 @@ static OperandValues extract(OpBuilder &b, Location loc,
   return values;
 }
 
+/// The GEMM routine `op` (a named matmul) calls (gemmFor), or empty.
+static StringRef gemmOf(linalg::LinalgOp op, bool cuda) {
+  if (op.getNumDpsInputs() != 2 || op.getNumDpsInits() != 1)
+    return {};
+  Type a = getElementTypeOrSelf(op.getDpsInputs()[0].getType());
+  Type b = getElementTypeOrSelf(op.getDpsInputs()[1].getType());
+  if (a != b)
+    return {};
+  return gemmFor(a, getElementTypeOrSelf(op.getDpsInits()[0].getType()),
+                 cuda);
+}
+
 /// Rewrites `op` into a call of `sgemm` (remat_cpu_sgemm, or with `cuda`
-/// remat_cuda_sgemm on a stream of its own that is waited for after the
-/// call); returns false (and leaves the op) when it does not match.
+/// remat_cuda_sgemm or its f16/bf16 form on a stream of its own that is
+/// waited for after the call); returns false (and leaves the op) when it
+/// does not match.
 static bool rewriteMatmul(linalg::LinalgOp op, func::FuncOp sgemm,
                           bool cuda) {
   if (!op.hasPureBufferSemantics() || op.getNumDpsInputs() != 2 ||
@@ -215,10 +252,16 @@ static bool rewriteMatmul(linalg::LinalgOp op, func::FuncOp sgemm,
 
 /// The type of remat_cpu_sgemm: batch, m, n, k, then per operand
 /// (transposed,) base, offset, leading dimension, batch stride. With `cuda`
-/// (remat_cuda_sgemm) the stream comes first, as an async token.
-static FunctionType declaredType(MLIRContext *ctx, bool cuda) {
+/// (remat_cuda_sgemm) the stream comes first, as an async token. `name`'s
+/// A and B are memrefs of f16 or bf16 for remat_cuda_gemm_f16 / _bf16, C
+/// always of f32.
+static FunctionType declaredType(MLIRContext *ctx, StringRef name,
+                                 bool cuda) {
   Type idx = IndexType::get(ctx);
-  Type base = MemRefType::get({}, Float32Type::get(ctx));
+  Type f32 = Float32Type::get(ctx);
+  Type input = name == kCudaGemmF16    ? Float16Type::get(ctx)
+               : name == kCudaGemmBF16 ? BFloat16Type::get(ctx)
+                                       : f32;
   SmallVector<Type> inputs;
   if (cuda)
     inputs.push_back(gpu::AsyncTokenType::get(ctx));
@@ -226,7 +269,8 @@ static FunctionType declaredType(MLIRContext *ctx, bool cuda) {
   for (int operand = 0; operand < 3; ++operand) {
     if (operand < 2)
       inputs.push_back(idx); // transposed
-    inputs.append({base, idx, idx, idx});
+    inputs.append(
+        {MemRefType::get({}, operand < 2 ? input : f32), idx, idx, idx});
   }
   return FunctionType::get(ctx, inputs, {});
 }
@@ -269,16 +313,16 @@ struct LinalgToBlasPass
       return signalPassFailure();
     }
     bool cuda = target == "cuda";
-    StringRef sgemmName = cuda ? kCudaSgemm : kSgemm;
-    SmallVector<linalg::LinalgOp> matmuls;
+    SmallVector<std::pair<linalg::LinalgOp, StringRef>> matmuls;
     SmallVector<blas::ConvMatch> convolutions;
     module.walk([&](linalg::LinalgOp op) {
       // Host code only: never inside a GPU kernel.
       if (op->getParentOfType<gpu::GPUModuleOp>())
         return;
-      if (isa<linalg::MatmulOp, linalg::BatchMatmulOp>(op))
-        matmuls.push_back(op);
-      else if (cuda && !cudnn)
+      if (isa<linalg::MatmulOp, linalg::BatchMatmulOp>(op)) {
+        if (StringRef gemm = gemmOf(op, cuda); !gemm.empty())
+          matmuls.emplace_back(op, gemm);
+      } else if (cuda && !cudnn)
         return; // Without cuDNN convolutions stay kernels.
       else if (std::optional<blas::ConvMatch> conv =
                    blas::matchConvolution(op, cuda))
@@ -294,11 +338,15 @@ struct LinalgToBlasPass
         cuda ? blas::kCudaSconv2dFilterGrad : blas::kSconv2dFilterGrad;
     StringRef inputGrad =
         cuda ? blas::kCudaSconv2dInputGrad : blas::kSconv2dInputGrad;
-    FunctionType gemmType = declaredType(ctx, cuda);
+    llvm::SmallSetVector<StringRef, 3> gemms;
+    for (auto &[op, gemm] : matmuls)
+      gemms.insert(gemm);
+    for (StringRef gemm : gemms)
+      if (failed(checkReserved(module, gemm, declaredType(ctx, gemm, cuda),
+                               "GEMM")))
+        return signalPassFailure();
     FunctionType convType = blas::convolutionType(ctx, cuda);
-    if ((!matmuls.empty() &&
-         failed(checkReserved(module, sgemmName, gemmType, "GEMM"))) ||
-        (calls(forward) &&
+    if ((calls(forward) &&
          failed(checkReserved(module, forward, convType, "convolution"))) ||
         (calls(filterGrad) &&
          failed(checkReserved(module, filterGrad, convType,
@@ -308,12 +356,14 @@ struct LinalgToBlasPass
                               "convolution input gradient"))))
       return signalPassFailure();
 
-    if (!matmuls.empty()) {
-      func::FuncOp sgemm = declareRuntime(module, sgemmName, gemmType);
-      for (linalg::LinalgOp op : matmuls)
-        rewriteMatmul(op, sgemm, cuda);
-      if (sgemm.symbolKnownUseEmpty(module))
-        sgemm.erase();
+    for (StringRef gemm : gemms) {
+      func::FuncOp routine =
+          declareRuntime(module, gemm, declaredType(ctx, gemm, cuda));
+      for (auto &[op, name] : matmuls)
+        if (name == gemm)
+          rewriteMatmul(op, routine, cuda);
+      if (routine.symbolKnownUseEmpty(module))
+        routine.erase();
     }
     for (const blas::ConvMatch &conv : convolutions)
       blas::rewriteConvolution(

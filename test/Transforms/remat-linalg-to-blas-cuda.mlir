@@ -63,6 +63,40 @@ func.func @kept(%a: memref<4x8xf64>, %b: memref<8x16xf64>, %c: memref<4x16xf64>,
 
 // -----
 
+// f16 and bf16 operands with an f32 result (the f32 accumulators of a
+// half-precision step) call remat_cuda_gemm_f16 / remat_cuda_gemm_bf16
+// with the operands of remat_cuda_sgemm, A and B as memrefs of their own
+// type; a transposed B (its flag 1) and a batch as for f32. Mixed
+// operands, a half-precision result and f64 stay loops (GPU kernels).
+// CHECK-LABEL: func.func @half
+// CHECK-DAG: %[[ZERO:.*]] = arith.constant 0 : index
+// CHECK-DAG: %[[ONE:.*]] = arith.constant 1 : index
+// CHECK: %[[S:.*]] = gpu.wait async
+// CHECK-NEXT: call @remat_cuda_gemm_f16(%[[S]], %[[ONE]], %{{.*}}#0, %{{.*}}#1, %{{.*}}#1, %[[ZERO]], %{{.*}}, %{{.*}}, %{{.*}}#0, %[[ZERO]], %[[ONE]], %{{.*}}, %{{.*}}, %{{.*}}#0, %[[ZERO]], %{{.*}}, %{{.*}}, %{{.*}}#0, %[[ZERO]]) : (!gpu.async.token, index, index, index, index, index, memref<f16>, index, index, index, index, memref<f16>, index, index, index, memref<f32>, index, index, index) -> ()
+// CHECK-NEXT: gpu.wait [%[[S]]]
+// CHECK: %[[S2:.*]] = gpu.wait async
+// CHECK-NEXT: call @remat_cuda_gemm_bf16(%[[S2]], %{{.*}}#0, {{.*}}memref<bf16>, index, index, index, index, memref<bf16>, index, index, index, memref<f32>, index, index, index) -> ()
+// CHECK-NEXT: gpu.wait [%[[S2]]]
+// CHECK: linalg.matmul ins(%{{.*}}, %{{.*}} : memref<4x8xf16>, memref<8x16xf32>)
+// CHECK: linalg.matmul ins(%{{.*}}, %{{.*}} : memref<4x8xf16>, memref<8x16xf16>) outs(%{{.*}} : memref<4x16xf16>)
+// CHECK-NOT: remat_cuda_sgemm
+// CHECK-DAG: func.func private @remat_cuda_gemm_f16(!gpu.async.token, index, index, index, index, index, memref<f16>, index, index, index, index, memref<f16>, index, index, index, memref<f32>, index, index, index)
+// CHECK-DAG: func.func private @remat_cuda_gemm_bf16(!gpu.async.token, index, index, index, index, index, memref<bf16>, index, index, index, index, memref<bf16>, index, index, index, memref<f32>, index, index, index)
+func.func @half(%a: memref<4x8xf16>, %b: memref<16x8xf16>, %c: memref<4x16xf32>,
+                %ba: memref<3x4x8xbf16>, %bb: memref<3x8x16xbf16>, %bc: memref<3x4x16xf32>,
+                %mb: memref<8x16xf32>, %hb: memref<8x16xf16>, %hc: memref<4x16xf16>) {
+  linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (m, k)>,
+                                 affine_map<(m, n, k) -> (n, k)>,
+                                 affine_map<(m, n, k) -> (m, n)>]
+      ins(%a, %b : memref<4x8xf16>, memref<16x8xf16>) outs(%c : memref<4x16xf32>)
+  linalg.batch_matmul ins(%ba, %bb : memref<3x4x8xbf16>, memref<3x8x16xbf16>) outs(%bc : memref<3x4x16xf32>)
+  linalg.matmul ins(%a, %mb : memref<4x8xf16>, memref<8x16xf32>) outs(%c : memref<4x16xf32>)
+  linalg.matmul ins(%a, %hb : memref<4x8xf16>, memref<8x16xf16>) outs(%hc : memref<4x16xf16>)
+  return
+}
+
+// -----
+
 // The runtime's name is reserved.
 // expected-error@+1 {{'remat_cuda_sgemm' is reserved for the CUDA runtime's GEMM}}
 func.func @remat_cuda_sgemm(%x: f32) {

@@ -69,17 +69,21 @@ func.func @subview(%a: memref<4x32xf32>, %b: memref<8x16xf32>, %c: memref<4x16xf
 
 // -----
 
-// Left as loops: f64, a non-unit innermost stride, tensors. No declaration
-// is added when nothing is rewritten.
+// Left as loops: f64, f16 operands with an f32 result (a CUDA-only GEMM),
+// a non-unit innermost stride, tensors. No declaration is added when
+// nothing is rewritten.
 // CHECK-LABEL: func.func @kept
 // CHECK: linalg.matmul ins(%{{.*}}, %{{.*}} : memref<4x8xf64>
+// CHECK: linalg.matmul ins(%{{.*}}, %{{.*}} : memref<4x8xf16>
 // CHECK: linalg.matmul ins(%{{.*}}, %{{.*}} : memref<4x8xf32, strided<[64, 2]>>
 // CHECK: linalg.matmul ins(%{{.*}}, %{{.*}} : tensor<4x8xf32>
 // CHECK-NOT: remat_cpu_sgemm
 func.func @kept(%a: memref<4x8xf64>, %b: memref<8x16xf64>, %c: memref<4x16xf64>,
+                %ha: memref<4x8xf16>, %hb: memref<8x16xf16>, %hc: memref<4x16xf32>,
                 %s: memref<4x8xf32, strided<[64, 2]>>, %t: memref<8x16xf32>, %u: memref<4x16xf32>,
                 %ta: tensor<4x8xf32>, %tb: tensor<8x16xf32>, %tc: tensor<4x16xf32>) -> tensor<4x16xf32> {
   linalg.matmul ins(%a, %b : memref<4x8xf64>, memref<8x16xf64>) outs(%c : memref<4x16xf64>)
+  linalg.matmul ins(%ha, %hb : memref<4x8xf16>, memref<8x16xf16>) outs(%hc : memref<4x16xf32>)
   linalg.matmul ins(%s, %t : memref<4x8xf32, strided<[64, 2]>>, memref<8x16xf32>) outs(%u : memref<4x16xf32>)
   %r = linalg.matmul ins(%ta, %tb : tensor<4x8xf32>, tensor<8x16xf32>) outs(%tc : tensor<4x16xf32>) -> tensor<4x16xf32>
   return %r : tensor<4x16xf32>

@@ -49,6 +49,22 @@ void remat_cuda_sgemm(void *stream, int64_t batch, int64_t m, int64_t n,
                       int64_t ldb, int64_t batchStrideB, float *c,
                       int64_t offsetC, int64_t ldc, int64_t batchStrideC);
 
+/* The same for f16 (IEEE binary16) or bf16 A and B, given as their bits,
+ * and an f32 C: the operands are widened exactly and the products summed in
+ * pedantic f32 compute, as remat_cuda_sgemm does. */
+void remat_cuda_gemm_f16(void *stream, int64_t batch, int64_t m, int64_t n,
+                         int64_t k, int64_t transA, const uint16_t *a,
+                         int64_t offsetA, int64_t lda, int64_t batchStrideA,
+                         int64_t transB, const uint16_t *b, int64_t offsetB,
+                         int64_t ldb, int64_t batchStrideB, float *c,
+                         int64_t offsetC, int64_t ldc, int64_t batchStrideC);
+void remat_cuda_gemm_bf16(void *stream, int64_t batch, int64_t m, int64_t n,
+                          int64_t k, int64_t transA, const uint16_t *a,
+                          int64_t offsetA, int64_t lda, int64_t batchStrideA,
+                          int64_t transB, const uint16_t *b, int64_t offsetB,
+                          int64_t ldb, int64_t batchStrideB, float *c,
+                          int64_t offsetC, int64_t ldc, int64_t batchStrideC);
+
 /* Called by compiled code (--remat-linalg-to-blas=target=cuda cudnn=1;
  * lib/Runtime/CudaConv.cpp, built when the toolkit has cuDNN): the
  * convolutions of remat_cpu_sconv2d (CpuRuntime.h) with the same sizes

@@ -201,7 +201,11 @@ def RematLinalgToBlas : Pass<"remat-linalg-to-blas", "mlir::ModuleOp"> {
     stream as a `!gpu.async.token`: the call is enqueued on the stream of
     a `gpu.wait async` placed before it and waited for by a `gpu.wait`
     after it (`--remat-gpu-step-stream` later puts every call and kernel
-    of a function on one stream). With `cudnn=1` the convolutions above
+    of a function on one stream). Matmuls of f16 or bf16 operands (both
+    the same) with an f32 result, which the CPU target leaves as loops,
+    call `remat_cuda_gemm_f16` / `remat_cuda_gemm_bf16` there (the same
+    operands, A and B as memrefs of their type; cuBLAS with f32 compute).
+    With `cudnn=1` the convolutions above
     call `remat_cuda_sconv2d`, `remat_cuda_sconv2d_input_grad` and
     `remat_cuda_sconv2d_filter_grad` (`lib/Runtime/CudaConv.cpp`: one
     cuDNN forward, backward-data or backward-filter call, beta 1) the same
