@@ -32,8 +32,8 @@ files=("$shared"/*_train.json "$root"/bench/graphs/resnet18_b4.json "$root"/benc
 "$build/bin/remat-import" "${files[@]}" -o "$work/all.mlir" 2>/dev/null
 "$build/bin/remat-opt" "$work/all.mlir" "--remat-compare-strategies=pareto=$root/bench/pareto/frontier.json max-recompute=30%" -o /dev/null 2>/dev/null
 /usr/bin/python3 "$root/scripts/plot-pareto.py" "$root/bench/pareto/frontier.json" "$root/bench/pareto"
-# The Moccasin forward-only DAGs (forward-min-peak; no budget sweep in their
-# frontier yet, so store-all and forward-min-peak's least peak only).
+# The Moccasin forward-only DAGs (store-all, forward-min-peak's least peak and
+# forward-min-peak at 7 budgets between the two).
 "$build/bin/remat-import" "$shared"/random_layered_n*.json -o "$work/forward-only.mlir" 2>/dev/null
 "$build/bin/remat-opt" "$work/forward-only.mlir" "--remat-compare-strategies=pareto=$root/bench/pareto/forward-only.json max-recompute=30%" -o /dev/null 2>/dev/null
 /usr/bin/python3 "$root/scripts/plot-pareto.py" "$root/bench/pareto/forward-only.json" "$root/bench/pareto"

@@ -14,7 +14,9 @@
 #include "llvm/Support/DebugLog.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <algorithm>
 #include <cmath>
+#include <limits>
 
 #define DEBUG_TYPE "remat-planner"
 
@@ -548,14 +550,44 @@ frontierOfGraph(const Graph &graph, const PlannerOptions &options,
   return plans;
 }
 
+/// The frontier candidates of a forward-only graph: store-all, the least-peak
+/// search, and the search at `kForwardOnlyFrontierBudgets` budgets evenly
+/// spaced between that least peak and store-all's peak (each the least
+/// recompute the search finds within its budget).
+static constexpr unsigned kForwardOnlyFrontierBudgets = 8;
+static std::vector<PlanResult>
+forwardOnlyFrontierCandidates(const Graph &graph,
+                              const PlannerOptions &options,
+                              std::vector<std::string> &notes) {
+  std::vector<PlanResult> plans =
+      planAllOfGraph(graph, notes, options.dpSlots, options.searchWork);
+  int64_t storeAll = 0, least = std::numeric_limits<int64_t>::max();
+  for (const PlanResult &p : plans) {
+    if (p.strategy == names::kStoreAll)
+      storeAll = p.sim.peakBytes;
+    least = std::min(least, p.sim.peakBytes);
+  }
+  if (storeAll <= least)
+    return plans;
+  PlanCache cache(graph);
+  PlanRequest request(cache, options);
+  for (unsigned k = 1; k != kForwardOnlyFrontierBudgets; ++k) {
+    int64_t budget =
+        least + (storeAll - least) * int64_t(k) / kForwardOnlyFrontierBudgets;
+    PlanResult p = forwardMinPeakPlan(request, budget);
+    if (p.sim.peakBytes <= budget)
+      plans.push_back(std::move(p));
+  }
+  return plans;
+}
+
 std::vector<PlanResult> sched::planFrontier(const Graph &graph,
                                             std::vector<std::string> &notes,
                                             unsigned dpSlots) {
   PlannerOptions options;
   options.dpSlots = dpSlots;
   if (graph.isForwardOnly())
-    return paretoFrontier(
-        planAllOfGraph(graph, notes, dpSlots, options.searchWork));
+    return paretoFrontier(forwardOnlyFrontierCandidates(graph, options, notes));
   std::vector<unsigned> late = lateForwardNodes(graph);
   if (late.empty())
     return paretoFrontier(frontierOfGraph(graph, options, notes));

@@ -8,6 +8,7 @@
 
 #include "remat/Scheduling/ForwardOnly.h"
 #include "remat/Scheduling/KeptSet.h"
+#include "remat/Scheduling/Planner.h"
 #include "remat/Scheduling/Strategies.h"
 
 #include "gtest/gtest.h"
@@ -401,4 +402,37 @@ TEST(ForwardOnlyTest, LayeredGraphOf500NodesIsFast) {
   EXPECT_LT(plan.sim.peakBytes, storeAll);
   // Well under a second on one core; allow a loaded, shared machine.
   EXPECT_LT(seconds, 20.0);
+}
+
+TEST(ForwardOnlyTest, FrontierSweepsBudgetsBetweenLeastPeakAndStoreAll) {
+  std::mt19937 rng(77);
+  int swept = 0;
+  for (int iter = 0; iter < 8; ++iter) {
+    Graph g = makeLayeredGraph(rng, 60 + 10 * iter, 6);
+    std::vector<std::string> notes;
+    std::vector<PlanResult> f = planFrontier(g, notes);
+    ASSERT_FALSE(f.empty());
+    // Store-all's end and the least-peak search's end.
+    EXPECT_EQ(f.front().sim.recomputeCost, 0);
+    EXPECT_EQ(f.front().sim.peakBytes, storeAllPeak(g));
+    PlanResult least = forwardOnlyMinPeak(g, 0);
+    EXPECT_EQ(f.back().sim.peakBytes, least.sim.peakBytes);
+    for (size_t i = 1; i < f.size(); ++i) {
+      EXPECT_GT(f[i].sim.recomputeCost, f[i - 1].sim.recomputeCost);
+      EXPECT_LT(f[i].sim.peakBytes, f[i - 1].sim.peakBytes);
+      checkPlan(g, f[i]);
+    }
+    // Points between the two ends; the search at the halfway budget (one of
+    // the sweep's) is on or above the frontier.
+    if (f.size() > 2)
+      ++swept;
+    int64_t mid = (storeAllPeak(g) + least.sim.peakBytes) / 2;
+    PlanResult p = forwardOnlyMinPeak(g, mid);
+    bool dominated = false;
+    for (const PlanResult &q : f)
+      dominated |= q.sim.peakBytes <= p.sim.peakBytes &&
+                   q.sim.recomputeCost <= p.sim.recomputeCost;
+    EXPECT_TRUE(dominated);
+  }
+  EXPECT_GE(swept, 6);
 }
