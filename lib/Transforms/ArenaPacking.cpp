@@ -22,15 +22,9 @@ bool remat::lifetimesIntersect(const ArenaItem &a, const ArenaItem &b) {
   return a.start <= b.end && b.start <= a.end;
 }
 
-ArenaPacking remat::packArena(const std::vector<ArenaItem> &items) {
-  std::vector<size_t> order(items.size());
-  std::iota(order.begin(), order.end(), 0);
-  std::stable_sort(order.begin(), order.end(), [&](size_t l, size_t r) {
-    if (items[l].size != items[r].size)
-      return items[l].size > items[r].size;
-    return items[l].start < items[r].start;
-  });
-
+/// First fit of `items` taken in `order`.
+static ArenaPacking firstFit(const std::vector<ArenaItem> &items,
+                             const std::vector<size_t> &order) {
   ArenaPacking packing;
   packing.offsets.assign(items.size(), 0);
   std::vector<size_t> placed;
@@ -58,6 +52,47 @@ ArenaPacking remat::packArena(const std::vector<ArenaItem> &items) {
     placed.push_back(index);
   }
   return packing;
+}
+
+ArenaPacking remat::packArena(const std::vector<ArenaItem> &items) {
+  auto lifetime = [&](size_t i) { return items[i].end - items[i].start + 1; };
+  // Three orders, ties broken by earlier start, then item order: decreasing
+  // size; decreasing size x lifetime (long-lived large buffers low, so that
+  // short-lived ones fill the holes above them); decreasing lifetime.
+  auto bySize = [&](size_t l, size_t r) {
+    if (items[l].size != items[r].size)
+      return items[l].size > items[r].size;
+    return items[l].start < items[r].start;
+  };
+  auto byArea = [&](size_t l, size_t r) {
+    // size <= 2^60 (the planner's limit) and lifetimes are op counts:
+    // compare in long double rather than risk an overflow.
+    long double a = static_cast<long double>(items[l].size) * lifetime(l);
+    long double b = static_cast<long double>(items[r].size) * lifetime(r);
+    if (a != b)
+      return a > b;
+    return items[l].start < items[r].start;
+  };
+  auto byLifetime = [&](size_t l, size_t r) {
+    if (lifetime(l) != lifetime(r))
+      return lifetime(l) > lifetime(r);
+    return bySize(l, r);
+  };
+  ArenaPacking best;
+  bool first = true;
+  auto tryOrder = [&](auto less) {
+    std::vector<size_t> order(items.size());
+    std::iota(order.begin(), order.end(), 0);
+    std::stable_sort(order.begin(), order.end(), less);
+    ArenaPacking packing = firstFit(items, order);
+    if (first || packing.arenaBytes < best.arenaBytes)
+      best = std::move(packing);
+    first = false;
+  };
+  tryOrder(bySize);
+  tryOrder(byArea);
+  tryOrder(byLifetime);
+  return best;
 }
 
 int64_t remat::livenessLowerBound(const std::vector<ArenaItem> &items) {

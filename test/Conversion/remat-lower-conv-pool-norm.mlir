@@ -21,7 +21,6 @@
 // CHECK-DAG: #[[$MPIN:.+]] = affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d2 * 2 + d4, d3 * 2 + d5)>
 // CHECK-DAG: #[[$WIN:.+]] = affine_map<(d0, d1, d2, d3, d4, d5) -> (d4, d5)>
 // CHECK-DAG: #[[$OUT4:.+]] = affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d2, d3)>
-// CHECK-DAG: #[[$GATHER:.+]] = affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d2 - d4 + 2, d3 - d5 + 2)>
 // CHECK-DAG: #[[$NC:.+]] = affine_map<(d0, d1, d2, d3) -> (d0, d1)>
 // CHECK-DAG: #[[$ID2:.+]] = affine_map<(d0, d1) -> (d0, d1)>
 // CHECK-DAG: #[[$ROW:.+]] = affine_map<(d0, d1) -> (d0)>
@@ -87,8 +86,9 @@ func.func @conv2d_f16(%x: tensor<1x2x5x5xf16>, %w: tensor<2x2x3x3xf16>) -> tenso
 // A scatter of window products: one generic over (n, g, cg | kh, kw, og,
 // oh, ow) adds w * dy into the zero-filled gradient of the padded input
 // (7 + 2 by 8 + 2; its last column, which no forward window reached,
-// stays zero) at (oh * 2 + kh, ow * 2 + kw); the padding is sliced off.
-// The filter is read as it is (no flipped copy).
+// stays zero) at (oh * 2 + kh, ow * 2 + kw); the padding is sliced off
+// and copied out (a view would keep the padded buffer alive as long as the
+// gradient). The filter is read as it is (no flipped copy).
 // CHECK-LABEL: func.func @conv2d_input_grad(
 // CHECK-SAME:      %[[G:.*]]: tensor<2x4x4x4xf32>, %[[W:.*]]: tensor<4x3x3x3xf32>
 // CHECK:         %[[WG:.*]] = tensor.expand_shape %[[W]] {{\[}}[0, 1], [2], [3], [4]] output_shape [1, 4, 3, 3, 3]
@@ -100,7 +100,9 @@ func.func @conv2d_f16(%x: tensor<1x2x5x5xf16>, %w: tensor<2x2x3x3xf16>) -> tenso
 // CHECK:           arith.addf %{{.*}}, %[[M]] : f32
 // CHECK:         %[[C:.*]] = tensor.collapse_shape %[[R]] {{\[}}[0], [1, 2], [3], [4]] : tensor<2x1x3x9x10xf32> into tensor<2x3x9x10xf32>
 // CHECK:         %[[S:.*]] = tensor.extract_slice %[[C]][0, 0, 1, 1] [2, 3, 7, 8] [1, 1, 1, 1] : tensor<2x3x9x10xf32> to tensor<2x3x7x8xf32>
-// CHECK:         return %[[S]]
+// CHECK:         %[[E:.*]] = tensor.empty() : tensor<2x3x7x8xf32>
+// CHECK:         %[[CP:.*]] = linalg.copy ins(%[[S]] : tensor<2x3x7x8xf32>) outs(%[[E]] : tensor<2x3x7x8xf32>)
+// CHECK:         return %[[CP]]
 func.func @conv2d_input_grad(%g: tensor<2x4x4x4xf32>, %w: tensor<4x3x3x3xf32>) -> tensor<2x3x7x8xf32> {
   %0 = remat.conv2d_input_grad %g, %w {strides = array<i64: 2, 2>, padding = array<i64: 1, 1>} : (tensor<2x4x4x4xf32>, tensor<4x3x3x3xf32>) -> tensor<2x3x7x8xf32>
   return %0 : tensor<2x3x7x8xf32>
@@ -174,7 +176,8 @@ func.func @max_pool2d(%x: tensor<2x3x7x8xf32>) -> tensor<2x3x4x4xf32> {
 }
 
 // Argmax (first maximum of the real positions, NaN wins), then a gather
-// over the stride-dilated dy and index tensors.
+// that reads dy and the indices in place (no dilated copies) over the
+// ceil(3 / 2) x ceil(3 / 2) windows covering each input position.
 // CHECK-LABEL: func.func @max_pool2d_grad(
 // CHECK-SAME:      %[[G:.*]]: tensor<2x3x4x4xf32>, %[[X:.*]]: tensor<2x3x7x8xf32>
 // CHECK:         %[[PAD:.*]] = tensor.pad %[[X]] low[0, 0, 1, 1] high[0, 0, 1, 1]
@@ -184,13 +187,19 @@ func.func @max_pool2d(%x: tensor<2x3x7x8xf32>) -> tensor<2x3x4x4xf32> {
 // CHECK:           %[[GT:.*]] = arith.cmpf ogt, %{{.*}}, %{{.*}} : f32
 // CHECK:           %[[NAN:.*]] = arith.cmpf uno, %{{.*}}, %{{.*}} : f32
 // CHECK:           arith.select %{{.*}}, %{{.*}}, %{{.*}} : i32
-// CHECK:         %[[DY:.*]] = tensor.insert_slice %[[G]] into %{{.*}}[0, 0, 1, 1] [2, 3, 4, 4] [1, 1, 2, 2] : tensor<2x3x4x4xf32> into tensor<2x3x9x10xf32>
-// CHECK:         %[[DI:.*]] = tensor.insert_slice %[[ARG]]#1 into %{{.*}}[0, 0, 1, 1] [2, 3, 4, 4] [1, 1, 2, 2] : tensor<2x3x4x4xi32> into tensor<2x3x9x10xi32>
-// CHECK:         %[[R:.*]] = linalg.generic {indexing_maps = [#[[$GATHER]], #[[$GATHER]], #[[$WIN]], #[[$OUT4]]], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction", "reduction"]}
-// CHECK-SAME:        ins(%[[DY]], %[[DI]], %{{.*}} : tensor<2x3x9x10xf32>, tensor<2x3x9x10xi32>, tensor<3x3xf32>) outs(%{{.*}} : tensor<2x3x7x8xf32>)
-// CHECK:           arith.cmpi eq
-// CHECK:           arith.select
-// CHECK:           arith.addf
+// CHECK-NOT:     tensor.insert_slice
+// CHECK:         %[[COVER:.*]] = tensor.empty() : tensor<2x2xf32>
+// CHECK:         %[[R:.*]] = linalg.generic {indexing_maps = [#[[$WIN]], #[[$OUT4]]], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction", "reduction"]}
+// CHECK-SAME:        ins(%[[COVER]] : tensor<2x2xf32>) outs(%{{.*}} : tensor<2x3x7x8xf32>)
+// CHECK:           %[[H:.*]] = linalg.index 2 : index
+// CHECK:           %[[PH:.*]] = arith.addi %[[H]], %{{.*}} : index
+// CHECK:           arith.divui %[[PH]], %{{.*}} : index
+// CHECK:           arith.remui %[[PH]], %{{.*}} : index
+// CHECK:           %[[I:.*]] = tensor.extract %[[ARG]]#1[%{{.*}}, %{{.*}}, %[[OH:.*]], %[[OW:.*]]] : tensor<2x3x4x4xi32>
+// CHECK:           %[[MATCH:.*]] = arith.cmpi eq, %[[I]], %{{.*}} : i32
+// CHECK:           %[[D:.*]] = tensor.extract %[[G]][%{{.*}}, %{{.*}}, %[[OH]], %[[OW]]] : tensor<2x3x4x4xf32>
+// CHECK:           %[[ADD:.*]] = arith.select %{{.*}}, %[[D]], %{{.*}} : f32
+// CHECK:           arith.addf %{{.*}}, %[[ADD]] : f32
 // CHECK:         return %[[R]]
 func.func @max_pool2d_grad(%g: tensor<2x3x4x4xf32>, %x: tensor<2x3x7x8xf32>) -> tensor<2x3x7x8xf32> {
   %0 = remat.max_pool2d_grad %g, %x {kernel = array<i64: 3, 3>, strides = array<i64: 2, 2>, padding = array<i64: 1, 1>} : (tensor<2x3x4x4xf32>, tensor<2x3x7x8xf32>) -> tensor<2x3x7x8xf32>

@@ -25,4 +25,4 @@
 // RUN: %python %S/conv_pool_norm_check.py %t.json %t.arena.out | FileCheck %s
 
 // CHECK-NOT: FAIL
-// CHECK: 26 of 26 results match
+// CHECK: 34 of 34 results match

@@ -191,6 +191,12 @@ def pool_suite(s):
         ("k3_s2_p0_ties", 2, 2, 9, 7, (3, 3), (2, 2), (0, 0), True),
         ("k3_s1_p1_ties", 1, 2, 5, 6, (3, 3), (1, 1), (1, 1), True),
         ("rect_k3x2_s1x2_p1x1", 1, 3, 6, 7, (3, 2), (1, 2), (1, 1), False),
+        # Ties, padding and overlapping windows (stride < kernel) together:
+        # an input element covered by several windows gets the gradient of
+        # each window whose first maximum it is.
+        ("k3_s2_p1_ties", 2, 3, 9, 8, (3, 3), (2, 2), (1, 1), True),
+        ("rect_k3x2_s2x1_p1x1_ties", 1, 2, 7, 6, (3, 2), (2, 1), (1, 1),
+         True),
     ]
     for (name, n, c, h, w, k, st, pd, ints) in configs:
         if ints:

@@ -75,6 +75,19 @@ TEST(ArenaPacking, FillsAGapBetweenPlacedItems) {
   EXPECT_EQ(packing.arenaBytes, 192);
 }
 
+TEST(ArenaPacking, LongLivedFirstWhenItPacksTighter) {
+  // By size alone: d at 0, c at 192, a at 0 (d is dead), b above a and c at
+  // 320: 448 bytes. By size x lifetime: c at 0, d at 128, a at 128 (d is
+  // dead), b at 256: 384, the liveness bound (a, b, c live at 4 and 5).
+  std::vector<ArenaItem> items = {item(128, 4, 7), item(128, 4, 5),
+                                  item(128, 0, 6), item(192, 1, 3)};
+  ArenaPacking packing = packArena(items);
+  expectValid(items, packing);
+  EXPECT_EQ(packing.offsets, (std::vector<int64_t>{128, 256, 0, 128}));
+  EXPECT_EQ(packing.arenaBytes, 384);
+  EXPECT_EQ(livenessLowerBound(items), 384);
+}
+
 TEST(ArenaPacking, RandomInstancesAreValidAndAboveTheBound) {
   std::mt19937_64 rng(7);
   for (int trial = 0; trial < 300; ++trial) {

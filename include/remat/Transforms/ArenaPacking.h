@@ -5,8 +5,8 @@
 //===----------------------------------------------------------------------===//
 //
 // Offset assignment for buffers with known sizes and lifetimes, independent
-// of MLIR: first-fit-decreasing interval packing and the liveness lower
-// bound it is measured against.
+// of MLIR: first-fit interval packing (best of three orders) and the
+// liveness lower bound it is measured against.
 //
 //===----------------------------------------------------------------------===//
 
@@ -38,9 +38,11 @@ struct ArenaPacking {
 /// Returns true if the closed intervals of `a` and `b` intersect.
 bool lifetimesIntersect(const ArenaItem &a, const ArenaItem &b);
 
-/// First-fit decreasing: items are placed by decreasing size (ties: earlier
-/// start, then item order) at the lowest aligned offset where they overlap
-/// no placed item whose lifetime intersects theirs.
+/// First fit, the best of three orders: each item goes to the lowest aligned
+/// offset where it overlaps no placed item whose lifetime intersects its
+/// own, the items taken by decreasing size, by decreasing size x lifetime
+/// and by decreasing lifetime (ties: earlier start, then item order); the
+/// packing with the smallest arena is returned (the earlier order on a tie).
 ArenaPacking packArena(const std::vector<ArenaItem> &items);
 
 /// The maximum over positions of the total size of the items live there: no

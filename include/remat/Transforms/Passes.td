@@ -29,9 +29,11 @@ def RematPlanArena : Pass<"remat-plan-arena", "mlir::func::FuncOp"> {
     Buffers that are returned, or copied with `memref.copy` into a function
     argument (an out-parameter), live to the end.
 
-    Offsets come from first-fit-decreasing interval packing: buffers are
-    placed by decreasing size at the lowest 64-byte-aligned offset that does
-    not overlap an already placed buffer whose lifetime intersects theirs.
+    Offsets come from first-fit interval packing: buffers are placed at the
+    lowest 64-byte-aligned offset that does not overlap an already placed
+    buffer whose lifetime intersects theirs, taken by decreasing size, by
+    decreasing size x lifetime and by decreasing lifetime; the order that
+    gives the smallest arena wins.
     In place (Chen et al. 2016, section 3): when an elementwise
     `linalg.generic` (identity indexing maps, parallel iterators only, the
     output's block argument unused) reads a buffer A whose lifetime ends at

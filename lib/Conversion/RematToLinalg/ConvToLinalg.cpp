@@ -169,6 +169,14 @@ struct Conv2DInputGradLowering : OpConversionPattern<Conv2DInputGradOp> {
       dx = tensor::ExtractSliceOp::create(
           rewriter, loc, dx, index(0, 0, padding[0], padding[1]),
           index(x[0], x[1], x[2], x[3]), index(1, 1, 1, 1));
+      // An f32 result is copied out of the slice: as a view it would keep
+      // the whole padded accumulator alive as long as the input gradient,
+      // beyond the op's step where the memory analysis counts it.
+      if (elemType.isF32())
+        dx = linalg::CopyOp::create(
+                 rewriter, loc, dx,
+                 createEmptyTensor(rewriter, loc, x, rewriter.getF32Type()))
+                 .getResult(0);
     }
     rewriter.replaceOp(op, castTensorFromCompute(rewriter, loc, dx, elemType));
     return success();

@@ -9,12 +9,14 @@
 // p (at most half the window, checked by the verifier), output
 // [N, C, OH, OW].
 //
-// Both window gradients are written as gathers over the *dilated* gradient:
+// The average-pool gradient is a gather over the *dilated* gradient:
 // Z = dilateAndPad(dy) holds dy[oh] at row (KH - 1 - p) + oh * s and zeros
 // elsewhere (H + KH - 1 rows), so that input row h is covered by window oh
 // at window row kh exactly when Z row h + (KH - 1 - kh) holds dy[oh]. The
 // gather over kh then accumulates overlapping windows and never visits a
-// padded position.
+// padded position. The max-pool gradient gathers from dy and the argmax
+// indices in place instead, visiting only the windows that cover each
+// input position (no dilated copies).
 //
 //===----------------------------------------------------------------------===//
 
@@ -27,6 +29,7 @@
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/Transforms/DialectConversion.h"
+#include "llvm/Support/MathExtras.h"
 
 using namespace mlir;
 using namespace remat;
@@ -120,11 +123,11 @@ struct MaxPool2DLowering : OpConversionPattern<MaxPool2DOp> {
 ///    replaces the candidate (so the last NaN of a window wins), and the
 ///    first real element is taken when every element is -inf. Padded
 ///    positions are never selected. The index is kh * KW + kw (i32).
-/// 2. Gather over (n, c, h, w | kh, kw) on the stride-dilated dy and index
-///    tensors: input (h, w) receives dy[oh, ow] for every window (oh, ow)
-///    that covers it at (kh, kw) and whose argmax is kh * KW + kw, which
-///    accumulates overlapping windows. Holes of the dilated index tensor
-///    hold -1 and never match.
+/// 2. Gather over (n, c, h, w | jh, jw), jh < ceil(KH / s): input (h, w)
+///    receives dy[oh, ow] for every window (oh, ow) that covers it at
+///    (kh, kw) and whose argmax is kh * KW + kw, which accumulates
+///    overlapping windows in kh-major order. dy and the indices are read with
+///    tensor.extract, so no dilated copy of either is made.
 struct MaxPool2DGradLowering : OpConversionPattern<MaxPool2DGradOp> {
   using OpConversionPattern::OpConversionPattern;
 
@@ -205,36 +208,78 @@ struct MaxPool2DGradLowering : OpConversionPattern<MaxPool2DGradOp> {
         });
     Value indices = argmax.getResult(1);
 
-    // Step 2: gather the gradient.
-    Value zDy = dilatedGrad(rewriter, loc, adaptor.getGrad(),
-                            createFloatConstant(rewriter, loc, elemType, 0.0),
-                            x, kernel, strides, padding);
-    Value zIdx = dilatedGrad(rewriter, loc, indices, minusOne, x, kernel,
-                             strides, padding);
-    AffineMap zMap = AffineMap::get(
-        6, 0, {d0, d1, d2 + (kernel[0] - 1) - d4, d3 + (kernel[1] - 1) - d5},
-        ctx);
+    // Step 2: gather the gradient. Along one spatial dimension, input
+    // position h (padded position h + p = q * s + r) lies in window
+    // oh = q - j at window row kh = r + j * s for j = 0, 1, ... while
+    // kh < KH and 0 <= oh < OH: at most ceil(KH / s) windows, and j
+    // ascending is kh ascending, the order the dilated gather of earlier
+    // versions used, so the sums are the same bits. The loops over j run
+    // over the "cover" window [ceil(KH / s), ceil(KW / s)]; the output
+    // gradient and the indices are read in place (tensor.extract).
+    SmallVector<int64_t> cover = {
+        llvm::divideCeilSigned(kernel[0], strides[0]),
+        llvm::divideCeilSigned(kernel[1], strides[1])};
+    Value coverWindow = tensor::EmptyOp::create(rewriter, loc, cover, elemType);
+    Value grad = adaptor.getGrad();
     Value init = createZeroAccumulator(rewriter, loc, x);
     Value dx =
         linalg::GenericOp::create(
-            rewriter, loc, TypeRange{init.getType()},
-            ValueRange{zDy, zIdx, window}, ValueRange{init},
-            ArrayRef<AffineMap>{zMap, zMap, winMap, outMap},
+            rewriter, loc, TypeRange{init.getType()}, ValueRange{coverWindow},
+            ValueRange{init}, ArrayRef<AffineMap>{winMap, outMap},
             getIteratorTypes(4, 2),
             [&](OpBuilder &b, Location l, ValueRange args) {
-              Value kh = linalg::IndexOp::create(b, l, 4);
-              Value kw = linalg::IndexOp::create(b, l, 5);
-              Value width = arith::ConstantIndexOp::create(b, l, kernel[1]);
+              auto indexConst = [&](int64_t c) -> Value {
+                return arith::ConstantIndexOp::create(b, l, c);
+              };
+              // The window `o` (0 where invalid) and window row `k` that
+              // cover input dimension `inDim` at cover step `jDim`.
+              auto along = [&](unsigned inDim, unsigned jDim, unsigned axis,
+                               Value &o, Value &k) -> Value {
+                Value pos = arith::AddIOp::create(
+                    b, l, linalg::IndexOp::create(b, l, inDim),
+                    indexConst(padding[axis]));
+                Value s = indexConst(strides[axis]);
+                Value q = arith::DivUIOp::create(b, l, pos, s);
+                Value r = arith::RemUIOp::create(b, l, pos, s);
+                Value j = linalg::IndexOp::create(b, l, jDim);
+                k = arith::AddIOp::create(b, l, r,
+                                          arith::MulIOp::create(b, l, j, s));
+                Value raw = arith::SubIOp::create(b, l, q, j);
+                Value inKernel =
+                    arith::CmpIOp::create(b, l, arith::CmpIPredicate::ult, k,
+                                          indexConst(kernel[axis]));
+                Value zero = indexConst(0);
+                Value nonNeg = arith::CmpIOp::create(
+                    b, l, arith::CmpIPredicate::sge, raw, zero);
+                Value below =
+                    arith::CmpIOp::create(b, l, arith::CmpIPredicate::slt, raw,
+                                          indexConst(dy[2 + axis]));
+                Value valid = arith::AndIOp::create(
+                    b, l, inKernel, arith::AndIOp::create(b, l, nonNeg, below));
+                o = arith::SelectOp::create(b, l, valid, raw, zero);
+                return valid;
+              };
+              Value oh, kh, ow, kw;
+              Value validH = along(2, 4, 0, oh, kh);
+              Value validW = along(3, 5, 1, ow, kw);
+              SmallVector<Value> at = {linalg::IndexOp::create(b, l, 0),
+                                       linalg::IndexOp::create(b, l, 1), oh,
+                                       ow};
+              Value idx = tensor::ExtractOp::create(b, l, indices, at);
               Value k = arith::AddIOp::create(
-                  b, l, arith::MulIOp::create(b, l, kh, width), kw);
-              Value k32 = arith::IndexCastOp::create(b, l, b.getI32Type(), k);
-              Value match = arith::CmpIOp::create(
-                  b, l, arith::CmpIPredicate::eq, args[1], k32);
-              Value g = extendToCompute(b, l, args[0]);
+                  b, l, arith::MulIOp::create(b, l, kh, indexConst(kernel[1])),
+                  kw);
+              Value k32 = arith::IndexCastOp::create(b, l, i32, k);
+              Value match = arith::AndIOp::create(
+                  b, l, arith::AndIOp::create(b, l, validH, validW),
+                  arith::CmpIOp::create(b, l, arith::CmpIPredicate::eq, idx,
+                                        k32));
+              Value g = extendToCompute(
+                  b, l, tensor::ExtractOp::create(b, l, grad, at));
               Value zero = createFloatConstant(b, l, g.getType(), 0.0);
               Value add = arith::SelectOp::create(b, l, match, g, zero);
               linalg::YieldOp::create(
-                  b, l, arith::AddFOp::create(b, l, args[3], add).getResult());
+                  b, l, arith::AddFOp::create(b, l, args[1], add).getResult());
             })
             .getResult(0);
     rewriter.replaceOp(op, castTensorFromCompute(rewriter, loc, dx, elemType));

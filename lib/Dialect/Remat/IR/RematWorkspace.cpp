@@ -15,7 +15,8 @@
 //   input gradient of a padded convolution, sliced afterwards);
 // * the pooling window (`tensor.empty` of the kernel's shape, which
 //   bufferization allocates), the argmax values and indices of the max-pool
-//   gradient, and the dilated, padded output gradient of the pool gradients.
+//   gradient, and the dilated, padded output gradient of the average-pool
+//   gradient.
 //
 // These formulas mirror the lowering; test/Driver/arena-within-plan.test and
 // test/Analysis/remat-memory-report-workspace.mlir hold them to the compiled
@@ -27,6 +28,8 @@
 #include "remat/Dialect/Remat/IR/RematOps.h"
 
 #include "llvm/Support/MathExtras.h"
+
+#include <algorithm>
 
 using namespace mlir;
 using namespace remat;
@@ -99,7 +102,7 @@ Bytes wideAccumulator(Value result) {
   return b;
 }
 
-/// The dilated, padded output gradient the pool gradients correlate:
+/// The dilated, padded output gradient the average-pool gradient correlates:
 /// [N, C, H + KH - 1, W + KW - 1] of `elementBytes`.
 Bytes dilatedGrad(ArrayRef<int64_t> x, ArrayRef<int64_t> kernel,
                   int64_t elementBytes) {
@@ -144,28 +147,40 @@ FailureOr<int64_t> AvgPool2DOp::getWorkspaceBytes() {
 }
 
 FailureOr<int64_t> MaxPool2DGradOp::getWorkspaceBytes() {
-  // Two phases: the argmax over the padded input writes the window maxima
-  // and their indices (i32); then the output gradient and the indices are
-  // dilated and padded, and the result gathers from them.
+  // Three phases, and the result's buffer R exists only in the last two:
+  // 1. the argmax over the padded input writes the window maxima and their
+  //    i32 indices;
+  // 2. the gather reads the output gradient and the indices in place and
+  //    accumulates into R, or into an f32 accumulator A when the result is
+  //    not f32, looping over the cover window [ceil(KH/s), ceil(KW/s)];
+  // 3. (not f32) A is truncated into R.
+  // The memory analysis counts R at the op's step anyway, so the workspace
+  // is the peak of the three phases less R: for the op alone, R plus the
+  // workspace is the liveness lower bound of its arena.
   ArrayRef<int64_t> x = shapeOf(getResult());
   ArrayRef<int64_t> dy = shapeOf(getGrad());
-  int64_t elem = elementBytes(getGrad());
-  Bytes window = Bytes().add(getKernel(), elementBytes(getInput()));
+  ArrayRef<int64_t> kernel = getKernel(), strides = getStrides();
+  Bytes indices = Bytes().add(dy, 4);
   Bytes argmax = paddedCopy(getInput(), getPadding())
-                     .add(window)
-                     .add(dy, elem)
-                     .add(dy, 4);
+                     .add(kernel, elementBytes(getInput()))
+                     .add(dy, elementBytes(getInput()))
+                     .add(indices);
+  SmallVector<int64_t> cover = {llvm::divideCeilSigned(kernel[0], strides[0]),
+                                llvm::divideCeilSigned(kernel[1], strides[1])};
+  Bytes result = Bytes().add(x, elementBytes(getResult()));
+  Bytes accumulator = Bytes().add(x, 4);
   Bytes gather = Bytes()
-                     .add(window)
-                     .add(dy, 4)
-                     .add(dilatedGrad(x, getKernel(), elem))
-                     .add(dilatedGrad(x, getKernel(), 4));
-  if (argmax.overflowed() || gather.overflowed())
+                     .add(indices)
+                     .add(cover, elementBytes(getResult()))
+                     .add(accumulator);
+  Bytes truncate;
+  if (!isF32(getResult()))
+    truncate.add(accumulator).add(result);
+  if (argmax.overflowed() || gather.overflowed() || truncate.overflowed() ||
+      result.overflowed())
     return failure();
-  return Bytes()
-      .add(argmax.value() > gather.value() ? argmax : gather)
-      .add(wideAccumulator(getResult()))
-      .get();
+  int64_t peak = std::max({argmax.value(), gather.value(), truncate.value()});
+  return std::max<int64_t>(peak - result.value(), 0);
 }
 
 FailureOr<int64_t> AvgPool2DGradOp::getWorkspaceBytes() {
