@@ -178,6 +178,15 @@ void remat::buildCudaLLVMPipeline(OpPassManager &pm,
   pm.addPass(createReconcileUnrealizedCastsPass());
 }
 
+void remat::buildParetoPipeline(OpPassManager &pm,
+                                const ParetoPipelineOptions &options) {
+  RematCompareStrategiesOptions compare;
+  compare.pareto = options.file;
+  compare.maxRecompute = options.maxRecompute;
+  compare.gradSeed = options.gradSeed;
+  pm.addNestedPass<func::FuncOp>(createRematCompareStrategies(compare));
+}
+
 namespace {
 /// `remat-linalg-pipeline` takes no option.
 struct NoPipelineOptions : public PassPipelineOptions<NoPipelineOptions> {};
@@ -190,6 +199,13 @@ void remat::registerRematPipelines() {
       "remat-rematerialize checked by the schedule verifier, on every "
       "function",
       buildTrainingPipeline);
+  PassPipelineRegistration<ParetoPipelineOptions>(
+      "remat-pareto",
+      "The non-dominated (peak, recompute) plans of every function across "
+      "all strategies and budgets, as JSON to file= (the chosen plan under "
+      "max-recompute= marked; scripts/plot-pareto.py draws it); the IR is "
+      "not changed",
+      buildParetoPipeline);
   PassPipelineRegistration<NoPipelineOptions>(
       "remat-linalg-pipeline",
       "remat-lower-to-linalg, remat-open-recompute, "

@@ -140,6 +140,30 @@ struct CudaLLVMPipelineOptions
 void buildTrainingPipeline(mlir::OpPassManager &pm,
                            const TrainingPipelineOptions &options);
 
+/// Options of the `remat-pareto` pipeline.
+struct ParetoPipelineOptions
+    : public mlir::PassPipelineOptions<ParetoPipelineOptions> {
+  PassOptions::Option<std::string> file{
+      *this, "file",
+      llvm::cl::desc("Where the frontier JSON goes ('-': stdout)"),
+      llvm::cl::init("-")};
+  PassOptions::Option<std::string> maxRecompute{
+      *this, "max-recompute",
+      llvm::cl::desc("Recompute limit whose least-peak plan is marked as "
+                     "chosen (percent of the forward cost, e.g. 30%)"),
+      llvm::cl::init("30%")};
+  PassOptions::Option<std::string> gradSeed{
+      *this, "grad-seed",
+      llvm::cl::desc("Name location (loc(\"NAME\")) of the op that seeds "
+                     "the gradient"),
+      llvm::cl::init("")};
+};
+
+/// The (peak, recompute) frontier of every function, as JSON, without
+/// changing the IR: remat-compare-strategies with pareto=FILE.
+void buildParetoPipeline(mlir::OpPassManager &pm,
+                         const ParetoPipelineOptions &options);
+
 /// remat ops to linalg/tensor/arith/math/scf, recompute regions opened,
 /// upstream arith/math ops on tensors turned into linalg.generic ops,
 /// elementwise chains fused.
