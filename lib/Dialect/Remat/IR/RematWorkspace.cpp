@@ -19,7 +19,7 @@
 //   gradient.
 //
 // These formulas mirror the lowering; test/Driver/arena-within-plan.test and
-// test/Analysis/remat-memory-report-workspace.mlir hold them to the compiled
+// test/Transforms/remat-memory-report-workspace.mlir hold them to the compiled
 // arena. The runtime's im2col columns (lib/Runtime/CpuRuntime.cpp) are heap
 // memory outside the arena and are not counted here.
 //
