@@ -128,6 +128,11 @@ static llvm::cl::list<double> milpBudgets(
     llvm::cl::desc("Budgets of --milp-graphs as fractions of store-all's "
                    "peak (default 0.4,0.5,...,0.9)"),
     llvm::cl::CommaSeparated);
+static llvm::cl::opt<bool> milpCostFixing(
+    "milp-cost-fixing",
+    llvm::cl::desc("Fix recomputations dearer than the warm start to 0 in "
+                   "the MILP of --milp-graphs (off by default)"),
+    llvm::cl::init(false));
 static llvm::cl::opt<bool> milpRangeRows(
     "milp-range-rows",
     llvm::cl::desc("Add LowerBound's bounds on parts of the schedule as "
@@ -632,7 +637,7 @@ static void runMilpRows(const std::string &name, const Graph &g) {
       std::clock_t cpuStart = std::clock();
       std::optional<PlanResult> p =
           milpOptimal(g, budget, milpTimeLimit, note, warm, model,
-                      milpRangeRows);
+                      milpRangeRows, milpCostFixing);
       double cpu = double(std::clock() - cpuStart) / CLOCKS_PER_SEC;
       double wall = std::chrono::duration<double>(
                         std::chrono::steady_clock::now() - start)

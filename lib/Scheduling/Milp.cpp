@@ -122,6 +122,9 @@ public:
   /// `numForward` forward nodes come first; a forward-only graph (every
   /// node may be recomputed before any later one, Graph.h) passes
   /// `graph.size()` and needs the compact model.
+  /// Fix recomputations dearer than the cutoff to 0 (`milpOptimal`).
+  bool costFixing = false;
+
   MilpBuilder(const Graph &graph, unsigned numForward, bool compact)
       : graph(graph), n(graph.size()), f(numForward),
         forwardOnly(numForward == graph.size()),
@@ -256,7 +259,7 @@ public:
     // searched (anything else loses to the warm start, which is returned
     // then), and costs are non-negative, so a recomputation whose own cost
     // exceeds the cutoff is in none of them: its variables are fixed to 0.
-    if (!peakMode && cutoff && nonNegativeCosts) {
+    if (costFixing && !peakMode && cutoff && nonNegativeCosts) {
       double limit = *cutoff + 1e-9 * std::max(1.0, std::fabs(*cutoff));
       for (unsigned t = 0; t != numStages; ++t)
         for (unsigned i = 0; i != f; ++i)
@@ -889,10 +892,12 @@ std::optional<PlanResult> remat::sched::milpOptimal(const Graph &graph,
                                                     std::string &note,
                                                     const Schedule *warmStart,
                                                     MilpModel model,
-                                                    bool rangeRows) {
+                                                    bool rangeRows,
+                                                    bool costFixing) {
 #ifndef REMAT_HAVE_CBC
   (void)model;
   (void)rangeRows;
+  (void)costFixing;
   (void)graph;
   (void)budgetBytes;
   (void)timeLimitSeconds;
@@ -936,6 +941,7 @@ std::optional<PlanResult> remat::sched::milpOptimal(const Graph &graph,
                .count();
   };
   MilpBuilder builder(graph, f, compact);
+  builder.costFixing = costFixing;
   PlanResult plan;
   plan.strategy = strategy::kMilp;
   SolverStats stats;

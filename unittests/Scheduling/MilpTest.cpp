@@ -418,7 +418,8 @@ TEST(Milp, CostFixingKeepsTheExhaustiveOptimum) {
         continue;
       std::string note;
       std::optional<PlanResult> p =
-          milpOptimal(g, budget, kTimeLimit, note, warm);
+          milpOptimal(g, budget, kTimeLimit, note, warm, MilpModel::Compact,
+                      /*rangeRows=*/false, /*costFixing=*/true);
       ASSERT_TRUE(p) << note << " graph " << iter << " budget " << budget;
       ASSERT_TRUE(p->solver);
       EXPECT_TRUE(p->solver->optimal) << p->detail;
