@@ -104,9 +104,9 @@ constexpr size_t kMilpMaxNonzeros = 250000;
 /// LowerBound's bounds on parts of the schedule (`LowerBound::ranges`) as
 /// rows at a budget (docs/Scheduling.md, "Stage rows"); they never change
 /// the optimum (gtest `Milp.RangeRowsKeepTheExhaustiveOptimum`).
-/// `costFixing` (off by default: it cost MobileNet at 0.8 of store-all its
-/// proof, 4.6 s before, unproven at 60 s, and closed no gap; lead,
-/// 2026-11-24) fixes the recomputations dearer than the warm start to 0
+/// `costFixing` (off by default: at 60 s it lost MobileNet's proof at 0.8
+/// of store-all, 4.6 s without it, and gave VGG U-Net's at 0.5 in 58.7 s;
+/// lead, 2026-11-24) fixes the recomputations dearer than the warm start to 0
 /// (gtest `Milp.CostFixingKeepsTheExhaustiveOptimum`).
 std::optional<PlanResult> milpOptimal(const Graph &graph, int64_t budgetBytes,
                                       double timeLimitSeconds,
