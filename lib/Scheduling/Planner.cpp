@@ -196,6 +196,42 @@ static void selectForwardOnly(PlanRequest &request, PlanOutcome &result) {
   result.plan = p;
 }
 
+/// The search at `kForwardOnlyFrontierBudgets - 1` budgets evenly spaced
+/// strictly between `least` and `storeAll` (each the least recompute the
+/// search finds within its budget; kept if it meets it).
+static constexpr unsigned kForwardOnlyFrontierBudgets = 8;
+static void appendForwardOnlySweep(PlanRequest &request, int64_t least,
+                                   int64_t storeAll,
+                                   std::vector<PlanResult> &plans) {
+  for (unsigned k = 1; k != kForwardOnlyFrontierBudgets; ++k) {
+    int64_t budget =
+        least + (storeAll - least) * int64_t(k) / kForwardOnlyFrontierBudgets;
+    PlanResult p = forwardMinPeakPlan(request, budget);
+    if (p.sim.peakBytes <= budget)
+      plans.push_back(std::move(p));
+  }
+}
+
+/// Phase 3a', a forward-only graph under a recompute limit: the search's
+/// least peak, the frontier's budget sweep between it and store-all, and
+/// store-all join the candidates (for auto and forward-min-peak), so that
+/// the limit picks from the same plans as `planFrontier`.
+static void addForwardOnlySweep(PlanRequest &request, PlanOutcome &result) {
+  const std::string &s = request.getOptions().strategy;
+  if (s != names::kAuto && s != names::kForwardMinPeak)
+    return;
+  PlanResult least = forwardMinPeakPlan(request, 0);
+  int64_t leastPeak = least.sim.peakBytes;
+  result.candidates.push_back(std::move(least));
+  if (llvm::Expected<PlanResult> storeAll = storeAllPlan(request))
+    result.candidates.push_back(std::move(*storeAll));
+  else
+    llvm::consumeError(storeAll.takeError());
+  if (result.storeAllPeak > leastPeak)
+    appendForwardOnlySweep(request, leastPeak, result.storeAllPeak,
+                           result.candidates);
+}
+
 /// Phase 3b, a recompute limit: the least peak within it (and within the
 /// budget, if there is one).
 static void selectWithinRecomputeLimit(const Graph &graph,
@@ -297,15 +333,17 @@ static PlanOutcome planInOrder(PlanCache &cache, const PlannerOptions &options,
   if (!info || !collectCandidates(*info, request, result))
     return result;
 
-  if (graph.isForwardOnly())
+  if (graph.isForwardOnly() && options.maxRecomputePercent < 0) {
     selectForwardOnly(request, result);
-  else if (options.maxRecomputePercent >= 0)
+  } else if (options.maxRecomputePercent >= 0) {
+    if (graph.isForwardOnly())
+      addForwardOnlySweep(request, result);
     selectWithinRecomputeLimit(graph, options, result);
-  else if (options.budget <= 0)
+  } else if (options.budget <= 0) {
     selectWithoutBudget(options, result);
-  else if (BudgetDecision decision =
-               selectForBudget(result.candidates, options.budget);
-           decision.feasible) {
+  } else if (BudgetDecision decision =
+                 selectForBudget(result.candidates, options.budget);
+             decision.feasible) {
     result.plan = std::move(decision.plan);
   } else {
     // Infeasible for this strategy: name the smallest budget that any
@@ -551,10 +589,8 @@ frontierOfGraph(const Graph &graph, const PlannerOptions &options,
 }
 
 /// The frontier candidates of a forward-only graph: store-all, the least-peak
-/// search, and the search at `kForwardOnlyFrontierBudgets` budgets evenly
-/// spaced between that least peak and store-all's peak (each the least
-/// recompute the search finds within its budget).
-static constexpr unsigned kForwardOnlyFrontierBudgets = 8;
+/// search, and the search at budgets evenly spaced between that least peak
+/// and store-all's peak (appendForwardOnlySweep).
 static std::vector<PlanResult>
 forwardOnlyFrontierCandidates(const Graph &graph,
                               const PlannerOptions &options,
@@ -571,13 +607,7 @@ forwardOnlyFrontierCandidates(const Graph &graph,
     return plans;
   PlanCache cache(graph);
   PlanRequest request(cache, options);
-  for (unsigned k = 1; k != kForwardOnlyFrontierBudgets; ++k) {
-    int64_t budget =
-        least + (storeAll - least) * int64_t(k) / kForwardOnlyFrontierBudgets;
-    PlanResult p = forwardMinPeakPlan(request, budget);
-    if (p.sim.peakBytes <= budget)
-      plans.push_back(std::move(p));
-  }
+  appendForwardOnlySweep(request, least, storeAll, plans);
   return plans;
 }
 

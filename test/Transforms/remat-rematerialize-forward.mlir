@@ -10,6 +10,9 @@
 // RUN: not remat-opt %s -split-input-file --remat-rematerialize=strategy=sqrt --mlir-print-op-on-diagnostic=false -o /dev/null 2>&1 | FileCheck %s --check-prefix=SQRT
 // RUN: remat-opt %s -split-input-file --remat-rematerialize=strategy=store-all --remat-verify-schedule --mlir-print-op-on-diagnostic=false -o /dev/null 2>&1 | FileCheck %s --check-prefix=STOREALL
 // RUN: remat-opt %s -split-input-file --remat-compare-strategies=table=- --mlir-print-op-on-diagnostic=false -o /dev/null 2>/dev/null | FileCheck %s --check-prefix=TABLE
+// RUN: remat-opt %s -split-input-file '--remat-rematerialize=max-recompute=100%' --remat-verify-schedule --mlir-print-op-on-diagnostic=false -o /dev/null 2>&1 | FileCheck %s --check-prefix=LIMIT
+// RUN: not remat-opt %s -split-input-file '--remat-rematerialize=strategy=forward-min-peak max-recompute=100%' --remat-verify-schedule --mlir-print-op-on-diagnostic=false -o /dev/null 2>&1 | FileCheck %s --check-prefix=LIMIT
+// RUN: remat-opt %s -split-input-file --remat-rematerialize=max-recompute=0 --mlir-print-op-on-diagnostic=false -o /dev/null 2>&1 | FileCheck %s --check-prefix=ZERO
 
 // A big value B used right after it is made and again at the end. Store-all
 // keeps B to the end; the peak is B + a1 + a2 = 140 at a2 (the 1 byte of
@@ -27,6 +30,10 @@
 // FMP: remark: schedule verified: peak 121 bytes, 1 recomputed ops
 // BUDGET: remark: plan 'forward-min-peak' (budget=128; {{.*}}): peak activation bytes 121 (store-all 140
 // BUDGET: remark: schedule verified: peak 121 bytes, 1 recomputed ops
+// A recompute limit of 100% of the forward: the least peak is within it.
+// LIMIT: remark: plan 'forward-min-peak' (least peak; {{.*}}): peak activation bytes 121 (store-all 140, ratio 0.864), total with arguments 122, recompute cost 3 (33.3% of forward)
+// LIMIT: remark: schedule verified: peak 121 bytes, 1 recomputed ops
+// ZERO: remark: plan 'store-all': peak activation bytes 140 (store-all 140, ratio 1.000), total with arguments 141, recompute cost 0 (0.0% of forward)
 // BELOW: remat-rematerialize-forward.mlir:{{[0-9]+}}:1: error: budget of 119 bytes is below what strategy 'auto' can meet; the smallest budget remat can meet for this graph is 121 bytes (strategy 'forward-min-peak')
 // SQRT: remat-rematerialize-forward.mlir:{{[0-9]+}}:1: error: strategy 'sqrt' needs a training step (forward and backward ops); this function is forward-only (remat.forward_only): use auto, forward-min-peak or store-all
 // STOREALL: remark: plan 'store-all': peak activation bytes 140 (store-all 140, ratio 1.000), total with arguments 141, recompute cost 0 (0.0% of forward), 0 recomputed ops
@@ -75,6 +82,13 @@ func.func @early_late(%input: tensor<0xi8>) -> tensor<1xi8> attributes {remat.fo
 // A budget of 128 is met by dropping big alone, for less recompute.
 // BUDGET: remark: plan 'forward-min-peak' (budget=128; {{.*}}): peak activation bytes 128 (store-all 130, ratio 0.985), total with arguments 132, recompute cost 10 (90.9% of forward), 2 recomputed ops
 // BUDGET: remark: schedule verified: peak 128 bytes, 2 recomputed ops
+// A recompute limit of 100%: the least peak (120, 109.1%) is above it; the
+// budget sweep between it and store-all (budgets 121..128) finds the plan of
+// budget 128, the least peak within the limit (before, the limit returned the
+// least peak regardless).
+// LIMIT: remark: plan 'forward-min-peak' (budget=128; {{.*}}): peak activation bytes 128 (store-all 130, ratio 0.985), total with arguments 132, recompute cost 10 (90.9% of forward), 2 recomputed ops
+// LIMIT: remark: schedule verified: peak 128 bytes, 2 recomputed ops
+// ZERO: remark: plan 'store-all': peak activation bytes 130 (store-all 130, ratio 1.000)
 // BELOW: remat-rematerialize-forward.mlir:{{[0-9]+}}:1: error: budget of 119 bytes is below what strategy 'auto' can meet; the smallest budget remat can meet for this graph is 120 bytes (strategy 'forward-min-peak')
 // STOREALL: remark: schedule verified: peak 130 bytes, 0 recomputed ops
 
