@@ -25,6 +25,9 @@
 #include "mlir/Interfaces/ViewLikeInterface.h"
 #include "mlir/Transforms/RegionUtils.h"
 
+#include <limits>
+#include <optional>
+
 namespace remat {
 #define GEN_PASS_DEF_REMATCPUPARALLELLOOPS
 #include "remat/Driver/Passes.h.inc"
@@ -53,6 +56,51 @@ static bool isWorthParallel(linalg::LinalgOp op, int64_t minWork) {
     work *= range;
   }
   return work >= minWork;
+}
+
+/// Bytes of a cache line: threads that store into the same line at the same
+/// time take it from each other on every store.
+static constexpr int64_t kCacheLineBytes = 64;
+
+/// Returns the most threads among which `op`'s parallel outer loop is worth
+/// sharing, or std::nullopt when any number is. An op with a reduction
+/// stores each output element once per reduction step, so the threads of a
+/// static schedule must write output ranges a cache line apart: each
+/// thread's block of outer iterations must cover at least kCacheLineBytes of
+/// every output. The batch-norm statistics of a narrow layer (8 channels,
+/// sums in f64: one line for all of them) shared by two threads made every
+/// store of both threads a cache miss, and the step twice as slow as on one
+/// thread. An elementwise op writes each element once; its threads meet at
+/// most at one line at the edge of their blocks.
+static std::optional<int64_t> maxUsefulThreads(linalg::LinalgOp op) {
+  if (op.getNumReductionLoops() == 0)
+    return std::nullopt;
+  int64_t trips = op.getStaticLoopRanges().front();
+  std::optional<int64_t> most;
+  for (OpOperand &init : op.getDpsInitsMutable()) {
+    auto type = dyn_cast<MemRefType>(init.get().getType());
+    if (!type || !type.getElementType().isIntOrFloat())
+      continue;
+    // The output dimension the outer loop indexes, and its stride: the
+    // distance between the elements of consecutive outer iterations.
+    AffineMap map = op.getMatchingIndexingMap(&init);
+    std::optional<unsigned> dim;
+    for (auto [position, result] : llvm::enumerate(map.getResults()))
+      if (auto expr = dyn_cast<AffineDimExpr>(result);
+          expr && expr.getPosition() == 0)
+        dim = position;
+    SmallVector<int64_t> strides;
+    int64_t offset;
+    if (!dim || failed(type.getStridesAndOffset(strides, offset)) ||
+        ShapedType::isDynamic(strides[*dim]))
+      continue;
+    int64_t bytes = type.getElementType().getIntOrFloatBitWidth() / 8;
+    int64_t span = trips * std::max<int64_t>(strides[*dim], 1) *
+                   std::max<int64_t>(bytes, 1);
+    int64_t threads = span / kCacheLineBytes;
+    most = most ? std::min(*most, threads) : threads;
+  }
+  return most;
 }
 
 /// Replaces the loop `loop` (no iteration arguments) by a one-dimensional
@@ -145,8 +193,12 @@ struct CpuParallelLoopsPass
     for (auto func : module.getOps<func::FuncOp>()) {
       SmallVector<linalg::LinalgOp> ops;
       func.walk([&](linalg::LinalgOp op) {
-        if (op->getParentOp() == func.getOperation() &&
-            isWorthParallel(op, minWork))
+        if (op->getParentOp() != func.getOperation() ||
+            !isWorthParallel(op, minWork))
+          return;
+        // One thread at most: left for convert-linalg-to-loops.
+        std::optional<int64_t> most = maxUsefulThreads(op);
+        if (!most || *most >= 2)
           ops.push_back(op);
       });
       if (!ops.empty())
@@ -169,9 +221,23 @@ struct CpuParallelLoopsPass
       Value one = arith::ConstantIntOp::create(rewriter, loc, 1, 32);
       Value several = arith::CmpIOp::create(
           rewriter, loc, arith::CmpIPredicate::sgt, threads, one);
-      for (linalg::LinalgOp op : ops)
-        if (failed(parallelize(rewriter, op, several)))
+      for (linalg::LinalgOp op : ops) {
+        std::optional<int64_t> most = maxUsefulThreads(op);
+        Value parallel = several;
+        if (most && *most < std::numeric_limits<int32_t>::max()) {
+          // Parallel only while the thread count is at most *most.
+          rewriter.setInsertionPoint(op);
+          Value bound = arith::ConstantIntOp::create(rewriter, op.getLoc(),
+                                                     *most, 32);
+          Value within = arith::CmpIOp::create(rewriter, op.getLoc(),
+                                               arith::CmpIPredicate::sle,
+                                               threads, bound);
+          parallel =
+              arith::AndIOp::create(rewriter, op.getLoc(), several, within);
+        }
+        if (failed(parallelize(rewriter, op, parallel)))
           return signalPassFailure();
+      }
     }
   }
 

@@ -58,7 +58,16 @@ func.func @elementwise(%a: memref<64x64xf32>, %b: memref<64x64xf32>) {
 #row = affine_map<(i, j) -> (i)>
 
 // A row sum: rows in parallel, each row's sum in one thread, in order.
+// Its 64 sums are 256 bytes, four cache lines: parallel only while the
+// call gets at most 4 threads, so that each thread stores into lines of
+// its own.
 // CHECK-LABEL: func.func @row_sum
+// CHECK: %[[N:.*]] = call @omp_get_max_threads() : () -> i32
+// CHECK: %[[SEVERAL:.*]] = arith.cmpi sgt, %[[N]], %{{.*}} : i32
+// CHECK: %[[FOUR:.*]] = arith.constant 4 : i32
+// CHECK: %[[FEW:.*]] = arith.cmpi sle, %[[N]], %[[FOUR]] : i32
+// CHECK: %[[BOTH:.*]] = arith.andi %[[SEVERAL]], %[[FEW]] : i1
+// CHECK: scf.if %[[BOTH]] {
 // CHECK: scf.parallel (%[[I:.*]]) =
 // CHECK-NEXT: scf.for %[[J:.*]] =
 // CHECK: affine.apply #{{.*}}(%[[J]])
@@ -70,6 +79,46 @@ func.func @row_sum(%a: memref<64x64xf32>, %s: memref<64xf32>) {
   ^bb0(%x: f32, %acc: f32):
     %r = arith.addf %x, %acc : f32
     linalg.yield %r : f32
+  }
+  return
+}
+
+// -----
+
+#id = affine_map<(c, i, j) -> (c, i, j)>
+#chan = affine_map<(c, i, j) -> (c)>
+
+// Batch-norm statistics of 8 channels summed in f64: both sums of all
+// channels lie in one cache line each, so threads sharing the channels
+// would store into the same line on every step of their sums (MobileNetV2
+// at 2 threads ran twice as slow as at 1). Left to convert-linalg-to-loops
+// on one thread; an elementwise op of the same size in the same function
+// still gets the parallel nest, with no thread bound.
+// CHECK-LABEL: func.func @narrow_sums
+// CHECK: %[[N:.*]] = call @omp_get_max_threads() : () -> i32
+// CHECK: %[[SEVERAL:.*]] = arith.cmpi sgt, %[[N]], %{{.*}} : i32
+// CHECK-NOT: arith.cmpi sle
+// CHECK-NOT: scf.parallel
+// CHECK: linalg.generic
+// CHECK-SAME: iterator_types = ["parallel", "reduction", "reduction"]
+// CHECK: scf.if %[[SEVERAL]] {
+// CHECK: scf.parallel
+func.func @narrow_sums(%x: memref<8x8x1024xf32>, %sum: memref<8xf64>,
+                       %squares: memref<8xf64>, %y: memref<8x8x1024xf32>) {
+  linalg.generic {indexing_maps = [#id, #chan, #chan], iterator_types = ["parallel", "reduction", "reduction"]}
+      ins(%x : memref<8x8x1024xf32>) outs(%sum, %squares : memref<8xf64>, memref<8xf64>) {
+  ^bb0(%in: f32, %s: f64, %q: f64):
+    %e = arith.extf %in : f32 to f64
+    %s1 = arith.addf %s, %e : f64
+    %e2 = arith.mulf %e, %e : f64
+    %q1 = arith.addf %q, %e2 : f64
+    linalg.yield %s1, %q1 : f64, f64
+  }
+  linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%x : memref<8x8x1024xf32>) outs(%y : memref<8x8x1024xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %t = math.tanh %in : f32
+    linalg.yield %t : f32
   }
   return
 }

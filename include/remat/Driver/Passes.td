@@ -269,6 +269,15 @@ def RematCpuParallelLoops
     that the stores do not alias the loads (a reduction keeps its running
     value in a register, as in the sequential loops).
 
+    An op with a reduction stores each output element at every reduction
+    step, so its threads must write output ranges at least a cache line
+    (64 bytes) apart: with R outer iterations whose outputs lie S bytes
+    apart (the stride of the output dimension the outer loop indexes), the
+    nest runs in parallel only while the call gets at most R * S / 64
+    threads (an `arith.cmpi sle` joined to the thread test below), and an
+    op whose bound is below 2 is left for `convert-linalg-to-loops` (e.g.
+    the f64 batch-norm sums of 8 channels, one line for all of them).
+
     The parallel nest runs only when the function's calls get more than one
     thread: each function with such an op calls `omp_get_max_threads()`
     once on entry (declared in the module if need be), and each op becomes
