@@ -101,6 +101,17 @@ static llvm::cl::opt<bool> boundCompareRecomputeMemory(
                    "the memory of recomputations "
                    "(LowerBoundOptions::recomputeMemory off) and its gap"),
     llvm::cl::init(false));
+static llvm::cl::opt<bool> boundCutPlan(
+    "bound-cut-plan",
+    llvm::cl::desc("In --bound-graphs, also lower the cut within the budget "
+                   "that the bound found at its best step "
+                   "(LowerBound::cutRecomputed) as a kept set, once with each "
+                   "dropped value recomputed once and once with it "
+                   "recomputed before each reader (lowerKeptSet), and print "
+                   "the cut's cost and both plans' peak and recompute: a "
+                   "plan near the bound within the budget says the planner "
+                   "is the loose side"),
+    llvm::cl::init(false));
 static llvm::cl::list<std::string> budgetSearchGraphs(
     "budget-search-graphs",
     llvm::cl::desc("Graphs (Checkmate JSON) planned by auto at budgets of "
@@ -699,6 +710,38 @@ static void printMilpColumn(const Graph &g, int64_t budget,
     llvm::outs() << " |";
 }
 
+/// The columns of --bound-cut-plan: the bound's cut at its best step (its
+/// cost, % of the forward) lowered as a kept set, plain and with every
+/// dropped value recomputed before each reader: peak vs store-all,
+/// recompute % and the step of the peak.
+static void printCutPlanColumns(const Graph &g, const LowerBound &lb,
+                                int64_t storeAllPeak) {
+  double fwd = g.forwardCost();
+  if (lb.infeasible || lb.cutCost < 0) {
+    llvm::outs() << " - | - | - |";
+    return;
+  }
+  llvm::outs() << llvm::format(" %.2f (%zu values) |", 100 * lb.cutCost / fwd,
+                               lb.cutRecomputed.size());
+  std::vector<bool> kept(g.size(), true), refresh(g.size(), false);
+  for (unsigned v : lb.cutRecomputed) {
+    kept[v] = false;
+    refresh[v] = true;
+  }
+  for (bool again : {false, true}) {
+    Schedule s = again ? lowerKeptSet(g, kept, refresh) : lowerKeptSet(g, kept);
+    SimResult sim;
+    if (std::optional<std::string> err = simulate(g, s, sim)) {
+      llvm::outs() << " invalid |";
+      continue;
+    }
+    llvm::outs() << llvm::format(" %.3f / %.2f (peak at %u%s) |",
+                                 double(sim.peakBytes) / double(storeAllPeak),
+                                 100 * sim.recomputeCost / fwd, sim.peakStep,
+                                 sim.peakInRecompute ? ", recomputing" : "");
+  }
+}
+
 /// `auto` at budgets of 0.4 .. 0.9 of store-all (or --bound-budgets) against
 /// the recompute lower bound, both timed, in the same run.
 static int runBoundGraph(MLIRContext &ctx, llvm::StringRef path) {
@@ -785,6 +828,8 @@ static int runBoundGraph(MLIRContext &ctx, llvm::StringRef path) {
         llvm::outs() << " - |";
       }
     }
+    if (boundCutPlan)
+      printCutPlanColumns(g, lb, sa.peakBytes);
     if (boundMilpTimeLimit > 0)
       printMilpColumn(g, budget, r ? &r->plan : nullptr);
     llvm::outs() << "\n";
@@ -939,9 +984,13 @@ int main(int argc, char **argv) {
         << (boundCompareRecomputeMemory
                 ? " bound without recompute memory % | gap without |"
                 : "")
+        << (boundCutPlan ? " cut % | cut kept: peak / recompute % | cut "
+                           "recomputed per reader: peak / recompute % |"
+                         : "")
         << (boundMilpTimeLimit > 0 ? " milp % |\n" : "\n")
         << "|---|---|---|---|---|---|---|---|---|---|---|"
         << (boundCompareRecomputeMemory ? "---|---|" : "")
+        << (boundCutPlan ? "---|---|---|" : "")
         << (boundMilpTimeLimit > 0 ? "---|\n" : "\n");
     for (const std::string &f : boundGraphs)
       if (runBoundGraph(ctx, f))

@@ -265,11 +265,12 @@ public:
   }
 
   /// A line cost + lambda * bytes of one cut (normalised cost, raw bytes),
-  /// and which relevant values (local indices) it holds live.
+  /// which relevant values (local indices) it holds live and which it
+  /// recomputes after t.
   struct Line {
     double cost = 0;
     int64_t bytes = 0;
-    std::vector<bool> live;
+    std::vector<bool> live, recomputed;
   };
 
   /// Branching decisions of the branch and bound, one per relevant value
@@ -314,10 +315,12 @@ public:
     std::vector<bool> side = net.sourceSide(source);
     line = Line();
     line.live.assign(m, false);
+    line.recomputed.assign(m, false);
     for (unsigned i = 0; i != m; ++i) {
       unsigned v = relevant[i];
       if (!side[2 * i]) {
         line.cost += graph.nodes[v].cost / costUnit;
+        line.recomputed[i] = true;
       } else if (!side[2 * i + 1]) {
         line.bytes += facts.counted[v];
         line.live[i] = true;
@@ -330,6 +333,7 @@ public:
   Line keepAll() const {
     Line line;
     line.live.assign(relevant.size(), false);
+    line.recomputed.assign(relevant.size(), false);
     for (unsigned i = 0; i != relevant.size(); ++i)
       if (needed[relevant[i]]) {
         line.bytes += facts.counted[relevant[i]];
@@ -342,6 +346,14 @@ public:
     for (unsigned v : relevant)
       c += graph.nodes[v].cost / costUnit;
     return c;
+  }
+  /// The nodes `line` recomputes after t (graph indices, increasing).
+  std::vector<unsigned> recomputedNodes(const Line &line) const {
+    std::vector<unsigned> nodes;
+    for (unsigned i = 0; i != relevant.size(); ++i)
+      if (i < line.recomputed.size() && line.recomputed[i])
+        nodes.push_back(relevant[i]);
+    return nodes;
   }
   int64_t minPositiveBytes() const {
     int64_t b = 0;
@@ -376,6 +388,8 @@ struct StepBound {
   /// the cap (`lo`), one within it (`hi`), as far as found. The values on
   /// which they differ are the ones to branch on.
   StepCut::Line lo, hi;
+  /// The cut of cost `feasibleCost` (empty when there is none).
+  StepCut::Line feasible;
 };
 
 /// max over lambda >= 0 of mincut(lambda) - lambda * cap (cap in bytes),
@@ -393,6 +407,7 @@ StepBound boundStep(const StepCut &cut, int64_t cap, double byteUnit,
   }
   if (lo.bytes <= cap) {
     best.feasibleCost = lo.cost;
+    best.feasible = lo;
     best.lo = best.hi = std::move(lo);
     return best;
   }
@@ -429,6 +444,7 @@ StepBound boundStep(const StepCut &cut, int64_t cap, double byteUnit,
   if (hi.bytes > cap)
     return finish();
   best.feasibleCost = hi.cost;
+  best.feasible = hi;
   for (unsigned iter = 0; iter != 60; ++iter) {
     double lambda =
         (hi.cost - lo.cost) / (double(lo.bytes - hi.bytes) / byteUnit);
@@ -444,7 +460,10 @@ StepBound boundStep(const StepCut &cut, int64_t cap, double byteUnit,
         break;
       lo = std::move(line);
     } else {
-      best.feasibleCost = std::min(best.feasibleCost, line.cost);
+      if (line.cost < best.feasibleCost) {
+        best.feasibleCost = line.cost;
+        best.feasible = line;
+      }
       if (line.bytes == hi.bytes && line.cost == hi.cost)
         break;
       hi = std::move(line);
@@ -461,11 +480,13 @@ StepBound boundStep(const StepCut &cut, int64_t cap, double byteUnit,
 /// least leaf bound is a lower bound on the step's cut problem. Best first
 /// (the leaf with the least bound is split), at most `maxSplits` splits or
 /// until `outOfTime`. Returns the bound (normalised), or nullopt when no
-/// closed pair within the cap exists.
+/// closed pair within the cap exists; `feasible` gets the cheapest cut
+/// within the cap found in any leaf (unchanged if none is cheaper than it).
 template <typename OutOfTime>
 std::optional<double> branchAndBound(const StepCut &cut, int64_t cap,
                                      double byteUnit, unsigned maxSplits,
-                                     OutOfTime outOfTime, unsigned &splits) {
+                                     OutOfTime outOfTime, unsigned &splits,
+                                     StepCut::Line &feasible) {
   struct Leaf {
     double bound;
     std::vector<int8_t> fixes;
@@ -477,6 +498,9 @@ std::optional<double> branchAndBound(const StepCut &cut, int64_t cap,
     StepBound root = boundStep(cut, cap, byteUnit);
     if (root.infeasible)
       return std::nullopt;
+    if (root.feasibleCost < kInf &&
+        (feasible.recomputed.empty() || root.feasibleCost < feasible.cost))
+      feasible = root.feasible;
     heap.push_back(Leaf{root.value,
                         std::vector<int8_t>(cut.size(), StepCut::kFree),
                         std::move(root)});
@@ -507,6 +531,9 @@ std::optional<double> branchAndBound(const StepCut &cut, int64_t cap,
       StepBound child = boundStep(cut, cap, byteUnit, fixes);
       if (child.infeasible)
         continue; // No closed pair within the cap respects these fixes.
+      if (child.feasibleCost < kInf &&
+          (feasible.recomputed.empty() || child.feasibleCost < feasible.cost))
+        feasible = child.feasible;
       double bound = std::max(leaf.bound, child.value);
       heap.push_back(Leaf{bound, std::move(fixes), std::move(child)});
       std::push_heap(heap.begin(), heap.end(), worse);
@@ -747,6 +774,8 @@ LowerBound remat::sched::recomputeLowerBound(const Graph &graph,
     result.recomputeCost = 0;
     result.ranges.clear();
     result.step = t;
+    result.cutRecomputed.clear();
+    result.cutCost = -1;
     result.seconds = elapsed();
     return result;
   };
@@ -820,6 +849,16 @@ LowerBound remat::sched::recomputeLowerBound(const Graph &graph,
   }
   result.recomputeCost = prefix[n];
   result.step = n;
+  // The cut within the cap found at the step that gives the bound.
+  auto setCut = [&](const StepCut &cut, const StepCut::Line &line,
+                    double cost) {
+    result.cutRecomputed.clear();
+    result.cutCost = -1;
+    if (cost == kInf)
+      return;
+    result.cutRecomputed = cut.recomputedNodes(line);
+    result.cutCost = cost * costUnit;
+  };
 
   // Single steps to the end: every later read, the largest excess first;
   // the windows before such a step add to it. They get the time up to
@@ -871,6 +910,7 @@ LowerBound remat::sched::recomputeLowerBound(const Graph &graph,
     if (total > result.recomputeCost) {
       result.recomputeCost = total;
       result.step = t;
+      setCut(cut, b.feasible, b.feasibleCost);
     }
     if (b.value > 0)
       singleSteps.push_back({t, b.value, b.lambda});
@@ -914,6 +954,8 @@ LowerBound remat::sched::recomputeLowerBound(const Graph &graph,
         result.recomputeCost = total;
         result.step = steps.front();
         result.fromJoint = true;
+        result.cutRecomputed.clear();
+        result.cutCost = -1;
       }
     }
   }
@@ -930,9 +972,10 @@ LowerBound remat::sched::recomputeLowerBound(const Graph &graph,
     StepCut cut(graph, facts, o.t, n, costUnit, byteUnit, budgetBytes,
                 options.recomputeMemory);
     unsigned splits = 0;
+    StepCut::Line feasible;
     std::optional<double> b =
         branchAndBound(cut, budgetBytes - facts.fixed[o.t], byteUnit,
-                       options.maxSplits, outOfTime, splits);
+                       options.maxSplits, outOfTime, splits, feasible);
     result.splits += splits;
     if (!b)
       return infeasibleAt(o.t);
@@ -942,6 +985,7 @@ LowerBound remat::sched::recomputeLowerBound(const Graph &graph,
     if (total > result.recomputeCost) {
       result.recomputeCost = total;
       result.step = o.t;
+      setCut(cut, feasible, feasible.recomputed.empty() ? kInf : feasible.cost);
     }
   }
   if (outOfTime())
@@ -961,8 +1005,14 @@ LowerBound remat::sched::recomputeLowerBoundAnyOrder(
   LowerBound other = recomputeLowerBound(resequenced, budgetBytes, half);
   LowerBound result = input;
   if (input.infeasible ||
-      (!other.infeasible && other.recomputeCost < input.recomputeCost))
+      (!other.infeasible && other.recomputeCost < input.recomputeCost)) {
     result = other;
+    // The cut in the input's node indices.
+    std::vector<unsigned> order = forwardFirstOrder(graph);
+    for (unsigned &v : result.cutRecomputed)
+      v = order[v];
+    llvm::sort(result.cutRecomputed);
+  }
   result.peakBytes = std::min(input.peakBytes, other.peakBytes);
   result.complete = input.complete && other.complete;
   result.stepsEvaluated = input.stepsEvaluated + other.stepsEvaluated;

@@ -8,9 +8,12 @@
 #include "remat/Scheduling/KeptSet.h"
 #include "remat/Scheduling/Milp.h"
 #include "remat/Scheduling/MinCut.h"
+#include "remat/Scheduling/Phases.h"
 #include "remat/Scheduling/Strategies.h"
 
 #include "TestGraphs.h"
+
+#include "llvm/ADT/STLExtras.h"
 
 #include <gtest/gtest.h>
 
@@ -120,6 +123,85 @@ TEST(LowerBoundTest, ChainByHand) {
   EXPECT_GE(exact64.splits, 1u);
   // One byte below the least peak: no schedule.
   EXPECT_TRUE(recomputeLowerBound(g, 63).infeasible);
+}
+
+TEST(LowerBoundTest, CutAtTheBestStepByHand) {
+  test::GradChain c = test::makeGradChain(4, 16, 4);
+  const Graph &g = c.graph;
+  // At 64 bytes the branch and bound at b3 proves 8: its cut within the
+  // cap recomputes f1 and f0 after b3, and it is exact.
+  LowerBound lb = recomputeLowerBound(g, 64);
+  ASSERT_FALSE(lb.infeasible);
+  EXPECT_EQ(lb.step, c.b[3]);
+  EXPECT_EQ(lb.cutRecomputed, (std::vector<unsigned>{c.f[0], c.f[1]}));
+  EXPECT_NEAR(lb.cutCost, 8, 1e-9);
+  // Without the branch and bound the bound (6) is the windows' sum: no
+  // single step gives it, so there is no cut.
+  LowerBoundOptions noSplits;
+  noSplits.maxSplits = 0;
+  LowerBound windows = recomputeLowerBound(g, 64, noSplits);
+  EXPECT_EQ(windows.step, g.size());
+  EXPECT_TRUE(windows.cutRecomputed.empty());
+  EXPECT_EQ(windows.cutCost, -1);
+  // Store-all: no cut.
+  SimResult sa;
+  ASSERT_FALSE(simulate(g, Schedule(g.size()), sa));
+  LowerBound none = recomputeLowerBound(g, sa.peakBytes);
+  EXPECT_TRUE(none.cutRecomputed.empty());
+  EXPECT_EQ(none.cutCost, -1);
+}
+
+TEST(LowerBoundTest, CutIsInTheInputsIndicesInAnyOrder) {
+  // Random topological orders place forward nodes among backward ones;
+  // where the forward-first order gives the weaker bound, its cut comes
+  // back in the input's indices: forward, recomputable, and its cost the
+  // sum of the listed nodes' costs in the input graph.
+  std::mt19937 rng(555);
+  unsigned withCut = 0, fromOther = 0;
+  for (unsigned iter = 0; iter != 60; ++iter) {
+    Graph base = test::makeRandomGraph(rng, 10 + iter % 5, 8 + iter % 4);
+    std::vector<unsigned> order, placedAt(base.size(), ~0u);
+    std::vector<bool> placed(base.size(), false);
+    while (order.size() != base.size()) {
+      std::vector<unsigned> ready;
+      for (unsigned v = 0; v != base.size(); ++v)
+        if (!placed[v] && llvm::all_of(base.nodes[v].operands,
+                                       [&](unsigned op) { return placed[op]; }))
+          ready.push_back(v);
+      unsigned v = ready[std::uniform_int_distribution<size_t>(
+          0, ready.size() - 1)(rng)];
+      placed[v] = true;
+      order.push_back(v);
+    }
+    Graph g = reorderGraph(base, order);
+    ASSERT_FALSE(g.validate());
+    SimResult sa;
+    ASSERT_FALSE(simulate(g, Schedule(g.size()), sa));
+    int64_t least = leastPeakLowerBound(g);
+    for (double f : {0.5, 0.7, 0.9}) {
+      int64_t budget = least + int64_t(f * double(sa.peakBytes - least));
+      LowerBound lb = recomputeLowerBoundAnyOrder(g, budget);
+      LowerBound input = recomputeLowerBound(g, budget);
+      if (lb.infeasible || lb.cutCost < 0)
+        continue;
+      ++withCut;
+      fromOther += lb.recomputeCost < input.recomputeCost * (1 - 1e-9);
+      double cost = 0;
+      for (unsigned i = 0; i != lb.cutRecomputed.size(); ++i) {
+        unsigned v = lb.cutRecomputed[i];
+        ASSERT_LT(v, g.size());
+        EXPECT_FALSE(g.nodes[v].backward) << "graph " << iter;
+        EXPECT_FALSE(g.nodes[v].keep || g.nodes[v].noRecompute)
+            << "graph " << iter;
+        if (i)
+          EXPECT_LT(lb.cutRecomputed[i - 1], v);
+        cost += g.nodes[v].cost;
+      }
+      EXPECT_NEAR(cost, lb.cutCost, 1e-9 * (1 + cost)) << "graph " << iter;
+    }
+  }
+  EXPECT_GT(withCut, 20u);
+  EXPECT_GT(fromOther, 0u);
 }
 
 TEST(LowerBoundTest, WorkspaceCountsDuringItsNode) {

@@ -149,6 +149,15 @@ struct LowerBound {
   /// `recomputeLowerBoundAnyOrder` with two orders: the bound of the
   /// stronger one (it bounds the plans of that order only); -1 otherwise.
   double strongerOrderCost = -1;
+  /// The cheapest cut within the budget found at `step` when a single
+  /// step's cut gives `recomputeCost` (not the windows alone, not the joint
+  /// LP): the forward values it leaves not live at `step` and recomputes
+  /// after it (node indices of the graph passed in, increasing), and its
+  /// cost, an upper bound on that step's cut problem (not on schedules:
+  /// it ignores every other step), or -1 when none was found. A seed for
+  /// planners and a witness of how loose the bound is at that step.
+  std::vector<unsigned> cutRecomputed;
+  double cutCost = -1;
   /// Every candidate step was evaluated (not cut short by the limits).
   bool complete = true;
   /// Wall time spent.
