@@ -17,7 +17,12 @@ remat.torch_import (weights and batch included); PyTorch times the torch
 module itself on them (bench/torch_zoo_step.py).
 Prints a markdown table (and writes it with -o) with the ratio compiled /
 PyTorch, the peak RSS of both processes, the BLAS each side loaded and the
-machine's load average while it ran.
+machine's load average while it ran. Recompute columns: measured (this
+plan's step over store-all's, same run and threads, - 1), the plan's
+recompute cost in % of the forward's flops, and remat-compile's time
+estimate (flops and bytes moved, lib/Driver/TimeEstimate.cpp) of the
+recompute in % of the rest of the step, by time and by flops: the figure
+to compare with the measured one.
 """
 
 import argparse
@@ -79,11 +84,37 @@ def compile_step(build, model, flags, out):
     with open(out + ".h") as header:
         arena = int(re.search(r"#define REMAT_ARENA_BYTES (\d+)",
                               header.read()).group(1))
+    return (wall, cpu, arena) + parse_plan_remarks(done.stderr)
+
+
+def parse_plan_remarks(stderr):
+    """(planned activation peak, recompute cost in % of the forward's flops,
+    (estimated recompute time, recompute flops) in % of the rest of the
+    step) from remat-compile's remarks; None for what is missing."""
     plan = re.search(r"peak activation bytes (\d+) .*recompute cost \S+ "
-                     r"\(([0-9.]+)% of forward\)", done.stderr)
-    if not plan:
-        return wall, cpu, arena, None, None
-    return wall, cpu, arena, int(plan.group(1)), float(plan.group(2))
+                     r"\(([0-9.]+)% of forward\)", stderr)
+    estimate = re.search(r"time estimate: .*: ([0-9.]+)% of the step by "
+                         r"time, ([0-9.]+)% by flops", stderr)
+    return (int(plan.group(1)) if plan else None,
+            float(plan.group(2)) if plan else None,
+            (float(estimate.group(1)), float(estimate.group(2)))
+            if estimate else None)
+
+
+def overhead_percent(ms, store_ms):
+    """Measured recompute overhead: step time over store-all's - 1, in %."""
+    return 100.0 * (ms / store_ms - 1.0)
+
+
+def percent(value):
+    return "-" if value is None else f"{value:+.1f}" if value else "0"
+
+
+def estimate_cell(estimated):
+    """The time estimate's column: '+time / +flops' (% of the step)."""
+    if estimated is None:
+        return "-"
+    return f"{percent(estimated[0])} / {percent(estimated[1])}"
 
 
 def run_step(runner, steps, threads, dump=None, extra=()):
@@ -201,7 +232,8 @@ def main():
                 else:
                     torch_ms, torch_rss, blas["torch"] = run_torch(
                         model, dump, args.steps, t)
-                for label, (wall, cpu, arena, _, predicted) in strategies:
+                for label, (wall, cpu, arena, _, predicted,
+                            estimated) in strategies:
                     suffix = {"store-all": "-store", "sqrt": "-sqrt",
                               "store-all, loops": "-loops",
                               "store-all, no OpenMP": "-serial"}.get(
@@ -218,10 +250,12 @@ def main():
                     measured = None
                     if predicted is not None and store_ms and \
                             "OpenMP" not in label:
-                        measured = 100.0 * (ms / store_ms - 1.0)
+                        measured = overhead_percent(ms, store_ms)
+                    if "OpenMP" in label or "loops" in label:
+                        estimated = None
                     rows.append((shown, label, t, ms, torch_ms, ms / torch_ms,
-                                 measured, predicted, rss, torch_rss, arena,
-                                 wall, cpu))
+                                 measured, predicted, estimated, rss,
+                                 torch_rss, arena, wall, cpu))
                     print(rows[-1], file=sys.stderr)
                 loads.append(os.getloadavg()[0])
                 print(f"{name} threads {t} done", file=sys.stderr)
@@ -231,21 +265,22 @@ def main():
         # CNN steps take tens of microseconds).
         return f"{value:.2f}" if value >= 1 else f"{value:.3g}"
 
-    def percent(value):
-        return "-" if value is None else f"{value:+.1f}" if value else "0"
 
     lines = [
         "| model | strategy | threads | compiled ms | PyTorch ms | ratio | "
         "recompute time % (measured) | recompute % of fwd (planned) | "
+        "recompute % of step (estimated: time / flops) | "
         "compiled RSS MiB | PyTorch RSS MiB | arena bytes | compile wall s | "
         "compile CPU s |",
-        "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
-    for (name, label, t, ms, tms, ratio, measured, predicted, rss, trss,
-         arena, wall, cpu) in rows:
+        "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+        "---:|"]
+    for (name, label, t, ms, tms, ratio, measured, predicted, estimated, rss,
+         trss, arena, wall, cpu) in rows:
         lines.append(f"| {name} | {label} | {t} | {milliseconds(ms)} | "
                      f"{milliseconds(tms)} | "
                      f"{ratio:.2f} | {percent(measured)} | "
-                     f"{percent(predicted)} | {rss / 1024:.1f} | "
+                     f"{percent(predicted)} | {estimate_cell(estimated)} | "
+                     f"{rss / 1024:.1f} | "
                      f"{trss / 1024:.1f} | {arena} | {wall:.1f} | {cpu:.1f} |")
     lines.append("")
     lines.append(f"BLAS: compiled step: {blas.get('remat')}; PyTorch "
@@ -254,7 +289,11 @@ def main():
                  "same run and thread count - 1 (% of the step); planned = "
                  "the plan's recompute cost in % of the forward's cost "
                  "(remat-compile -v). With a backward about twice the "
-                 "forward, p% of the forward is about p/3 % of the step.")
+                 "forward, p% of the forward is about p/3 % of the step. "
+                 "Estimated = remat-compile's time estimate of the "
+                 "recomputed ops in % of the rest of the step, by time "
+                 "(flops / 100 GFLOP/s + bytes moved / 7.5 GB/s, one "
+                 "thread) and by flops alone; compare it with measured.")
     lines.append(f"Load average (1 min) during the run: "
                  f"{min(loads):.1f} to {max(loads):.1f} on "
                  f"{os.cpu_count()} cores.")

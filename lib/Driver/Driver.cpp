@@ -6,6 +6,8 @@
 
 #include "DriverInternal.h"
 
+#include "remat/Driver/TimeEstimate.h"
+
 #include "remat/InitAll.h"
 
 #include "mlir/IR/DialectRegistry.h"
@@ -90,6 +92,12 @@ LogicalResult driver::compile(ModuleOp module, const CompileOptions &options,
   FailureOr<func::FuncOp> entry = findEntry(module, options.entry);
   if (failed(entry) || failed(describeEntry(*entry, names, info)))
     return failure();
+  if (options.budget || !options.strategy.empty()) {
+    // Beside the plan's remark (flops): what the plan costs in time.
+    TimeModel model{options.timeGflops * 1e9, options.timeGBps * 1e9};
+    emitRemark(entry->getLoc())
+        << describeStepTime(estimateStepTime(*entry, model), model);
+  }
   for (const BufferInfo &buffer : info.buffers)
     if (buffer.shape.size() > 8)
       return entry->emitError()

@@ -28,6 +28,8 @@
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/ToolOutputFile.h"
 
+#include <cmath>
+
 using namespace llvm;
 using namespace remat::driver;
 
@@ -111,6 +113,16 @@ static cl::opt<long long> splitThreshold(
              "optimizing (compile time; -1: never)"),
     cl::init(20000));
 
+static cl::opt<double> timeGflops(
+    "time-gflops",
+    cl::desc("With --budget or --strategy: GFLOP/s of the step time "
+             "estimate's remark (one thread, f32 GEMM work; default 100)"),
+    cl::init(100));
+static cl::opt<double> timeGBps(
+    "time-gbps",
+    cl::desc("With --budget or --strategy: GB/s of the step time estimate's "
+             "remark (bytes an op streams; default 7.5)"),
+    cl::init(7.5));
 static cl::opt<long long> parallelThreshold(
     "parallel-threshold",
     cl::desc("CPU: linalg ops with at least this many loop iterations run "
@@ -198,6 +210,13 @@ int main(int argc, char **argv) {
   options.verbose = verbose;
   options.splitInstructions = splitThreshold;
   options.parallelThreshold = parallelThreshold;
+  if (!(timeGflops > 0) || !(timeGBps > 0) || !std::isfinite(timeGflops) ||
+      !std::isfinite(timeGBps)) {
+    errs() << "error: --time-gflops and --time-gbps must be positive\n";
+    return 1;
+  }
+  options.timeGflops = timeGflops;
+  options.timeGBps = timeGBps;
   options.configurePassManager = [](mlir::PassManager &pm) {
     return mlir::applyPassManagerCLOptions(pm);
   };

@@ -101,6 +101,10 @@ struct CompileOptions {
   /// outermost parallel loop on OpenMP threads (remat-cpu-parallel-loops);
   /// negative: no OpenMP (the object then needs no libomp).
   int64_t parallelThreshold = 32768;
+  /// With a budget or a strategy: the flops and bytes per second of the
+  /// step's time estimate (TimeEstimate.h), reported in a remark beside
+  /// the plan's.
+  double timeGflops = 100, timeGBps = 7.5;
   /// Times every stage (its passes under it, MLIR pass timing) in this
   /// scope when set and enabled; the LLVM stages too.
   mlir::TimingScope *timing = nullptr;
