@@ -7,7 +7,6 @@
 #include "DriverInternal.h"
 
 #include "remat/Driver/TimeEstimate.h"
-
 #include "remat/InitAll.h"
 
 #include "mlir/IR/DialectRegistry.h"
@@ -92,8 +91,9 @@ LogicalResult driver::compile(ModuleOp module, const CompileOptions &options,
   FailureOr<func::FuncOp> entry = findEntry(module, options.entry);
   if (failed(entry) || failed(describeEntry(*entry, names, info)))
     return failure();
-  if (options.budget || !options.strategy.empty()) {
-    // Beside the plan's remark (flops): what the plan costs in time.
+  if (options.budget.value_or(0) > 0 || !options.strategy.empty()) {
+    // Beside the plan's remark (flops): what the plan costs in time (the
+    // same condition as remat-rematerialize's, Pipelines.cpp).
     TimeModel model{options.timeGflops * 1e9, options.timeGBps * 1e9};
     emitRemark(entry->getLoc())
         << describeStepTime(estimateStepTime(*entry, model), model);

@@ -47,8 +47,8 @@ OpTotals driver::estimateOp(Operation *op, const TimeModel &model) {
   totals.flops = std::max(0.0, costed.getComputeCost());
   totals.bytes =
       tensorBytes(op->getOperandTypes()) + tensorBytes(op->getResultTypes());
-  totals.seconds = totals.flops / model.flopsPerSecond +
-                   totals.bytes / model.bytesPerSecond;
+  totals.seconds =
+      totals.flops / model.flopsPerSecond + totals.bytes / model.bytesPerSecond;
   return totals;
 }
 
@@ -91,8 +91,8 @@ std::string driver::describeStepTime(const StepTimeEstimate &estimate,
   totals(estimate.step);
   os << ", recompute ";
   totals(estimate.recompute);
-  os << " in " << estimate.recomputedOps << " ops: "
-     << llvm::format("%.1f", estimate.recomputePercentOfStep())
+  os << " in " << estimate.recomputedOps
+     << " ops: " << llvm::format("%.1f", estimate.recomputePercentOfStep())
      << "% of the step by time, "
      << llvm::format("%.1f", estimate.recomputeFlopsPercentOfStep())
      << "% by flops (one thread at "

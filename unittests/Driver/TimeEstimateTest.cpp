@@ -76,8 +76,7 @@ TEST_F(TimeEstimateTest, OpsAndStep) {
   EXPECT_EQ(estimate.recomputedOps, 1);
   // 1024 / 1728 = 59.26%; by flops 512 / 576 = 88.89%.
   EXPECT_NEAR(estimate.recomputePercentOfStep(), 100.0 * 1024 / 1728, 1e-9);
-  EXPECT_NEAR(estimate.recomputeFlopsPercentOfStep(), 100.0 * 512 / 576,
-              1e-9);
+  EXPECT_NEAR(estimate.recomputeFlopsPercentOfStep(), 100.0 * 512 / 576, 1e-9);
   EXPECT_EQ(describeStepTime(estimate, model),
             "time estimate: step without recompute 0.002 ms (576 flops, 1152 "
             "bytes), recompute 0.001 ms (512 flops, 512 bytes) in 1 ops: "
