@@ -7,7 +7,9 @@
 // --remat-gpu-block-reductions: host linalg.generic reductions become
 // gpu.launch ops of one block per output element, each block folding its
 // reduction with all its threads and combining the partial results by a
-// shared-memory tree in a fixed order (Passes.td, docs/Conventions.md).
+// shared-memory tree in a fixed order, or, for many outputs of a moderate
+// length, of one warp per output combining by shuffles in the same order
+// as a block of 32 threads (Passes.td, docs/Conventions.md).
 //
 //===----------------------------------------------------------------------===//
 
@@ -32,6 +34,12 @@ namespace {
 
 /// CUDA's limit of static shared memory per block.
 constexpr int64_t kMaxSharedBytes = 48 * 1024;
+
+/// The lanes of a warp (NVIDIA GPUs).
+constexpr int64_t kWarpSize = 32;
+
+/// The longest reduction given one warp per output: 32 elements per lane.
+constexpr int64_t kMaxWarpReduction = kWarpSize * kWarpSize;
 
 /// One output of a matched op: the op of the body that folds a value into
 /// the output's accumulator, and that accumulator (a block argument).
@@ -185,6 +193,92 @@ using ForThreads = llvm::function_ref<void(
     OpBuilder &, int64_t, bool,
     llvm::function_ref<void(OpBuilder &, Value thread)>)>;
 
+/// The parallel and the reduction loops of `op`, and the number of
+/// reduction elements (the product of the reduction extents).
+int64_t splitLoops(linalg::GenericOp op, SmallVectorImpl<unsigned> &parallel,
+                   SmallVectorImpl<unsigned> &reduction) {
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  int64_t length = 1;
+  for (auto [index, type] : llvm::enumerate(op.getIteratorTypesArray())) {
+    if (type == utils::IteratorType::parallel) {
+      parallel.push_back(index);
+      continue;
+    }
+    reduction.push_back(index);
+    length *= ranges[index];
+  }
+  return length;
+}
+
+/// Emits, at `b`, the fold of thread `thread` of `threads`: the reduction
+/// elements thread, thread + threads, ... (row-major over the reduction
+/// loops) of the output element whose parallel loop indices are in `outer`,
+/// folded in increasing order into each reduction's identity. Returns the
+/// partial result of each reduction.
+SmallVector<Value> emitFold(OpBuilder &b, Location loc, linalg::GenericOp op,
+                            ArrayRef<Reduction> reductions,
+                            ArrayRef<Value> outer, Value thread,
+                            int64_t threads) {
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  SmallVector<unsigned> parallelDims, reductionDims;
+  int64_t length = splitLoops(op, parallelDims, reductionDims);
+  auto constant = [&](int64_t value) -> Value {
+    return arith::ConstantIndexOp::create(b, loc, value);
+  };
+  SmallVector<Value> identities;
+  for (const Reduction &reduction : reductions)
+    identities.push_back(arith::ConstantOp::create(b, loc, reduction.identity));
+  Block &body = op.getRegion().front();
+  auto fold = scf::ForOp::create(
+      b, loc, thread, constant(length), constant(threads), identities,
+      [&](OpBuilder &fb, Location l, Value linear, ValueRange accs) {
+        SmallVector<Value> loops(outer);
+        delinearize(fb, l, linear, reductionDims, ranges, loops);
+        IRMapping mapping;
+        for (OpOperand *input : op.getDpsInputOperands()) {
+          BlockArgument arg = op.getMatchingBlockArgument(input);
+          if (!isa<MemRefType>(input->get().getType())) {
+            mapping.map(arg, input->get());
+            continue;
+          }
+          SmallVector<Value> indices =
+              applyMap(fb, l, op.getMatchingIndexingMap(input), loops);
+          mapping.map(arg,
+                      memref::LoadOp::create(fb, l, input->get(), indices));
+        }
+        for (auto [reduction, acc] : llvm::zip(reductions, accs))
+          mapping.map(reduction.accumulator, acc);
+        for (Operation &inner : body.without_terminator()) {
+          if (auto index = dyn_cast<linalg::IndexOp>(inner)) {
+            mapping.map(index.getResult(), loops[index.getDim()]);
+            continue;
+          }
+          fb.clone(inner, mapping);
+        }
+        SmallVector<Value> next;
+        for (const Reduction &reduction : reductions)
+          next.push_back(mapping.lookup(reduction.combiner->getResult(0)));
+        scf::YieldOp::create(fb, l, next);
+      });
+  return SmallVector<Value>(fold.getResults());
+}
+
+/// Emits, at `b`, the update of the output element at the parallel loop
+/// indices `outer`: output = combine(output, totalOf(i)) for reduction i.
+void emitOutputUpdate(OpBuilder &b, Location loc, linalg::GenericOp op,
+                      ArrayRef<Reduction> reductions, ArrayRef<Value> outer,
+                      llvm::function_ref<Value(unsigned)> totalOf) {
+  for (auto [index, reduction, init] :
+       llvm::enumerate(reductions, op.getDpsInitsMutable())) {
+    SmallVector<Value> indices =
+        applyMap(b, loc, op.getMatchingIndexingMap(&init), outer);
+    Value current = memref::LoadOp::create(b, loc, init.get(), indices);
+    Value total = totalOf(index);
+    memref::StoreOp::create(b, loc, combine(b, reduction, current, total),
+                            init.get(), indices);
+  }
+}
+
 /// Emits, at `b`, the block of output element `block` (linear over the
 /// parallel loops) of `op`'s reductions with `threads` threads whose partial
 /// results live in `partials` (one buffer of `threads` elements per
@@ -194,60 +288,17 @@ void emitBlock(OpBuilder &b, Location loc, linalg::GenericOp op,
                ValueRange partials, ForThreads forThreads) {
   SmallVector<int64_t> ranges = op.getStaticLoopRanges();
   SmallVector<unsigned> parallelDims, reductionDims;
-  for (auto [index, type] : llvm::enumerate(op.getIteratorTypesArray()))
-    (type == utils::IteratorType::parallel ? parallelDims : reductionDims)
-        .push_back(index);
-  int64_t length = 1;
-  for (unsigned dim : reductionDims)
-    length *= ranges[dim];
+  splitLoops(op, parallelDims, reductionDims);
 
   // This block's output element.
-  unsigned numLoops = op.getNumLoops();
-  SmallVector<Value> outer(numLoops);
+  SmallVector<Value> outer(op.getNumLoops());
   delinearize(b, loc, block, parallelDims, ranges, outer);
 
   // Thread t folds elements t, t + B, ... in increasing order.
-  Block &body = op.getRegion().front();
   forThreads(b, threads, /*barrier=*/true, [&](OpBuilder &tb, Value thread) {
-    auto constant = [&](int64_t value) -> Value {
-      return arith::ConstantIndexOp::create(tb, loc, value);
-    };
-    SmallVector<Value> identities;
-    for (const Reduction &reduction : reductions)
-      identities.push_back(
-          arith::ConstantOp::create(tb, loc, reduction.identity));
-    auto fold = scf::ForOp::create(
-        tb, loc, thread, constant(length), constant(threads), identities,
-        [&](OpBuilder &fb, Location l, Value linear, ValueRange accs) {
-          SmallVector<Value> loops(outer);
-          delinearize(fb, l, linear, reductionDims, ranges, loops);
-          IRMapping mapping;
-          for (OpOperand *input : op.getDpsInputOperands()) {
-            BlockArgument arg = op.getMatchingBlockArgument(input);
-            if (!isa<MemRefType>(input->get().getType())) {
-              mapping.map(arg, input->get());
-              continue;
-            }
-            SmallVector<Value> indices =
-                applyMap(fb, l, op.getMatchingIndexingMap(input), loops);
-            mapping.map(arg,
-                        memref::LoadOp::create(fb, l, input->get(), indices));
-          }
-          for (auto [reduction, acc] : llvm::zip(reductions, accs))
-            mapping.map(reduction.accumulator, acc);
-          for (Operation &inner : body.without_terminator()) {
-            if (auto index = dyn_cast<linalg::IndexOp>(inner)) {
-              mapping.map(index.getResult(), loops[index.getDim()]);
-              continue;
-            }
-            fb.clone(inner, mapping);
-          }
-          SmallVector<Value> next;
-          for (const Reduction &reduction : reductions)
-            next.push_back(mapping.lookup(reduction.combiner->getResult(0)));
-          scf::YieldOp::create(fb, l, next);
-        });
-    for (auto [partial, result] : llvm::zip(partials, fold.getResults()))
+    SmallVector<Value> folded =
+        emitFold(tb, loc, op, reductions, outer, thread, threads);
+    for (auto [partial, result] : llvm::zip(partials, folded))
       memref::StoreOp::create(tb, loc, result, partial, ValueRange{thread});
   });
 
@@ -268,15 +319,10 @@ void emitBlock(OpBuilder &b, Location loc, linalg::GenericOp op,
   // Thread 0 folds the block's result into the output.
   forThreads(b, 1, /*barrier=*/false, [&](OpBuilder &lb, Value) {
     Value zero = arith::ConstantIndexOp::create(lb, loc, 0);
-    for (auto [reduction, partial, init] :
-         llvm::zip(reductions, partials, op.getDpsInitsMutable())) {
-      SmallVector<Value> indices =
-          applyMap(lb, loc, op.getMatchingIndexingMap(&init), outer);
-      Value current = memref::LoadOp::create(lb, loc, init.get(), indices);
-      Value total = memref::LoadOp::create(lb, loc, partial, zero);
-      memref::StoreOp::create(lb, loc, combine(lb, reduction, current, total),
-                              init.get(), indices);
-    }
+    emitOutputUpdate(lb, loc, op, reductions, outer, [&](unsigned index) {
+      return memref::LoadOp::create(lb, loc, partials[index], zero)
+          .getResult();
+    });
   });
 }
 
@@ -341,6 +387,75 @@ void rewriteAsKernel(linalg::GenericOp op, ArrayRef<Reduction> reductions,
   op.erase();
 }
 
+/// Replaces `op` by a kernel of one warp (kWarpSize lanes) per output
+/// element, `warps` warps per block: lane l folds the elements l, l + 32,
+/// ... like thread l of a block of 32 threads, then the lanes combine their
+/// partial results by `gpu.shuffle down` with offsets 16, 8, ..., 1 (lane l
+/// takes lane l + s's value: the shared-memory tree of 32 threads without
+/// shared memory or barriers), and lane 0 updates the output. Warps past the
+/// last output (the last block's) skip everything, so every warp that
+/// shuffles has all its lanes.
+void rewriteAsWarpKernel(linalg::GenericOp op, ArrayRef<Reduction> reductions,
+                         int64_t warps) {
+  OpBuilder b(op);
+  Location loc = op.getLoc();
+  int64_t outputs = numOutputs(op);
+  Value one = arith::ConstantIndexOp::create(b, loc, 1);
+  auto launch = gpu::LaunchOp::create(
+      b, loc,
+      arith::ConstantIndexOp::create(b, loc, llvm::divideCeil(outputs, warps)),
+      one, one, arith::ConstantIndexOp::create(b, loc, warps * kWarpSize), one,
+      one);
+  Block &kernel = launch.getBody().front();
+  OpBuilder kb = OpBuilder::atBlockEnd(&kernel);
+  bool terminated =
+      !kernel.empty() && kernel.back().hasTrait<OpTrait::IsTerminator>();
+  if (terminated)
+    kb.setInsertionPoint(&kernel.back());
+  auto constant = [&](OpBuilder &cb, int64_t value) -> Value {
+    return arith::ConstantIndexOp::create(cb, loc, value);
+  };
+  Value thread = launch.getThreadIds().x;
+  Value lane = arith::RemUIOp::create(kb, loc, thread, constant(kb, kWarpSize));
+  Value warp = arith::DivUIOp::create(kb, loc, thread, constant(kb, kWarpSize));
+  Value output = arith::AddIOp::create(
+      kb, loc,
+      arith::MulIOp::create(kb, loc, launch.getBlockIds().x,
+                            constant(kb, warps)),
+      warp);
+  OpBuilder wb = kb;
+  if (outputs % warps != 0) {
+    Value inside = arith::CmpIOp::create(
+        kb, loc, arith::CmpIPredicate::ult, output, constant(kb, outputs));
+    auto guard = scf::IfOp::create(kb, loc, inside, /*withElseRegion=*/false);
+    wb = guard.getThenBodyBuilder();
+  }
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  SmallVector<unsigned> parallelDims, reductionDims;
+  splitLoops(op, parallelDims, reductionDims);
+  SmallVector<Value> outer(op.getNumLoops());
+  delinearize(wb, loc, output, parallelDims, ranges, outer);
+  SmallVector<Value> partials =
+      emitFold(wb, loc, op, reductions, outer, lane, kWarpSize);
+  for (int32_t offset = kWarpSize / 2; offset >= 1; offset /= 2)
+    for (auto [reduction, partial] : llvm::zip(reductions, partials)) {
+      Value theirs = gpu::ShuffleOp::create(wb, loc, partial, offset,
+                                            int32_t(kWarpSize),
+                                            gpu::ShuffleMode::DOWN)
+                         .getShuffleResult();
+      partial = combine(wb, reduction, partial, theirs);
+    }
+  Value first = arith::CmpIOp::create(wb, loc, arith::CmpIPredicate::eq, lane,
+                                      constant(wb, 0));
+  auto leader = scf::IfOp::create(wb, loc, first, /*withElseRegion=*/false);
+  OpBuilder lb = leader.getThenBodyBuilder();
+  emitOutputUpdate(lb, loc, op, reductions, outer,
+                   [&](unsigned index) { return partials[index]; });
+  if (!terminated)
+    gpu::TerminatorOp::create(kb, loc);
+  op.erase();
+}
+
 /// Replaces `op` by host loops that compute what rewriteAsKernel's kernel
 /// computes, in the same order: a loop over the blocks, in each one loop
 /// over the threads per step between two barriers; the partial results in a
@@ -394,50 +509,95 @@ struct GpuBlockReductionsPass
           << static_cast<int64_t>(blockSize);
       return signalPassFailure();
     }
+    if (warpMinOutputs < 1) {
+      getOperation().emitError()
+          << "remat-gpu-block-reductions: warp-min-outputs must be at least "
+             "1, got "
+          << static_cast<int64_t>(warpMinOutputs);
+      return signalPassFailure();
+    }
     int64_t maxThreads = int64_t(1) << llvm::Log2_64(blockSize);
-    int64_t minThreads = std::min<int64_t>(32, maxThreads);
-    SmallVector<std::pair<linalg::GenericOp, SmallVector<Reduction>>> ops;
-    getOperation().walk([&](linalg::GenericOp op) {
+    int64_t minThreads = std::min<int64_t>(kWarpSize, maxThreads);
+    SmallVector<linalg::GenericOp> ops;
+    getOperation().walk([&](linalg::LinalgOp op) {
       if (op->getParentOfType<gpu::GPUModuleOp>() ||
           op->getParentOfType<gpu::LaunchOp>() ||
-          op->getParentOfType<scf::ParallelOp>())
+          op->getParentOfType<scf::ParallelOp>() ||
+          op.getNumReductionLoops() == 0)
         return;
+      if (auto generic = dyn_cast<linalg::GenericOp>(*op))
+        ops.push_back(generic);
+      else
+        remark(op, "sequential (a named op)");
+    });
+    for (linalg::GenericOp op : ops) {
       std::optional<SmallVector<Reduction>> reductions = matchReductions(op);
-      if (!reductions)
-        return;
-      int64_t outputs = 1, length = 1;
-      SmallVector<int64_t> ranges = op.getStaticLoopRanges();
-      for (auto [range, type] : llvm::zip(ranges, op.getIteratorTypesArray()))
-        (type == utils::IteratorType::parallel ? outputs : length) *= range;
+      if (!reductions) {
+        remark(op, "sequential (not a fold this pass handles)");
+        continue;
+      }
+      SmallVector<unsigned> parallelDims, reductionDims;
+      int64_t length = splitLoops(op, parallelDims, reductionDims);
+      int64_t outputs = numOutputs(op);
       bool full = outputs == 1;
       if (outputs == 0 || length < 2 || (!full && length < minReduction) ||
-          outputs > std::numeric_limits<int32_t>::max())
-        return;
-      ops.emplace_back(op, std::move(*reductions));
-    });
-    for (auto &[op, reductions] : ops) {
-      SmallVector<int64_t> ranges = op.getStaticLoopRanges();
-      int64_t length = 1;
-      for (auto [range, type] : llvm::zip(ranges, op.getIteratorTypesArray()))
-        if (type == utils::IteratorType::reduction)
-          length *= range;
+          outputs > std::numeric_limits<int32_t>::max()) {
+        remark(op, "sequential (too short)");
+        continue;
+      }
+      // Many outputs of a moderate length: one warp each, several per block.
+      if (!full && outputs >= warpMinOutputs && length <= kMaxWarpReduction &&
+          maxThreads >= kWarpSize) {
+        int64_t warps = maxThreads / kWarpSize;
+        remark(op, "one warp per output, " + std::to_string(warps) +
+                       " warps per block");
+        if (cpu)
+          rewriteAsLoops(op, *reductions, kWarpSize);
+        else
+          rewriteAsWarpKernel(op, *reductions, warps);
+        continue;
+      }
       int64_t threads = std::clamp<int64_t>(
           int64_t(llvm::PowerOf2Ceil(uint64_t(length))), minThreads,
           maxThreads);
       // The partial results must fit CUDA's 48 KiB of static shared memory
       // per block; else the op stays sequential.
       int64_t bytes = 0;
-      for (const Reduction &reduction : reductions) {
+      for (const Reduction &reduction : *reductions) {
         Type element = reduction.identity.getType();
         bytes += threads * llvm::divideCeil(element.getIntOrFloatBitWidth(), 8);
       }
-      if (bytes > kMaxSharedBytes)
+      if (bytes > kMaxSharedBytes) {
+        remark(op, "sequential (shared memory)");
         continue;
+      }
+      remark(op, "one block of " + std::to_string(threads) +
+                     " threads per output");
       if (cpu)
-        rewriteAsLoops(op, reductions, threads);
+        rewriteAsLoops(op, *reductions, threads);
       else
-        rewriteAsKernel(op, reductions, threads);
+        rewriteAsKernel(op, *reductions, threads);
     }
+  }
+
+  /// With `remarks`, a remark at `op` giving its outputs, its reduction
+  /// length and what the pass made of it.
+  void remark(linalg::LinalgOp op, const std::string &strategy) {
+    if (!remarks)
+      return;
+    bool known = true;
+    int64_t outputs = 1, length = 1;
+    for (auto [range, type] :
+         llvm::zip(op.getStaticLoopRanges(), op.getIteratorTypesArray())) {
+      known &= !ShapedType::isDynamic(range);
+      (type == utils::IteratorType::parallel ? outputs : length) *= range;
+    }
+    InFlightDiagnostic diag = op->emitRemark("reduction of ");
+    if (known)
+      diag << outputs << " outputs x " << length << " elements";
+    else
+      diag << "dynamic shape";
+    diag << ": " << strategy;
   }
 };
 

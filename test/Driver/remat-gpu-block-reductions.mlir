@@ -3,6 +3,10 @@
 // RUN: remat-opt %s --remat-gpu-block-reductions=block-size=1024 --split-input-file | FileCheck %s --check-prefix=B1024
 // RUN: not remat-opt %s --remat-gpu-block-reductions=block-size=2048 --split-input-file 2>&1 | FileCheck %s --check-prefix=BAD
 // RUN: remat-opt %s --remat-gpu-block-reductions=cpu=1 --split-input-file | FileCheck %s --check-prefix=CPU
+// RUN: remat-opt %s --remat-gpu-block-reductions=warp-min-outputs=1000 --split-input-file | FileCheck %s --check-prefix=FEW
+// RUN: remat-opt %s --remat-gpu-block-reductions=remarks=1 --split-input-file --mlir-print-op-on-diagnostic=false 2>&1 >/dev/null | FileCheck %s --check-prefix=REMARK
+// RUN: not remat-opt %s --remat-gpu-block-reductions=warp-min-outputs=0 --split-input-file 2>&1 | FileCheck %s --check-prefix=BADWARP
+// BADWARP: warp-min-outputs must be at least 1, got 0
 // BAD: block-size must be in [1, 1024], got 2048
 
 // A row sum of 1000 elements: one block per row (grid 4), 256 threads
@@ -313,6 +317,154 @@ func.func @shared_limit(%x: memref<2000xf64>, %o: memref<f64>) {
     %s5 = arith.addf %o5, %a : f64
     %s6 = arith.addf %o6, %a : f64
     linalg.yield %s0, %s1, %s2, %s3, %s4, %s5, %s6 : f64, f64, f64, f64, f64, f64, f64
+  }
+  return
+}
+
+// -----
+
+// Many outputs of a moderate length (300 rows of 96, at least
+// warp-min-outputs = 128 outputs and at most 1024 elements): one warp per
+// row, 8 warps per block of 256 threads, a grid of ceil(300 / 8) = 38 blocks.
+// Lane l = tx mod 32 of warp w = tx / 32 folds elements l, l + 32, l + 64
+// of row 8 bx + w into -0.0; the warps of rows past 299 skip everything;
+// then five shuffles down by 16, 8, 4, 2, 1 (width 32), each followed by
+// the combiner (mine + theirs: the block tree's order for 32 threads), and
+// lane 0 adds the row's sum to the output. No shared memory, no barrier.
+// CHECK-LABEL: func.func @warp_rows
+// CHECK-SAME: (%[[X:.*]]: memref<300x96xf32>, %[[OUT:.*]]: memref<300xf32>)
+// CHECK-DAG: %[[ONE:.*]] = arith.constant 1 : index
+// CHECK-DAG: %[[B:.*]] = arith.constant 256 : index
+// CHECK-DAG: %[[GRID:.*]] = arith.constant 38 : index
+// CHECK: gpu.launch blocks(%[[BX:.*]], %{{.*}}, %{{.*}}) in (%{{.*}} = %[[GRID]], %{{.*}} = %[[ONE]], %{{.*}} = %[[ONE]]) threads(%[[TX:.*]], %{{.*}}, %{{.*}}) in (%{{.*}} = %[[B]], %{{.*}} = %[[ONE]], %{{.*}} = %[[ONE]]) {
+// CHECK: %[[LANE:.*]] = arith.remui %[[TX]], %c32
+// CHECK: %[[WARP:.*]] = arith.divui %[[TX]], %c32
+// CHECK: %[[BASE:.*]] = arith.muli %[[BX]], %c8
+// CHECK: %[[ROW:.*]] = arith.addi %[[BASE]], %[[WARP]]
+// CHECK: %[[IN:.*]] = arith.cmpi ult, %[[ROW]], %c300
+// CHECK: scf.if %[[IN]] {
+// CHECK: %[[NEG0:.*]] = arith.constant -0.000000e+00 : f32
+// CHECK: %[[PART:.*]] = scf.for %[[R:.*]] = %[[LANE]] to %c96{{.*}} step %c32{{.*}} iter_args(%[[ACC:.*]] = %[[NEG0]]) -> (f32) {
+// CHECK: %[[V:.*]] = memref.load %[[X]][%[[ROW]], %[[R]]]
+// CHECK: arith.addf %[[ACC]], %[[V]] : f32
+// CHECK: %[[S16:.*]], %{{.*}} = gpu.shuffle down %[[PART]], %c16_i32, %c32_i32 : f32
+// CHECK: %[[P16:.*]] = arith.addf %[[PART]], %[[S16]] : f32
+// CHECK: %[[S8:.*]], %{{.*}} = gpu.shuffle down %[[P16]], %c8_i32, %c32_i32{{.*}} : f32
+// CHECK: %[[P8:.*]] = arith.addf %[[P16]], %[[S8]] : f32
+// CHECK: gpu.shuffle down %{{.*}}, %c4_i32
+// CHECK: gpu.shuffle down %{{.*}}, %c2_i32
+// CHECK: %[[S1:.*]], %{{.*}} = gpu.shuffle down %[[P2:.*]], %c1_i32, %c32_i32{{.*}} : f32
+// CHECK: %[[P1:.*]] = arith.addf %[[P2]], %[[S1]] : f32
+// CHECK: %[[FIRST:.*]] = arith.cmpi eq, %[[LANE]], %c0
+// CHECK: scf.if %[[FIRST]] {
+// CHECK: %[[OLD:.*]] = memref.load %[[OUT]][%[[ROW]]]
+// CHECK: %[[NEW:.*]] = arith.addf %[[OLD]], %[[P1]] : f32
+// CHECK: memref.store %[[NEW]], %[[OUT]][%[[ROW]]]
+// CHECK: gpu.terminator
+// CHECK-NOT: gpu.barrier
+// CHECK-NOT: linalg.generic
+// With block-size=64: two warps per block, 150 blocks.
+// B64-LABEL: func.func @warp_rows
+// B64: gpu.launch blocks({{.*}}) in (%{{.*}} = %c150{{.*}}, %{{.*}} = %c1{{.*}}, %{{.*}} = %c1{{.*}}) threads({{.*}}) in (%{{.*}} = %c64{{.*}},
+// B64: arith.muli %{{.*}}, %c2
+// B64-COUNT-5: gpu.shuffle down
+// With block-size=1024: 32 warps per block, 10 blocks.
+// B1024-LABEL: func.func @warp_rows
+// B1024: gpu.launch blocks({{.*}}) in (%{{.*}} = %c10{{.*}}, %{{.*}} = %c1{{.*}}, %{{.*}} = %c1{{.*}}) threads({{.*}}) in (%{{.*}} = %c1024{{.*}},
+// B1024: arith.muli %{{.*}}, %c32
+// Fewer outputs than warp-min-outputs: one block of 128 threads per row.
+// FEW-LABEL: func.func @warp_rows
+// FEW: gpu.launch blocks({{.*}}) in (%{{.*}} = %c300{{.*}}, {{.*}} threads({{.*}}) in (%{{.*}} = %c128{{.*}}, {{.*}} workgroup(%{{.*}} : memref<128xf32, #gpu.address_space<workgroup>>)
+// FEW-NOT: gpu.shuffle
+// FEW-COUNT-8: gpu.barrier
+// With cpu=1 the warp's order as host loops: the block loops of 32 threads
+// (32 partial sums, tree steps 16 .. 1).
+// CPU-LABEL: func.func @warp_rows
+// CPU: %[[P:.*]] = memref.alloc() : memref<32xf32>
+// CPU: scf.for %[[ROW:.*]] = %c0{{.*}} to %c300{{.*}} step %c1
+// CPU: scf.for %[[LANE:.*]] = %c0{{.*}} to %c32{{.*}} step %c1
+// CPU: scf.for %{{.*}} = %[[LANE]] to %c96{{.*}} step %c32
+// CPU: scf.for %{{.*}} = %c0{{.*}} to %c16{{.*}} step %c1
+// CPU-COUNT-4: scf.for
+// CPU: memref.dealloc %[[P]]
+// CPU-NOT: gpu.
+// REMARK: remark: reduction of 4 outputs x 1000 elements: one block of 256 threads per output
+// REMARK: remark: reduction of 1 outputs x 128 elements: one block of 128 threads per output
+// REMARK: remark: reduction of 300 outputs x 96 elements: one warp per output, 8 warps per block
+func.func @warp_rows(%x: memref<300x96xf32>, %out: memref<300xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i)>],
+                  iterator_types = ["parallel", "reduction"]}
+      ins(%x : memref<300x96xf32>) outs(%out : memref<300xf32>) {
+  ^bb0(%a: f32, %acc: f32):
+    %s = arith.addf %acc, %a : f32
+    linalg.yield %s : f32
+  }
+  return
+}
+
+// -----
+
+// Two f64 statistics (sum and sum of squares) of 256 rows of 64, the
+// reduction loop outer: 32 blocks of 8 warps, no bound check (256 is a
+// multiple of 8), each tree step shuffles both partial results.
+// CHECK-LABEL: func.func @warp_stats
+// CHECK: gpu.launch blocks({{.*}}) in (%{{.*}} = %c32{{(_[0-9]+)?}}, {{.*}} threads({{.*}}) in (%{{.*}} = %c256{{(_[0-9]+)?}}, {{.*}}) {
+// CHECK-NOT: scf.if
+// CHECK: scf.for {{.*}} -> (f64, f64)
+// CHECK: arith.extf
+// CHECK: arith.mulf
+// CHECK: gpu.shuffle down %{{.*}}, %c16_i32, %c32_i32 : f64
+// CHECK: gpu.shuffle down %{{.*}}, %c16_i32{{.*}}, %c32_i32{{.*}} : f64
+// CHECK-COUNT-8: gpu.shuffle down
+// CHECK-NOT: gpu.shuffle
+// CHECK: scf.if
+// CHECK-COUNT-2: memref.store
+// CHECK-NOT: gpu.barrier
+// REMARK: remark: reduction of 256 outputs x 64 elements: one warp per output, 8 warps per block
+func.func @warp_stats(%x: memref<64x256xf32>, %sum: memref<256xf64>, %sq: memref<256xf64>) {
+  linalg.generic {indexing_maps = [affine_map<(j, i) -> (j, i)>,
+                                   affine_map<(j, i) -> (i)>,
+                                   affine_map<(j, i) -> (i)>],
+                  iterator_types = ["reduction", "parallel"]}
+      ins(%x : memref<64x256xf32>) outs(%sum, %sq : memref<256xf64>, memref<256xf64>) {
+  ^bb0(%a: f32, %s: f64, %q: f64):
+    %w = arith.extf %a : f32 to f64
+    %w2 = arith.mulf %w, %w : f64
+    %s1 = arith.addf %s, %w : f64
+    %q1 = arith.addf %q, %w2 : f64
+    linalg.yield %s1, %q1 : f64, f64
+  }
+  return
+}
+
+// -----
+
+// Remarks for what stays sequential: a named op, a reduction shorter than
+// min-reduction and a body the pass does not handle (the output read in
+// the body).
+// REMARK: remark: reduction of 64 outputs x 16 elements: sequential (a named op)
+// REMARK: remark: reduction of 8 outputs x 10 elements: sequential (too short)
+// REMARK: remark: reduction of 4 outputs x 1000 elements: sequential (not a fold this pass handles)
+// CHECK-LABEL: func.func @remarks
+// CHECK-NOT: gpu.launch
+func.func @remarks(%a: memref<8x16xf32>, %b: memref<16x8xf32>, %c: memref<8x8xf32>,
+                   %x: memref<8x10xf32>, %o: memref<8xf32>,
+                   %y: memref<4x1000xf32>, %p: memref<4xf32>) {
+  linalg.matmul ins(%a, %b : memref<8x16xf32>, memref<16x8xf32>) outs(%c : memref<8x8xf32>)
+  linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i)>],
+                  iterator_types = ["parallel", "reduction"]}
+      ins(%x : memref<8x10xf32>) outs(%o : memref<8xf32>) {
+  ^bb0(%v: f32, %acc: f32):
+    %s = arith.addf %acc, %v : f32
+    linalg.yield %s : f32
+  }
+  linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i)>],
+                  iterator_types = ["parallel", "reduction"]}
+      ins(%y : memref<4x1000xf32>) outs(%p : memref<4xf32>) {
+  ^bb0(%v: f32, %acc: f32):
+    %s = arith.addf %acc, %v : f32
+    %t = arith.addf %s, %acc : f32
+    linalg.yield %t : f32
   }
   return
 }

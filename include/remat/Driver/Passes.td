@@ -120,7 +120,7 @@ def RematParallelFirst : Pass<"remat-parallel-first", "mlir::ModuleOp"> {
 
 def RematGpuBlockReductions
     : Pass<"remat-gpu-block-reductions", "mlir::ModuleOp"> {
-  let summary = "Reductions on the host become GPU kernels of one block per output element";
+  let summary = "Reductions on the host become GPU kernels of one block or one warp per output element";
   let description = [{
     Every host `linalg.generic` on memrefs of static shape whose loops are
     parallel or reductions, whose outputs are indexed by exactly its
@@ -130,14 +130,18 @@ def RematGpuBlockReductions
     accumulator used nowhere else) computed by ops free of memory effects
     or by `memref.load`s from buffers defined outside the op that are none
     of its outputs (a gather, e.g. a cross-entropy loss reading the logit
-    at each label) becomes a `gpu.launch` of one block per
-    output element (grid x = the product of the parallel extents), when the
-    reduction has at least `min-reduction` elements or the op has no
-    parallel loop (a full reduction) and more than one. The block has B
-    threads: the smallest power of two >= the reduction's size, at least 32
-    and at most `block-size` rounded down to a power of two (which wins);
-    an op whose partial results would exceed 48 KiB of shared memory is
-    left alone.
+    at each label) becomes a `gpu.launch` when the reduction has at least
+    `min-reduction` elements or the op has no parallel loop (a full
+    reduction) and more than one:
+    * many outputs of a moderate length (at least `warp-min-outputs`
+      outputs, at most 1024 elements, `block-size` >= 32): one warp of 32
+      lanes per output element, `block-size` / 32 warps per block (rounded
+      down to a power of two), a grid of ceil(outputs / warps) blocks;
+    * else one block per output element (grid x = the product of the
+      parallel extents) of B threads: the smallest power of two >= the
+      reduction's size, at least 32 and at most `block-size` rounded down
+      to a power of two (which wins); an op whose partial results would
+      exceed 48 KiB of shared memory is left alone.
 
     The order of every sum is fixed by the shapes (docs/Conventions.md):
     thread t folds the reduction elements t, t + B, t + 2B, ... (row-major
@@ -145,9 +149,15 @@ def RematGpuBlockReductions
     in increasing order; the B partial results go to workgroup (shared)
     memory and are combined by a tree: for s = B/2, B/4, ..., 1, thread
     t < s sets p[t] = combine(p[t], p[t + s]), with a `gpu.barrier` after
-    each step; thread 0 then stores combine(output, p[0]). Other ops (and
-    these ops when the reduction is short) are left to the loop mapping
-    (one thread per output element, reductions sequential).
+    each step; thread 0 then stores combine(output, p[0]). A warp computes
+    what a block of B = 32 threads would: lane l folds l, l + 32, ...,
+    then for s = 16, 8, ..., 1 every lane combines its value with lane
+    l + s's (`gpu.shuffle down`, width 32; no shared memory, no barrier),
+    and lane 0 stores combine(output, its value); warps past the last
+    output skip everything. Other ops (and these ops when the reduction is
+    short) are left to the loop mapping (one thread per output element,
+    reductions sequential). With `remarks`, every host op with reduction
+    loops gets a remark: its outputs, its length and the choice made.
 
     Before:
     ```mlir
@@ -181,6 +191,14 @@ def RematGpuBlockReductions
     Option<"minReduction", "min-reduction", "int64_t", /*default=*/"32",
            "Reductions of fewer elements stay sequential in one thread per "
            "output (unless the op has no parallel loop)">,
+    Option<"warpMinOutputs", "warp-min-outputs", "int64_t",
+           /*default=*/"128",
+           "Ops of at least this many outputs and reductions of at most "
+           "1024 elements get one warp per output instead of one block">,
+    Option<"remarks", "remarks", "bool", /*default=*/"false",
+           "A remark per host reduction: its outputs, its length and what "
+           "the pass made of it (a block or a warp per output, or "
+           "sequential and why)">,
     Option<"cpu", "cpu", "bool", /*default=*/"false",
            "Host loops instead of kernels, in the kernels' order (a loop "
            "over the blocks, in each one loop over the threads per step "
