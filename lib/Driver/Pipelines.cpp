@@ -154,6 +154,9 @@ void remat::buildCudaLLVMPipeline(OpPassManager &pm,
   OpPassManager &funcPm = pm.nest<func::FuncOp>();
   funcPm.addPass(createGpuMapParallelLoopsPass());
   funcPm.addPass(createConvertParallelLoopToGpuPass());
+  // Constants and index computations used by a launch body move into it,
+  // so the kernels see them as immediates rather than as parameters.
+  pm.addPass(createGpuLaunchSinkIndexComputationsPass());
   pm.addPass(createGpuKernelOutliningPass());
   pm.addPass(createRematMergeGpuModules());
   pm.addPass(createRematGpuStepStream());

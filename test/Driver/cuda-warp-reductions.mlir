@@ -9,6 +9,10 @@
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: remat-compile %S/Inputs/layer-norm-rows.mlir --target=cuda --emit=ptx 2>/dev/null > %t/k.ptx
 // RUN: FileCheck %s < %t/k.ptx
+// The shuffle offsets, the clamp and the mask are immediates and no kernel
+// divides integers (gpu-launch-sink-index-computations moves the constants
+// into the kernels; the lane and warp of a thread are a mask and a shift).
+// RUN: FileCheck %s --check-prefix=IMM < %t/k.ptx
 // RUN: /usr/local/cuda/bin/ptxas -arch=sm_90 %t/k.ptx -o %t/k.cubin
 // RUN: od -A n -c -N 4 %t/k.cubin | FileCheck %s --check-prefix=ELF
 // The strategy per reduction, as the pass's remarks give it.
@@ -45,6 +49,14 @@
 // CHECK-NOT: .maxntid
 
 // ELF: 177 E L F
+
+// IMM-NOT: {{(div|rem)}}.{{[us]}}{{32|64}}
+// IMM: shfl.sync.down.b32 {{.*}}, 16, 31, -1;
+// IMM: shfl.sync.down.b32 {{.*}}, 8, 31, -1;
+// IMM: shfl.sync.down.b32 {{.*}}, 4, 31, -1;
+// IMM: shfl.sync.down.b32 {{.*}}, 2, 31, -1;
+// IMM: shfl.sync.down.b32 {{.*}}, 1, 31, -1;
+// IMM-NOT: {{(div|rem)}}.{{[us]}}{{32|64}}
 
 // REMARK: remark: reduction of 512 outputs x 96 elements: one warp per output, 8 warps per block
 // REMARK: remark: reduction of 1 outputs x 49152 elements: one block of 256 threads per output
