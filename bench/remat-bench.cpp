@@ -144,6 +144,12 @@ static llvm::cl::opt<bool> milpCostFixing(
     llvm::cl::desc("Fix recomputations dearer than the warm start to 0 in "
                    "the MILP of --milp-graphs (off by default)"),
     llvm::cl::init(false));
+static llvm::cl::opt<bool> milpKnapsackRows(
+    "milp-knapsack-rows",
+    llvm::cl::desc("Restate each stage's memory row at its backward node as "
+                   "a knapsack row over the keep binaries in the MILP of "
+                   "--milp-graphs (on by default)"),
+    llvm::cl::init(true));
 static llvm::cl::opt<bool> milpRangeRows(
     "milp-range-rows",
     llvm::cl::desc("Add LowerBound's bounds on parts of the schedule as "
@@ -648,7 +654,7 @@ static void runMilpRows(const std::string &name, const Graph &g) {
       std::clock_t cpuStart = std::clock();
       std::optional<PlanResult> p =
           milpOptimal(g, budget, milpTimeLimit, note, warm, model,
-                      milpRangeRows, milpCostFixing);
+                      milpRangeRows, milpCostFixing, milpKnapsackRows);
       double cpu = double(std::clock() - cpuStart) / CLOCKS_PER_SEC;
       double wall = std::chrono::duration<double>(
                         std::chrono::steady_clock::now() - start)

@@ -124,6 +124,9 @@ public:
   /// `graph.size()` and needs the compact model.
   /// Fix recomputations dearer than the cutoff to 0 (`milpOptimal`).
   bool costFixing = false;
+  /// Add each stage's memory row at its backward node as an explicit
+  /// knapsack row over the keep binaries (`milpOptimal`).
+  bool knapsackRows = true;
 
   MilpBuilder(const Graph &graph, unsigned numForward, bool compact)
       : graph(graph), n(graph.size()), f(numForward),
@@ -269,6 +272,8 @@ public:
           }
     }
     double budgetScaled = double(budget) / scale;
+    // Knapsack rows (addKnapsackRow) at a budget in the compact model.
+    bool withKnapsackRows = compact && knapsackRows && !peakMode;
     // Memory row helper: sum(coefs*cols) [- P] <= rhsConst [+ budget].
     auto addMemRow = [&](std::vector<int> cols, std::vector<double> coefs,
                          double rhs) {
@@ -355,6 +360,8 @@ public:
         if (R[t][i] >= 0)
           points.push_back(i);
       points.push_back(f);
+      if (withKnapsackRows)
+        addKnapsackRow(t, bOps, constLive, S, addMemRow);
       if (compact) {
         addCompactMemory(t, points, constLive, R, S, bOps, addCol, addRow,
                          addMemRow);
@@ -418,8 +425,14 @@ public:
     // The objective is at least the lower bound: a valid row (every
     // solution of the model is a schedule of remat's model within the
     // budget, and the bound holds for all of those) that lifts the LP
-    // bound of every branch-and-bound node to at least it.
-    if (lowerBound > 0) {
+    // bound of every branch-and-bound node to at least it. With the
+    // knapsack rows it is left out (the bound still floors the reported
+    // one): the row holds the root LP at the bound on a face of many
+    // optimal points, and CBC's root cut passes then stopped early, the
+    // bound unmoved (resnet_n4 at 0.5 of store-all: root bound 2.43M with
+    // the row, 3.16M without; MobileNet at 0.5 and 0.6 proven at the root
+    // only without it; docs/Scheduling.md, "Knapsack rows").
+    if (lowerBound > 0 && !withKnapsackRows) {
       std::vector<int> cols;
       std::vector<double> coefs;
       if (peakMode) {
@@ -641,6 +654,47 @@ public:
       if (!cols.empty())
         addRow(cols, coefs, 'G', r.cost / costScale * (1 - 1e-9));
     }
+  }
+
+  /// The memory row of stage t at its backward node b, restated over
+  /// binaries only: the values b reads are live (a constant), every other
+  /// forward value is live at b exactly when it is kept to the next stage
+  /// (S[t+1][j]: an instance that enters stage t+1 exists while b runs, and
+  /// in the compact model a value b does not read is live at b only through
+  /// that instance), so
+  ///
+  ///   sum_j bytes(j) S[t+1][j] <= budget - live backward values - b's
+  ///                               result and workspace - bytes(b's operands).
+  ///
+  /// The compact model already implies this row (it is its memory row at b,
+  /// with the running sums M_k substituted), so it removes no solution and
+  /// leaves the LP relaxation as it is; what it changes is what CBC's cut
+  /// generators see: a knapsack of binaries, from which they derive cover
+  /// and lifted cuts that the running-sum form hides behind continuous
+  /// variables.
+  template <typename AddMemRow>
+  void addKnapsackRow(unsigned t, const std::set<unsigned> &bOps,
+                      double constLive,
+                      const std::vector<std::vector<int>> &S,
+                      AddMemRow &addMemRow) const {
+    if (t + 1 >= numStages)
+      return;
+    unsigned b = firstStage + t;
+    double fixedAtB = constLive + executing(b);
+    for (unsigned j : bOps)
+      fixedAtB += counted[j] / scale;
+    std::vector<int> cols;
+    std::vector<double> coefs;
+    for (unsigned j = 0; j != f; ++j) {
+      // Values with neither variable in stage t are not forward values of
+      // it (a forward-only graph's b itself, counted in executing(b)).
+      if (bOps.count(j) || counted[j] == 0 || S[t + 1][j] < 0 || S[t][j] < 0)
+        continue;
+      cols.push_back(S[t + 1][j]);
+      coefs.push_back(counted[j] / scale);
+    }
+    if (cols.size() > 1)
+      addMemRow(cols, coefs, -fixedAtB);
   }
 
   /// A linear expression over columns plus a constant.
@@ -893,11 +947,13 @@ std::optional<PlanResult> remat::sched::milpOptimal(const Graph &graph,
                                                     const Schedule *warmStart,
                                                     MilpModel model,
                                                     bool rangeRows,
-                                                    bool costFixing) {
+                                                    bool costFixing,
+                                                    bool knapsackRows) {
 #ifndef REMAT_HAVE_CBC
   (void)model;
   (void)rangeRows;
   (void)costFixing;
+  (void)knapsackRows;
   (void)graph;
   (void)budgetBytes;
   (void)timeLimitSeconds;
@@ -942,6 +998,7 @@ std::optional<PlanResult> remat::sched::milpOptimal(const Graph &graph,
   };
   MilpBuilder builder(graph, f, compact);
   builder.costFixing = costFixing;
+  builder.knapsackRows = knapsackRows;
   PlanResult plan;
   plan.strategy = strategy::kMilp;
   SolverStats stats;

@@ -107,14 +107,19 @@ constexpr size_t kMilpMaxNonzeros = 250000;
 /// `costFixing` (off by default: at 60 s it lost MobileNet's proof at 0.8
 /// of store-all, 4.6 s without it, and gave VGG U-Net's at 0.5 in 58.7 s;
 /// lead, 2026-11-24) fixes the recomputations dearer than the warm start to 0
-/// (gtest `Milp.CostFixingKeepsTheExhaustiveOptimum`).
+/// (gtest `Milp.CostFixingKeepsTheExhaustiveOptimum`). `knapsackRows` (on by
+/// default) restates each stage's memory row at its backward node over the
+/// keep binaries alone, so that CBC's cover cuts apply to it; the row is
+/// implied by the model, so the optimum never changes (docs/Scheduling.md,
+/// "Knapsack rows"; gtest `Milp.KnapsackRowsKeepTheExhaustiveOptimum`).
 std::optional<PlanResult> milpOptimal(const Graph &graph, int64_t budgetBytes,
                                       double timeLimitSeconds,
                                       std::string &note,
                                       const Schedule *warmStart = nullptr,
                                       MilpModel model = MilpModel::Compact,
                                       bool rangeRows = false,
-                                      bool costFixing = false);
+                                      bool costFixing = false,
+                                      bool knapsackRows = true);
 
 } // namespace sched
 } // namespace remat
