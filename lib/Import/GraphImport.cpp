@@ -8,6 +8,7 @@
 
 #include "remat/Dialect/Remat/IR/RematOps.h"
 #include "remat/Scheduling/Graph.h"
+#include "remat/Scheduling/Phases.h"
 
 #include "mlir/IR/BuiltinTypes.h"
 #include "llvm/ADT/DenseSet.h"
@@ -750,48 +751,20 @@ void remat::shuffleGraph(ImportedGraph &graph, ShuffleMode mode,
   if (mode == ShuffleMode::None)
     return;
   unsigned n = graph.nodes.size();
-  std::vector<std::vector<unsigned>> readers(n);
-  std::vector<unsigned> pending(n);
+  // The order depends on the dependences and the phases only.
+  sched::Graph deps;
+  deps.nodes.resize(n);
   for (unsigned i = 0; i < n; ++i) {
-    for (unsigned input : graph.nodes[i].inputs)
-      readers[input].push_back(i);
-    pending[i] = graph.nodes[i].inputs.size();
+    deps.nodes[i].backward = graph.nodes[i].backward;
+    deps.nodes[i].operands.assign(graph.nodes[i].inputs.begin(),
+                                  graph.nodes[i].inputs.end());
   }
-  // A small deterministic generator: the same order on every platform.
-  uint64_t state = seed * 6364136223846793005ULL + 1442695040888963407ULL;
-  auto next = [&](unsigned bound) {
-    state = state * 6364136223846793005ULL + 1442695040888963407ULL;
-    return static_cast<unsigned>((state >> 33) % bound);
-  };
-  std::vector<unsigned> order, ready, phase[2];
-  for (unsigned i = 0; i < n; ++i) {
-    phase[graph.nodes[i].backward].push_back(i);
-    if (pending[i] == 0)
-      ready.push_back(i);
-  }
-  size_t pos[2] = {0, 0};
-  while (order.size() < n) {
-    unsigned v;
-    if (mode == ShuffleMode::ForwardFirst) {
-      v = pos[0] < phase[0].size() ? phase[0][pos[0]++] : phase[1][pos[1]++];
-    } else if (mode == ShuffleMode::Interleave) {
-      // The next node of a phase is ready once its predecessors are placed;
-      // the next forward node always is (it reads forward nodes only).
-      bool ok[2];
-      for (unsigned p = 0; p < 2; ++p)
-        ok[p] = pos[p] < phase[p].size() && pending[phase[p][pos[p]]] == 0;
-      unsigned p = ok[0] && ok[1] ? next(2) : (ok[0] ? 0 : 1);
-      v = phase[p][pos[p]++];
-    } else {
-      unsigned pick = next(ready.size());
-      v = ready[pick];
-      ready.erase(ready.begin() + pick);
-    }
-    order.push_back(v);
-    for (unsigned r : readers[v])
-      if (--pending[r] == 0)
-        ready.push_back(r);
-  }
+  sched::OrderShuffle how = sched::OrderShuffle::ForwardFirst;
+  if (mode == ShuffleMode::Interleave)
+    how = sched::OrderShuffle::Interleave;
+  else if (mode == ShuffleMode::Topological)
+    how = sched::OrderShuffle::Topological;
+  std::vector<unsigned> order = sched::shuffledOrder(deps, how, seed);
   std::vector<unsigned> position(n);
   for (unsigned i = 0; i < n; ++i)
     position[order[i]] = i;

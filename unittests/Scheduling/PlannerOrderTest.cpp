@@ -160,3 +160,43 @@ TEST(PlannerOrderTest, AnyTopologicalOrderStillPlans) {
     }
   }
 }
+
+TEST(PlannerOrderTest, ShuffledOrdersAreTopologicalAndReproducible) {
+  // sched::shuffledOrder (remat-import --shuffle, --remat-shuffle-ops).
+  unsigned movedSomewhere = 0;
+  for (const Graph &g : exampleGraphs()) {
+    unsigned n = g.size();
+    EXPECT_EQ(shuffledOrder(g, OrderShuffle::ForwardFirst, 0),
+              forwardFirstOrder(g));
+    for (OrderShuffle mode :
+         {OrderShuffle::Interleave, OrderShuffle::Topological}) {
+      for (unsigned seed : {1u, 2u, 7u}) {
+        std::vector<unsigned> order = shuffledOrder(g, mode, seed);
+        EXPECT_EQ(order, shuffledOrder(g, mode, seed)) << "not reproducible";
+        ASSERT_EQ(order.size(), n);
+        std::vector<unsigned> position(n, ~0u);
+        for (unsigned i = 0; i < n; ++i) {
+          ASSERT_LT(order[i], n);
+          ASSERT_EQ(position[order[i]], ~0u) << "not a permutation";
+          position[order[i]] = i;
+          movedSomewhere += order[i] != i;
+        }
+        for (unsigned v = 0; v < n; ++v)
+          for (unsigned u : g.nodes[v].operands)
+            EXPECT_LT(position[u], position[v]) << "operand after its reader";
+        EXPECT_FALSE(reorderGraph(g, order).validate());
+        if (mode != OrderShuffle::Interleave)
+          continue;
+        // Each phase keeps its relative order.
+        for (unsigned u = 0; u < n; ++u) {
+          for (unsigned v = u + 1; v < n; ++v) {
+            if (g.nodes[u].backward == g.nodes[v].backward) {
+              EXPECT_LT(position[u], position[v]);
+            }
+          }
+        }
+      }
+    }
+  }
+  EXPECT_GT(movedSomewhere, 0u);
+}

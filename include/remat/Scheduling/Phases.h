@@ -64,6 +64,31 @@ std::vector<unsigned> forwardFirstOrder(const Graph &graph);
 /// of new node `i`, which must be a topological order), operands renumbered.
 Graph reorderGraph(const Graph &graph, const std::vector<unsigned> &order);
 
+/// How `shuffledOrder` re-sequences a graph (for tests that planning does
+/// not depend on the op order).
+enum class OrderShuffle {
+  /// A random merge of the forward and the backward sequences that respects
+  /// the dependences: each phase keeps its relative order, forward nodes
+  /// move among the backward ones (as exporters emit them).
+  Interleave,
+  /// A random topological order: any node whose operands are placed may
+  /// come next.
+  Topological,
+  /// Not random: `forwardFirstOrder`, of which every `Interleave` shuffle
+  /// of a forward-first graph is an interleaving.
+  ForwardFirst,
+};
+
+/// A topological order of `graph` (`order[i]` = index of the node placed at
+/// position `i`, as `reorderGraph` takes it) drawn by `mode` from `seed`
+/// with a fixed generator (the same order on every platform). Only the
+/// operands and the phase marks of the nodes are read; `graph` must be
+/// topologically ordered with no forward node reading a backward one (as
+/// `Graph::validate` checks). O(nodes + operands) for `Interleave`, O(nodes^2) at
+/// worst for `Topological`.
+std::vector<unsigned> shuffledOrder(const Graph &graph, OrderShuffle mode,
+                                    unsigned seed);
+
 } // namespace sched
 } // namespace remat
 

@@ -386,6 +386,46 @@ def RematCompareStrategies : Pass<"remat-compare-strategies", "mlir::func::FuncO
   ];
 }
 
+def RematShuffleOps : Pass<"remat-shuffle-ops", "mlir::func::FuncOp"> {
+  let summary = "Moves a training step's ops into another valid order (a test utility)";
+  let description = [{
+    Re-sequences the ops of every training step (or forward-only function)
+    into a random topological order drawn from `seed`, for tests that
+    planning does not depend on the op order (docs/Scheduling.md, "Any op
+    order"); the same orders as `remat-import --shuffle` draws for imported
+    graphs (`sched::shuffledOrder`, Phases.h):
+
+    * `mode=interleave`: forward ops move among the backward ones, each
+      phase keeping its relative order (as exporters emit them);
+    * `mode=topological`: any op whose operands are defined may come next;
+    * `mode=forward-first`: every forward op first, each phase in its order.
+
+    Ops move as the units the planner sees (an op with the constants and
+    initial values only it reads); `remat.keep` hints follow their op. A
+    function without a forward/backward split (no backward ops, no gradient
+    seed, no loss to infer it from) is left unchanged. Emits a remark with
+    the number of ops moved.
+
+    Before (`mode=interleave`):
+      %a = remat.matmul %x, %w ...      // forward
+      %b = remat.tanh %a ...            // forward
+      %g = remat.mul %seed, %c ...      // backward, reads only %c
+    After: %g may come before %b.
+  }];
+  let options = [
+    Option<"mode", "mode", "std::string", /*default=*/"\"interleave\"",
+           "How to re-sequence: interleave, topological or forward-first">,
+    Option<"seed", "seed", "unsigned", /*default=*/"1",
+           "Seed of the random order">,
+    Option<"gradSeed", "grad-seed", "std::string", /*default=*/"\"\"",
+           "Name location (loc(\"NAME\")) of the op that seeds the gradient: "
+           "phases from the dependences on it">,
+    Option<"lossResult", "loss-result", "int64_t", /*default=*/"-1",
+           "Index of the returned loss in functions without #remat.phase "
+           "annotations (-1: the first returned scalar float)">,
+  ];
+}
+
 def RematVerifySchedule : Pass<"remat-verify-schedule", "mlir::func::FuncOp"> {
   let summary = "Independently checks a rewritten schedule: the values it computes (against the original), its recomputed clones and its memory peak";
   let description = [{
