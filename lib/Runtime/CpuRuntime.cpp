@@ -10,7 +10,8 @@
 // in a per-thread scratch buffer and multiply it with the filters by one
 // cblas_sgemm per group and chunk of images; the input gradient multiplies
 // the transposed filters with the output gradient and adds the result back
-// to the windows (col2im).
+// to the windows (col2im). Depthwise convolutions (one input and one
+// output channel per group) are direct loop nests instead.
 //
 //===----------------------------------------------------------------------===//
 
@@ -367,6 +368,10 @@ struct ConvShape {
   bool imageIsMatrix() const {
     return kh == 1 && kw == 1 && sh == 1 && sw == 1 && h == oh && w == ow;
   }
+  /// One input and one output channel per group (a depthwise convolution):
+  /// its GEMMs would be one row (or one term) deep and its im2col matrix
+  /// kh kw copies of the image, so it runs as a direct loop nest instead.
+  bool isDepthwise() const { return c == 1 && f == 1; }
   /// Images per GEMM: enough for 256 columns (oh ow per image), at most n.
   /// Every GEMM call packs the whole filter; with the few output pixels of
   /// a late ResNet stage (2x2) that packing costs as much as the product.
@@ -519,6 +524,89 @@ void forEachUnit(const ConvShape &s, int64_t chunk, Body body) {
   });
 }
 
+/// y[i, gi] += the depthwise convolution of one image's group `image` with
+/// its taps (kh x kw): per output row, a row of sums (scratch, zeroed) gets
+/// the taps in increasing (kh, kw) order, one product per pixel each, and
+/// is then added to the row of y.
+void depthwiseForward(const ConvShape &s, const float *image,
+                      const float *taps, float *out) {
+  float *sums = scratch(0, s.ow);
+  for (int64_t y = 0; y < s.oh; ++y) {
+    std::fill(sums, sums + s.ow, 0.0f);
+    for (int64_t i = 0; i < s.kh; ++i)
+      for (int64_t j = 0; j < s.kw; ++j) {
+        float tap = taps[i * s.kw + j];
+        const float *from = image + (y * s.sh + i * s.dh) * s.w + j * s.dw;
+        if (s.sw == 1) // contiguous: vectorized
+          for (int64_t x = 0; x < s.ow; ++x)
+            sums[x] += tap * from[x];
+        else
+          for (int64_t x = 0; x < s.ow; ++x)
+            sums[x] += tap * from[x * s.sw];
+      }
+    float *to = out + y * s.ow;
+    for (int64_t x = 0; x < s.ow; ++x)
+      to[x] += sums[x];
+  }
+}
+
+/// dx[i, gi] += the depthwise input gradient of one image's group: tap
+/// (kh, kw) after tap in increasing order, each adds its product with
+/// every dy element to the input element it read, (oh, ow) ascending. The
+/// order and the terms (one product each) are col2im's, so the bits are
+/// those of the GEMM path.
+void depthwiseInputGrad(const ConvShape &s, const float *taps,
+                        const float *grads, float *image) {
+  for (int64_t i = 0; i < s.kh; ++i)
+    for (int64_t j = 0; j < s.kw; ++j) {
+      float tap = taps[i * s.kw + j];
+      for (int64_t y = 0; y < s.oh; ++y) {
+        float *to = image + (y * s.sh + i * s.dh) * s.w + j * s.dw;
+        const float *from = grads + y * s.ow;
+        if (s.sw == 1)
+          for (int64_t x = 0; x < s.ow; ++x)
+            to[x] += tap * from[x];
+        else
+          for (int64_t x = 0; x < s.ow; ++x)
+            to[x * s.sw] += tap * from[x];
+      }
+    }
+}
+
+/// gw[gi] (kh x kw taps) += the depthwise filter gradient of group gi: per
+/// tap a row of ow sums (scratch, zeroed) gets dy * x of every image and
+/// output row, (n, oh) ascending; then the ow sums are added in increasing
+/// order into one sum, which is added to the tap's gw.
+void depthwiseFilterGrad(const ConvShape &s, const float *input,
+                         const float *outputGrad, int64_t gi, float *gw) {
+  int64_t taps = s.kh * s.kw;
+  float *sums = scratch(0, taps * s.ow);
+  std::fill(sums, sums + taps * s.ow, 0.0f);
+  for (int64_t image = 0; image < s.n; ++image) {
+    const float *x = s.image(input, image, gi);
+    const float *dy = outputGrad + s.outputOffset(image, gi);
+    for (int64_t y = 0; y < s.oh; ++y)
+      for (int64_t i = 0; i < s.kh; ++i)
+        for (int64_t j = 0; j < s.kw; ++j) {
+          float *row = sums + (i * s.kw + j) * s.ow;
+          const float *from = x + (y * s.sh + i * s.dh) * s.w + j * s.dw;
+          const float *grads = dy + y * s.ow;
+          if (s.sw == 1)
+            for (int64_t col = 0; col < s.ow; ++col)
+              row[col] += grads[col] * from[col];
+          else
+            for (int64_t col = 0; col < s.ow; ++col)
+              row[col] += grads[col] * from[col * s.sw];
+        }
+  }
+  for (int64_t tap = 0; tap < taps; ++tap) {
+    float sum = 0.0f;
+    for (int64_t col = 0; col < s.ow; ++col)
+      sum += sums[tap * s.ow + col];
+    gw[tap] += sum;
+  }
+}
+
 } // namespace
 
 extern "C" void remat_cpu_sconv2d(int64_t n, int64_t g, int64_t c, int64_t h,
@@ -535,6 +623,13 @@ extern "C" void remat_cpu_sconv2d(int64_t n, int64_t g, int64_t c, int64_t h,
   const float *weights = address(filter, offsetFilter);
   float *output = address(y, offsetY);
   int64_t depth = s.depth(), pixels = s.pixels(), chunk = s.imagesPerGemm();
+  if (s.isDepthwise()) {
+    forEachUnit(s, 1, [&](int64_t i, int64_t, int64_t gi) {
+      depthwiseForward(s, s.image(input, i, gi), weights + gi * depth,
+                       output + s.outputOffset(i, gi));
+    });
+    return;
+  }
   forEachUnit(s, chunk, [&](int64_t i0, int64_t k, int64_t gi) {
     int64_t columns = k * pixels;
     float *col =
@@ -576,6 +671,14 @@ extern "C" void remat_cpu_sconv2d_input_grad(
   const float *outputGrad = address(dy, offsetDy);
   float *inputGrad = address(dx, offsetDx);
   int64_t depth = s.depth(), pixels = s.pixels(), chunk = s.imagesPerGemm();
+  if (s.isDepthwise()) {
+    forEachUnit(s, 1, [&](int64_t i, int64_t, int64_t gi) {
+      depthwiseInputGrad(s, weights + gi * depth,
+                         outputGrad + s.outputOffset(i, gi),
+                         s.image(inputGrad, i, gi));
+    });
+    return;
+  }
   forEachUnit(s, chunk, [&](int64_t i0, int64_t k, int64_t gi) {
     int64_t columns = k * pixels;
     float *gathered = k > 1 ? scratch(1, f * columns) : nullptr;
@@ -610,6 +713,14 @@ extern "C" void remat_cpu_sconv2d_filter_grad(
   float *filterGrad = address(gw, offsetGw);
   int64_t depth = s.depth(), pixels = s.pixels(),
           chunk = s.imagesPerFilterGradGemm();
+  if (s.isDepthwise()) {
+    // Groups write disjoint taps: shared among threads, each summed whole
+    // by one thread.
+    parallelFor(g, worthThreads(s), [&](int64_t gi) {
+      depthwiseFilterGrad(s, input, outputGrad, gi, filterGrad + gi * depth);
+    });
+    return;
+  }
   // Every chunk adds to the same gw[gi], so one thread adds them in
   // increasing order; groups (and each GEMM's pieces) are shared among
   // threads.

@@ -1,8 +1,9 @@
 // Numerics of the lowering of remat.conv2d, conv2d_input_grad and
-// conv2d_filter_grad: 10 configurations (stride 2, padding 1 and 2, dilation
-// 2, groups 2, depthwise, rectangular kernels and strides, sizes that strided
-// windows do not cover exactly, 1x1 and 2x2 kernels with padding beyond the
-// kernel reach, 1x1 stride-1 kernels with and without groups);
+// conv2d_filter_grad: 11 configurations (stride 2, padding 1 and 2, dilation
+// 2, groups 2, depthwise (stride 2; rectangular with padding and dilation),
+// rectangular kernels and strides, sizes that strided windows do not cover
+// exactly, 1x1 and 2x2 kernels with padding beyond the kernel reach, 1x1
+// stride-1 kernels with and without groups);
 // compared with PyTorch 1.13 (forward ops with torch.nn.functional,
 // gradients with torch.autograd.grad of the forward op) to 1e-4 absolute
 // plus 1e-4 relative. conv_pool_norm_gen.py writes the cases (inputs as
@@ -74,15 +75,15 @@
 // RUN: %python %S/conv_pool_norm_check.py %t.json %t.gemm1.out | FileCheck %s
 
 // CHECK-NOT: FAIL
-// CHECK: 30 of 30 results match
+// CHECK: 33 of 33 results match
 
 // CALLS-NOT: linalg.conv_2d
 // CALLS: func.func private @remat_cpu_sconv2d(index, index, index, index, index, index, index, index, index, index, index, index, index, index, index, index, index, index, index, index)
 // CALLS: func.func private @remat_cpu_sconv2d_input_grad(
 // CALLS: func.func private @remat_cpu_sconv2d_filter_grad(
-// FORWARD: {{^}}10{{$}}
-// INPUT: {{^}}10{{$}}
-// FILTER: {{^}}10{{$}}
+// FORWARD: {{^}}11{{$}}
+// INPUT: {{^}}11{{$}}
+// FILTER: {{^}}11{{$}}
 
 // No convolution is left; the matmuls become GEMM calls.
 // GEMM-NOT: linalg.conv_2d

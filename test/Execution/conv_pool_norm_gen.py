@@ -162,6 +162,9 @@ def conv_suite(s):
         ("groups2_stride2_pad1", 2, 4, 7, 7, 6, 3, 3, (2, 2), (1, 1), (1, 1), 2),
         ("groups2_dil2_rect", 1, 4, 10, 9, 4, 3, 2, (2, 3), (1, 1), (2, 2), 2),
         ("depthwise_stride2", 1, 3, 8, 7, 3, 3, 3, (2, 2), (1, 1), (1, 1), 3),
+        # Depthwise with unit column stride (the runtime's contiguous rows),
+        # rectangular kernel, padding and dilation, two images.
+        ("depthwise_rect_dil2", 2, 4, 9, 8, 4, 3, 2, (2, 1), (2, 1), (2, 1), 4),
         ("k1_pad1_stride2", 1, 2, 5, 6, 3, 1, 1, (2, 2), (1, 1), (1, 1), 1),
         ("k2_pad2_stride3", 1, 2, 7, 7, 2, 2, 2, (3, 3), (2, 2), (1, 1), 1),
         ("k1_stride1", 2, 3, 4, 5, 2, 1, 1, (1, 1), (0, 0), (1, 1), 1),

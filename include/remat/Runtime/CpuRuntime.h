@@ -56,7 +56,8 @@ void remat_cpu_sgemm(int64_t batch, int64_t m, int64_t n, int64_t k,
  * multiply-adds in all they are shared among the OpenMP threads (each then
  * computes its GEMM's pieces itself), else the GEMM's pieces are. With more
  * than one image per chunk the product goes to per-thread scratch memory
- * first and is then added to y. */
+ * first and is then added to y. A depthwise convolution (c = f = 1) is a
+ * direct loop nest instead, per image and group (docs/Conventions.md). */
 void remat_cpu_sconv2d(int64_t n, int64_t g, int64_t c, int64_t h, int64_t w,
                        int64_t f, int64_t kh, int64_t kw, int64_t oh,
                        int64_t ow, int64_t sh, int64_t sw, int64_t dh,
@@ -76,7 +77,8 @@ void remat_cpu_sconv2d(int64_t n, int64_t g, int64_t c, int64_t h, int64_t w,
  * are added onto gw[g] one after the other in increasing order by one
  * thread; within one chunk the sum over (n, oh, ow) is one GEMM dot
  * product. Groups, and each GEMM's pieces (bands of f or of c kh kw), are
- * shared among the OpenMP threads. */
+ * shared among the OpenMP threads. A depthwise convolution (c = f = 1) is a
+ * direct loop nest per group instead (docs/Conventions.md). */
 void remat_cpu_sconv2d_filter_grad(int64_t n, int64_t g, int64_t c, int64_t h,
                                    int64_t w, int64_t f, int64_t kh,
                                    int64_t kw, int64_t oh, int64_t ow,
@@ -96,7 +98,9 @@ void remat_cpu_sconv2d_filter_grad(int64_t n, int64_t g, int64_t c, int64_t h,
  * chunk's oh ow), whose sum over f is one GEMM dot product, then per image
  * a col2im that adds col's rows (c, kh, kw) in increasing order, (oh, ow)
  * within each, to dx. A 1x1, stride-1 convolution over an input of the
- * output's size multiplies straight into dx, one image at a time. */
+ * output's size multiplies straight into dx, one image at a time. A
+ * depthwise convolution (c = f = 1) adds the same products in the same
+ * order from a direct loop nest per image and group (no GEMM, no col). */
 void remat_cpu_sconv2d_input_grad(int64_t n, int64_t g, int64_t c, int64_t h,
                                   int64_t w, int64_t f, int64_t kh, int64_t kw,
                                   int64_t oh, int64_t ow, int64_t sh,

@@ -139,4 +139,8 @@ gemm("gemm small", 2, 5, 7, 3, 1, 0)
 conv("conv images", 4, 2, 8, 18, 18, 16, 3, 3, 1, 1, 1, 1)
 conv("conv chunks", 20, 1, 32, 6, 6, 64, 3, 3, 1, 1, 1, 1)
 conv("conv strided dilated", 3, 3, 6, 21, 17, 24, 3, 2, 2, 1, 2, 3)
+# Depthwise (one input and one output channel per group: the direct loop
+# nests), enough work for threads, and strided and dilated.
+conv("conv depthwise", 8, 32, 1, 34, 34, 1, 3, 3, 1, 1, 1, 1)
+conv("conv depthwise strided dilated", 3, 10, 1, 23, 19, 1, 3, 2, 2, 3, 2, 1)
 sys.exit(1 if failures else 0)
