@@ -12,11 +12,15 @@
 
 #include "remat/Scheduling/ChainBuild.h"
 #include "remat/Scheduling/Chain.h"
+#include "remat/Scheduling/Cuts.h"
 #include "remat/Scheduling/KeptSet.h"
 #include "remat/Scheduling/Separators.h"
 
+#include "llvm/ADT/STLExtras.h"
+
 #include <algorithm>
 #include <numeric>
+#include <set>
 
 using namespace remat::sched;
 
@@ -26,8 +30,40 @@ using namespace remat::sched;
 
 using namespace remat::sched::chainbuild;
 
+/// For each forward position p, the values read across it if they are at
+/// most `maxValues`: the values u <= p (pinned ones aside) that a forward
+/// node after p reads in `filtered`, and p itself, ascending; empty when
+/// there are more.
+static std::vector<std::vector<unsigned>>
+smallCuts(const Graph &filtered, unsigned numForward,
+          const std::vector<char> &pinned, unsigned maxValues) {
+  std::vector<unsigned> lastReader(numForward, kNone);
+  for (unsigned v = 0; v < numForward; ++v)
+    for (unsigned u : filtered.nodes[v].operands)
+      lastReader[u] = v;
+  std::vector<std::vector<unsigned>> endsAt(numForward);
+  for (unsigned u = 0; u < numForward; ++u)
+    if (!pinned[u] && lastReader[u] != kNone)
+      endsAt[lastReader[u]].push_back(u);
+  std::vector<std::vector<unsigned>> result(numForward);
+  std::set<unsigned> live;
+  for (unsigned p = 0; p < numForward; ++p) {
+    for (unsigned u : endsAt[p])
+      live.erase(u);
+    if (!pinned[p] && lastReader[p] != kNone)
+      live.insert(p);
+    if (live.size() + !live.count(p) > maxValues)
+      continue;
+    result[p].assign(live.begin(), live.end());
+    if (!live.count(p))
+      result[p].push_back(p);
+  }
+  return result;
+}
+
 FineStages chainbuild::findFineStages(const Graph &graph, unsigned numForward,
-                                      const std::vector<char> &pinned) {
+                                      const std::vector<char> &pinned,
+                                      unsigned maxCutValues) {
   const std::vector<Node> &nodes = graph.nodes;
   unsigned n = graph.size();
   // Separators of the forward pass with the edges out of pinned nodes
@@ -50,10 +86,52 @@ FineStages chainbuild::findFineStages(const Graph &graph, unsigned numForward,
 
   FineStages fine;
   fine.stageOf.resize(numForward);
-  for (unsigned v = 0; v < numForward; ++v) {
-    fine.stageOf[v] = fine.boundary.size();
-    if (isSeparator[v])
-      fine.boundary.push_back(v);
+  if (maxCutValues <= 1) {
+    for (unsigned v = 0; v < numForward; ++v) {
+      fine.stageOf[v] = fine.boundary.size();
+      if (isSeparator[v])
+        fine.boundary.push_back(v);
+    }
+    return fine;
+  }
+
+  // Small cuts: a position ends a stage if its cut is small and reads
+  // nothing before the previous stage's end (`prev`); among the qualifying
+  // positions within kCutWindow of the first (up to a separator, which
+  // always qualifies: its cut is itself), the fewest bytes.
+  std::vector<std::vector<unsigned>> cuts =
+      smallCuts(filtered, numForward, pinned, maxCutValues);
+  auto cutBytes = [&](unsigned p) {
+    int64_t total = 0;
+    for (unsigned u : cuts[p])
+      total += pinned[u] ? 0 : nodes[u].bytes;
+    return total;
+  };
+  fine.isOutput.assign(numForward, 0);
+  int64_t prev = -1;
+  while (prev + 1 < int64_t(numForward)) {
+    auto qualifies = [&](unsigned p) {
+      return !cuts[p].empty() && int64_t(cuts[p].front()) > prev;
+    };
+    unsigned first = unsigned(prev + 1);
+    while (!isSeparator[first] && !qualifies(first))
+      ++first;
+    unsigned best = first;
+    // A separator in the window ends the next stage anyway: stop before it.
+    for (unsigned p = first + 1; !isSeparator[best] && p < numForward &&
+                                 p < first + kCutWindow && !isSeparator[p];
+         ++p)
+      if (qualifies(p) && cutBytes(p) < cutBytes(best))
+        best = p;
+    for (unsigned v = unsigned(prev + 1); v <= best; ++v)
+      fine.stageOf[v] = fine.boundary.size();
+    fine.boundary.push_back(best);
+    std::vector<unsigned> outputs =
+        isSeparator[best] ? std::vector<unsigned>{best} : cuts[best];
+    for (unsigned u : outputs)
+      fine.isOutput[u] = 1;
+    fine.outputs.push_back(std::move(outputs));
+    prev = best;
   }
   return fine;
 }
@@ -135,16 +213,26 @@ void mergeAcrossReads(IntervalGroups &groups,
   }
 }
 
-/// Rule 2: the groups of the backward nodes never increase.
-void mergeInterleaved(IntervalGroups &groups,
+/// Rule 2: the groups of the backward nodes never increase. With
+/// `boundaryReadsLate`, a node reading only outputs of fine stage hi joins
+/// the group after hi's when the order allows (`StageGroups::lateRead`).
+void mergeInterleaved(IntervalGroups &groups, unsigned numFine,
                       const std::vector<BackwardReads> &reads,
-                      StageGroups &result) {
+                      bool boundaryReadsLate, StageGroups &result) {
   unsigned runningMin = kNone;
+  result.lateRead.assign(reads.size(), 0);
   for (unsigned i = 0; i < reads.size(); ++i) {
     unsigned hi = reads[i].hi;
     if (hi == kNone)
       continue;
     unsigned g = groups.find(hi);
+    if (boundaryReadsLate && reads[i].lo > hi && hi + 1 < numFine) {
+      unsigned late = groups.find(hi + 1);
+      if (late != g && (runningMin == kNone || late <= runningMin)) {
+        result.lateRead[i] = 1;
+        g = late;
+      }
+    }
     if (runningMin != kNone && g > runningMin) {
       unsigned m = groups.merge(runningMin, hi);
       if (m && result.firstOrderMerge == kNone)
@@ -161,9 +249,12 @@ void mergeInterleaved(IntervalGroups &groups,
 bool mergeUnread(IntervalGroups &groups, unsigned numFine,
                  const std::vector<BackwardReads> &reads, StageGroups &result) {
   std::vector<char> hasReader(numFine, 0);
-  for (const BackwardReads &r : reads)
-    if (r.hi != kNone)
-      hasReader[groups.find(r.hi)] = 1;
+  for (unsigned i = 0; i < reads.size(); ++i) {
+    if (reads[i].hi == kNone)
+      continue;
+    bool late = !result.lateRead.empty() && result.lateRead[i];
+    hasReader[groups.find(reads[i].hi + late)] = 1;
+  }
   int lastRead = -1;
   for (unsigned k = 0; k < numFine; ++k)
     if (groups.find(k) == k && hasReader[k])
@@ -195,13 +286,13 @@ bool mergeUnread(IntervalGroups &groups, unsigned numFine,
 }
 } // namespace
 
-StageGroups
-chainbuild::groupFineStages(unsigned numFine,
-                            const std::vector<BackwardReads> &reads) {
+StageGroups chainbuild::groupFineStages(unsigned numFine,
+                                        const std::vector<BackwardReads> &reads,
+                                        bool boundaryReadsLate) {
   StageGroups result;
   IntervalGroups groups(numFine);
   mergeAcrossReads(groups, reads, result);
-  mergeInterleaved(groups, reads, result);
+  mergeInterleaved(groups, numFine, reads, boundaryReadsLate, result);
   result.anyRead = mergeUnread(groups, numFine, reads, result);
   result.groupOf.resize(numFine);
   for (unsigned k = 0; k < numFine; ++k)
@@ -216,9 +307,12 @@ StageLayout chainbuild::layoutStages(const FineStages &fine,
     if (groups.groupOf[k] == k) {
       layout.first.push_back(k == 0 ? 0 : fine.boundary[k - 1] + 1);
       layout.boundary.push_back(fine.boundary[k]);
+      layout.outputs.emplace_back();
     } else {
       layout.boundary.back() = fine.boundary[k];
     }
+    if (k < fine.outputs.size())
+      layout.outputs.back() = fine.outputs[k];
   }
   layout.stageOf.resize(fine.stageOf.size());
   for (unsigned s = 0; s < layout.size(); ++s)
@@ -233,7 +327,8 @@ static std::string describe(const Graph &graph, unsigned index) {
 
 std::optional<std::string> chainbuild::attributeBackward(
     const Graph &graph, unsigned numForward, const std::vector<char> &pinned,
-    const StageLayout &layout, BackwardAttribution &result) {
+    const StageLayout &layout, BackwardAttribution &result,
+    bool boundaryReadsLate) {
   const std::vector<Node> &nodes = graph.nodes;
   const std::vector<unsigned> &stageOf = layout.stageOf;
   unsigned n = graph.size();
@@ -241,7 +336,7 @@ std::optional<std::string> chainbuild::attributeBackward(
   for (unsigned v = 0; v < numForward; ++v)
     for (unsigned u : nodes[v].operands)
       if (!pinned[u] && stageOf[u] != stageOf[v] &&
-          u != layout.inputOf(stageOf[v]))
+          !layout.isInput(stageOf[v], u))
         return "forward node " + describe(graph, v) + " reads " +
                describe(graph, u) + " across a separator";
   // Backward attribution and order.
@@ -256,13 +351,19 @@ std::optional<std::string> chainbuild::attributeBackward(
         s = s == kNone ? stageOf[u] : std::max(s, stageOf[u]);
     if (s == kNone)
       continue;
+    if (boundaryReadsLate && s + 1 < layout.size() &&
+        (prevStage == kNone || s + 1 <= prevStage) &&
+        llvm::all_of(nodes[b].operands, [&](unsigned u) {
+          return nodes[u].backward || pinned[u] || layout.isInput(s + 1, u);
+        }))
+      s = s + 1;
     for (unsigned u : nodes[b].operands) {
       if (nodes[u].backward || pinned[u])
         continue;
       result.readByBackward[u] = 1;
       if (stageOf[u] == s)
         continue;
-      if (u != layout.inputOf(s))
+      if (!layout.isInput(s, u))
         return "backward node " + describe(graph, b) + " reads " +
                describe(graph, u) + " of stage " +
                std::to_string(stageOf[u] + 1) + " besides values of stage " +
@@ -430,34 +531,45 @@ ChainStage StageMeasurer::measure(unsigned s) {
   st.firstNode = first;
   st.boundaryNode = last;
   st.firstBackward = firstBackward[s];
-  st.boundaryBytes = bytesOf(last);
+  // The boundary: the stage's outputs (its last node, or a small cut).
+  st.boundaryValues = layout.outputsOf(s);
+  for (unsigned v : st.boundaryValues)
+    st.boundaryBytes += bytesOf(v);
+  std::vector<char> isOutput(last - first + 1, 0);
+  for (unsigned v : st.boundaryValues)
+    isOutput[v - first] = 1;
 
   // Tape: values read by backward nodes and the boundary. The input
   // boundary, if this stage's backward reads it, is accounted as a live
   // position by the model.
   int64_t tape = 0;
   for (unsigned v = first; v <= last; ++v)
-    if (!pinned[v] && (readByBackward[v] || v == last))
+    if (!pinned[v] && (readByBackward[v] || isOutput[v - first]))
       tape += nodes[v].bytes;
   st.tapeBytes = tape;
-  st.backwardReadsInput =
-      attribution.readsInput[s] && bytesOf(layout.inputOf(s)) > 0;
+  int64_t inputBytes = 0;
+  if (s > 0)
+    for (unsigned v : layout.outputsOf(s - 1))
+      inputBytes += bytesOf(v);
+  st.backwardReadsInput = attribution.readsInput[s] && inputBytes > 0;
 
   // Advance: the boundary's in-stage ancestors.
   std::fill(need.begin() + first, need.begin() + last + 1, 0);
-  need[last] = 1;
+  for (unsigned v : st.boundaryValues)
+    need[v] = 1;
   closure(first, last, st.advanceNodes, st.forwardCost);
   // Taped forward: ancestors of the tape values and the boundary.
   std::fill(need.begin() + first, need.begin() + last + 1, 0);
   for (unsigned v = first; v <= last; ++v)
-    need[v] = readByBackward[v] || v == last;
+    need[v] = readByBackward[v] || isOutput[v - first];
   closure(first, last, st.tapeNodes, st.tapeCost);
 
   std::fill(retained.begin() + first, retained.begin() + last + 1, 0);
-  retained[last] = 1;
+  for (unsigned v : st.boundaryValues)
+    retained[v] = 1;
   st.advancePeakBytes = std::max(stagePeak(first, last), st.boundaryBytes);
   for (unsigned v = first; v <= last; ++v)
-    retained[v] = readByBackward[v] || v == last;
+    retained[v] = readByBackward[v] || isOutput[v - first];
   st.tapePeakBytes = std::max(stagePeak(first, last), st.tapeBytes);
 
   // Backward segment: from this stage's first backward node (the very first
@@ -503,7 +615,8 @@ static std::string describeMerges(const Graph &graph, unsigned numForward,
   return notes;
 }
 
-StageChain remat::sched::buildStageChain(const Graph &graph) {
+StageChain remat::sched::buildStageChain(const Graph &graph,
+                                         unsigned maxCutValues) {
   StageChain chain;
   chain.numNodes = graph.size();
   auto fail = [&](std::string reason) {
@@ -539,11 +652,12 @@ StageChain remat::sched::buildStageChain(const Graph &graph) {
   if (numForward == 0 || numForward == n)
     return chain;
 
-  FineStages fine = findFineStages(graph, numForward, pinned);
+  FineStages fine = findFineStages(graph, numForward, pinned, maxCutValues);
   chain.numSegments = fine.size();
   std::vector<BackwardReads> reads =
       getBackwardReads(graph, numForward, pinned, fine);
-  StageGroups groups = groupFineStages(fine.size(), reads);
+  bool late = maxCutValues > 1;
+  StageGroups groups = groupFineStages(fine.size(), reads, late);
   if (!groups.anyRead) {
     // No backward node reads a forward value: nothing to recompute.
     chain.notes = "no backward node reads a forward value";
@@ -554,14 +668,28 @@ StageChain remat::sched::buildStageChain(const Graph &graph) {
   StageLayout layout = layoutStages(fine, groups);
   chain.numFineStages = layout.size();
   BackwardAttribution attribution;
-  if (std::optional<std::string> error =
-          attributeBackward(graph, numForward, pinned, layout, attribution))
+  if (std::optional<std::string> error = attributeBackward(
+          graph, numForward, pinned, layout, attribution, late))
     return fail(std::move(*error));
 
   StageMeasurer measurer(graph, numForward, pinned, layout, attribution);
-  for (unsigned s = 0; s < layout.size(); ++s)
+  for (unsigned s = 0; s < layout.size(); ++s) {
     chain.stages.push_back(measurer.measure(s));
+    chain.numMultiValueBoundaries +=
+        chain.stages.back().boundaryValues.size() > 1;
+  }
   return chain;
+}
+
+std::vector<StageChain> remat::sched::buildStageChains(const Graph &graph) {
+  std::vector<StageChain> chains;
+  chains.push_back(buildStageChain(graph));
+  if (!chains.front().reversible)
+    return chains;
+  StageChain cuts = buildStageChain(graph, kChainCutValues);
+  if (cuts.reversible && cuts.size() > chains.front().size())
+    chains.push_back(std::move(cuts));
+  return chains;
 }
 
 StageChain remat::sched::coarsen(const StageChain &chain, unsigned maxStages) {
@@ -587,6 +715,7 @@ StageChain remat::sched::coarsen(const StageChain &chain, unsigned maxStages) {
   out.numFineStages = chain.numFineStages;
   out.numSegments = chain.numSegments;
   out.notes = chain.notes;
+  out.numMultiValueBoundaries = chain.numMultiValueBoundaries;
 
   unsigned begin = 0;
   double acc = 0;
@@ -615,6 +744,7 @@ StageChain remat::sched::coarsen(const StageChain &chain, unsigned maxStages) {
     merged.boundaryNode = lastSt.boundaryNode;
     merged.firstBackward = lastSt.firstBackward;
     merged.numFineStages = 0;
+    merged.boundaryValues = lastSt.boundaryValues;
     merged.boundaryBytes = lastSt.boundaryBytes;
     merged.gradientBytes = lastSt.gradientBytes;
     // Inner inputs are covered by the tapes of the merged stages before.

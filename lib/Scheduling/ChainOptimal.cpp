@@ -822,51 +822,24 @@ static int64_t tapeAllModelPeak(const StageChain &chain) {
   return stats.modelPeakBytes;
 }
 
-ChainPlan remat::sched::chainOptimal(const Graph &graph, int64_t budgetBytes,
-                                     const ChainOptimalOptions &options) {
-  std::string what = "chainOptimal(budget=" + std::to_string(budgetBytes) +
-                     " B, S=" + std::to_string(options.slots) + ")";
-  StageChain fine = buildStageChain(graph);
-  if (!fine.reversible) {
-    ChainPlan plan;
-    plan.detail = what + ": graph is not a reversible chain: " + fine.reason;
-    return plan;
-  }
-  if (fine.size() == 0) {
-    // Nothing a backward node reads: store-all is the only schedule.
-    ChainPlan plan = makeChainPlan(fine, {}, what);
-    SimResult sim;
-    if (std::optional<std::string> error =
-            simulate(graph, plan.schedule, sim)) {
-      plan.ok = false;
-      plan.detail += ": simulate rejected the schedule: " + *error;
-    } else if (sim.peakBytes > budgetBytes) {
-      plan.ok = false;
-      plan.infeasible = true;
-      plan.minFeasibleBytes = sim.peakBytes;
-      plan.detail += ": infeasible: nothing to recompute, store-all peaks at " +
-                     std::to_string(sim.peakBytes) + " B";
-    }
-    return plan;
-  }
-  if (fine.size() == 1) {
-    // A single stage: its only schedule keeps everything. Say why, so that
-    // the planner's notes point at the DAG methods.
-    ChainPlan plan;
-    plan.detail = what + ": the graph has no useful separators: its forward "
-                         "pass is a single stage (" +
-                  std::to_string(fine.numSegments) + " separator segment" +
-                  (fine.numSegments == 1 ? "" : "s") +
-                  (fine.notes.empty() ? std::string() : "; " + fine.notes) +
-                  "), where a chain schedule can only keep everything; the "
-                  "DAG methods (sqrt, greedy, milp) apply";
-    return plan;
-  }
+/// What `searchChain` found below the budget: the least peak it saw (the
+/// model's least memory when nothing was simulated lower), and the chain's
+/// length for the message.
+struct ChainSearch {
+  int64_t least = 0;
+  unsigned stages = 0, fineStages = 0;
+};
+
+/// The candidates of `chainOptimal` on one stage chain `fine` (uncoarsened),
+/// each judged by `judge`.
+static ChainSearch searchChain(const Graph &graph, const StageChain &fine,
+                               int64_t budgetBytes,
+                               const ChainOptimalOptions &options,
+                               Judge &judge) {
   StageChain chain = coarsen(fine, options.maxStages);
   bool coarsened = chain.size() != fine.size();
   int64_t modelBudget = budgetBytes - chain.pinnedBytes;
   int64_t minModel = chainMinModelBytes(chain);
-  Judge judge(graph, budgetBytes, what);
 
   // 1. The DP at the budget. The model over-approximates simulate (every
   //    size is a per-stage maximum), so its plan fits; as it can be far from
@@ -964,6 +937,70 @@ ChainPlan remat::sched::chainOptimal(const Graph &graph, int64_t budgetBytes,
     }
   }
 
+  ChainSearch result;
+  result.least = minMemoryPeak ? *minMemoryPeak : minModel + chain.pinnedBytes;
+  if (oneSlotPeak)
+    result.least = std::min(result.least, *oneSlotPeak);
+  result.stages = chain.size();
+  result.fineStages = fine.size();
+  return result;
+}
+
+ChainPlan remat::sched::chainOptimal(const Graph &graph, int64_t budgetBytes,
+                                     const ChainOptimalOptions &options) {
+  std::string what = "chainOptimal(budget=" + std::to_string(budgetBytes) +
+                     " B, S=" + std::to_string(options.slots) + ")";
+  std::vector<StageChain> chains = buildStageChains(graph);
+  const StageChain &fine = chains.front();
+  if (!fine.reversible) {
+    ChainPlan plan;
+    plan.detail = what + ": graph is not a reversible chain: " + fine.reason;
+    return plan;
+  }
+  if (fine.size() == 0) {
+    // Nothing a backward node reads: store-all is the only schedule.
+    ChainPlan plan = makeChainPlan(fine, {}, what);
+    SimResult sim;
+    if (std::optional<std::string> error =
+            simulate(graph, plan.schedule, sim)) {
+      plan.ok = false;
+      plan.detail += ": simulate rejected the schedule: " + *error;
+    } else if (sim.peakBytes > budgetBytes) {
+      plan.ok = false;
+      plan.infeasible = true;
+      plan.minFeasibleBytes = sim.peakBytes;
+      plan.detail += ": infeasible: nothing to recompute, store-all peaks at " +
+                     std::to_string(sim.peakBytes) + " B";
+    }
+    return plan;
+  }
+  if (fine.size() == 1 && chains.size() == 1) {
+    // A single stage: its only schedule keeps everything. Say why, so that
+    // the planner's notes point at the DAG methods.
+    ChainPlan plan;
+    plan.detail = what +
+                  ": the graph has no useful separators: its forward "
+                  "pass is a single stage (" +
+                  std::to_string(fine.numSegments) + " separator segment" +
+                  (fine.numSegments == 1 ? "" : "s") +
+                  (fine.notes.empty() ? std::string() : "; " + fine.notes) +
+                  "), where a chain schedule can only keep everything; the "
+                  "DAG methods (sqrt, greedy, milp) apply";
+    return plan;
+  }
+  // Every chain: the separator chain and, where small cuts give more
+  // stages, that one (its boundaries hold several values); the cheapest
+  // plan that fits in simulation wins.
+  Judge judge(graph, budgetBytes, what);
+  std::optional<ChainSearch> best;
+  for (const StageChain &candidate : chains) {
+    if (candidate.size() < 2)
+      continue;
+    ChainSearch found =
+        searchChain(graph, candidate, budgetBytes, options, judge);
+    if (!best || found.least < best->least)
+      best = found;
+  }
   if (judge.best)
     return std::move(*judge.best);
   ChainPlan plan;
@@ -972,15 +1009,14 @@ ChainPlan remat::sched::chainOptimal(const Graph &graph, int64_t budgetBytes,
     return plan;
   }
   plan.infeasible = true;
-  int64_t least = minMemoryPeak ? *minMemoryPeak : minModel + chain.pinnedBytes;
-  if (oneSlotPeak)
-    least = std::min(least, *oneSlotPeak);
-  plan.minFeasibleBytes = least;
-  plan.detail = what + ": infeasible: no schedule of the chain model (" +
-                std::to_string(chain.size()) + " stages" +
-                (coarsened ? ", coarsened from " + std::to_string(fine.size())
-                           : std::string()) +
-                ") fits in simulation; the least found needs " +
-                std::to_string(least) + " B";
+  plan.minFeasibleBytes = best->least;
+  bool coarsened = best->stages != best->fineStages;
+  plan.detail =
+      what + ": infeasible: no schedule of the chain model (" +
+      std::to_string(best->stages) + " stages" +
+      (coarsened ? ", coarsened from " + std::to_string(best->fineStages)
+                 : std::string()) +
+      ") fits in simulation; the least found needs " +
+      std::to_string(best->least) + " B";
   return plan;
 }

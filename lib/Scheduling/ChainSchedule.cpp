@@ -320,6 +320,9 @@ ChainPlan remat::sched::makeChainPlan(const StageChain &chain,
   std::string head = what + ": " + std::to_string(chain.size()) + " stages";
   if (chain.numFineStages != chain.size())
     head += " (coarsened from " + std::to_string(chain.numFineStages) + ")";
+  if (chain.numMultiValueBoundaries)
+    head += " (" + std::to_string(chain.numMultiValueBoundaries) +
+            " with multi-value boundaries)";
   if (!chain.notes.empty())
     head += " [" + chain.notes + "]";
   if (std::optional<std::string> error =
@@ -363,12 +366,34 @@ ChainSchedule remat::sched::logNSchedule(unsigned numStages) {
   return out;
 }
 
+ChainPlan remat::sched::leastPeakChainPlan(const Graph &graph,
+                                           std::vector<ChainPlan> plans) {
+  size_t best = 0;
+  std::optional<SimResult> bestSim;
+  for (size_t i = 0; i < plans.size(); ++i) {
+    SimResult sim;
+    if (!plans[i].ok || simulate(graph, plans[i].schedule, sim))
+      continue;
+    if (!bestSim || sim.peakBytes < bestSim->peakBytes ||
+        (sim.peakBytes == bestSim->peakBytes &&
+         sim.recomputeCost < bestSim->recomputeCost)) {
+      best = i;
+      bestSim = sim;
+    }
+  }
+  return std::move(plans[best]);
+}
+
 ChainPlan remat::sched::logN(const Graph &graph) {
-  StageChain chain = buildStageChain(graph);
-  if (!chain.reversible) {
+  std::vector<StageChain> chains = buildStageChains(graph);
+  if (!chains.front().reversible) {
     ChainPlan plan;
-    plan.detail = "logN: graph is not a reversible chain: " + chain.reason;
+    plan.detail =
+        "logN: graph is not a reversible chain: " + chains.front().reason;
     return plan;
   }
-  return makeChainPlan(chain, logNSchedule(chain.size()), "logN");
+  std::vector<ChainPlan> plans;
+  for (const StageChain &chain : chains)
+    plans.push_back(makeChainPlan(chain, logNSchedule(chain.size()), "logN"));
+  return leastPeakChainPlan(graph, std::move(plans));
 }

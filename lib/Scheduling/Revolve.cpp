@@ -144,12 +144,18 @@ uint64_t remat::sched::revolveScheduleForwards(unsigned l, unsigned c) {
 
 ChainPlan remat::sched::revolve(const Graph &graph, unsigned checkpoints) {
   std::string what = "revolve(c=" + std::to_string(checkpoints) + ")";
-  StageChain chain = buildStageChain(graph);
-  if (!chain.reversible) {
+  std::vector<StageChain> chains = buildStageChains(graph);
+  if (!chains.front().reversible) {
     ChainPlan plan;
-    plan.detail = what + ": graph is not a reversible chain: " + chain.reason;
+    plan.detail =
+        what + ": graph is not a reversible chain: " + chains.front().reason;
     return plan;
   }
-  unsigned slots = std::min(checkpoints, chain.size()) + 1;
-  return makeChainPlan(chain, revolveSchedule(chain.size(), slots), what);
+  std::vector<ChainPlan> plans;
+  for (const StageChain &chain : chains) {
+    unsigned slots = std::min(checkpoints, chain.size()) + 1;
+    plans.push_back(
+        makeChainPlan(chain, revolveSchedule(chain.size(), slots), what));
+  }
+  return leastPeakChainPlan(graph, std::move(plans));
 }

@@ -51,6 +51,44 @@ TEST(ChainBuildPhasesTest, FineStagesEndAtSeparators) {
   EXPECT_EQ(fine.boundary, (std::vector<unsigned>{0, 1, 2, 3}));
 }
 
+TEST(ChainBuildPhasesTest, SmallCutsEndFineStages) {
+  // x feeds p and q, r reads both: only x and r are separators. With cuts of
+  // 2 values, {p, q} (after q) ends a stage too; {x, p} (after p) does not,
+  // as x belongs to the stage before.
+  Graph g;
+  g.addNode(makeNode("x", 10, {}));
+  g.addNode(makeNode("p", 10, {0}));
+  g.addNode(makeNode("q", 10, {0}));
+  g.addNode(makeNode("r", 10, {1, 2}));
+  g.addNode(makeNode("gr", 10, {3, 1}, /*backward=*/true));
+  std::vector<char> pinned(g.size(), 0);
+  FineStages single = findFineStages(g, 4, pinned);
+  EXPECT_EQ(single.boundary, (std::vector<unsigned>{0, 3}));
+  EXPECT_FALSE(single.isBoundary(1));
+  FineStages cuts = findFineStages(g, 4, pinned, 2);
+  EXPECT_EQ(cuts.boundary, (std::vector<unsigned>{0, 2, 3}));
+  EXPECT_EQ(cuts.stageOf, (std::vector<unsigned>{0, 1, 1, 2}));
+  EXPECT_EQ(cuts.outputsOf(1), (std::vector<unsigned>{1, 2}));
+  EXPECT_EQ(cuts.outputsOf(0), (std::vector<unsigned>{0}));
+  EXPECT_TRUE(cuts.isBoundary(1));
+  EXPECT_TRUE(cuts.isBoundary(2));
+  // gr reads r (stage 2) and p, an output of stage 1: the input of stage 2.
+  std::vector<BackwardReads> r = getBackwardReads(g, 4, pinned, cuts);
+  ASSERT_EQ(r.size(), 1u);
+  EXPECT_EQ(r[0].lo, 2u);
+  EXPECT_EQ(r[0].hi, 2u);
+  // Laid out one stage per fine stage: p and q are the inputs of stage 2.
+  StageGroups groups;
+  groups.groupOf = {0, 1, 2};
+  StageLayout layout = layoutStages(cuts, groups);
+  ASSERT_EQ(layout.size(), 3u);
+  EXPECT_EQ(layout.outputsOf(1), (std::vector<unsigned>{1, 2}));
+  EXPECT_TRUE(layout.isInput(2, 1));
+  EXPECT_TRUE(layout.isInput(2, 2));
+  EXPECT_FALSE(layout.isInput(2, 0));
+  EXPECT_TRUE(layout.isInput(1, 0));
+}
+
 TEST(ChainBuildPhasesTest, BackwardReadsNameTheirStages) {
   // Fine stages {a}, {b}, {c}; ga reads a and the boundary b, gc reads c
   // and a pinned value (ignored), gg reads only a backward value.

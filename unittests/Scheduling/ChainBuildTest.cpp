@@ -8,6 +8,7 @@
 #include "remat/Scheduling/ChainOptimal.h"
 #include "remat/Scheduling/Revolve.h"
 
+#include "RecurrentGraphs.h"
 #include "TestGraphs.h"
 
 #include "gtest/gtest.h"
@@ -408,4 +409,129 @@ TEST(ChainBuildTest, ArbitraryGraphsAreHandled) {
     expectModelBounds(g, chain, logNSchedule(chain.size()), "logN");
     expectModelBounds(g, chain, revolveSchedule(chain.size(), 2), "revolve");
   }
+}
+
+// Multi-value boundaries (buildStageChain with maxCutValues > 1) on the
+// two-carry recurrence (RecurrentGraphs.h: z_t, c_t, h_t per step; h and c
+// cross every step boundary): the separator chain has few stages, the cut
+// chain one per step with boundary {c_t, h_t}, and the model still bounds
+// simulate.
+TEST(ChainBuildTest, TwoCarryStepsAreStagesWithCuts) {
+  const unsigned T = 8;
+  test::TwoCarry r = test::makeTwoCarry(T);
+  StageChain single = buildStageChain(r.graph);
+  ASSERT_TRUE(single.reversible) << single.reason;
+  EXPECT_EQ(single.numMultiValueBoundaries, 0u);
+  StageChain cuts = buildStageChain(r.graph, 2);
+  ASSERT_TRUE(cuts.reversible) << cuts.reason;
+  EXPECT_LE(single.size(), 3u);
+  ASSERT_GE(cuts.size(), T - 1);
+  // Every step's boundary but the last is {c_t, h_t} (2 bytes; z_t is 4).
+  unsigned pairs = 0;
+  for (const ChainStage &st : cuts.stages) {
+    int64_t bytes = 0;
+    for (unsigned v : st.boundaryValues)
+      bytes += r.graph.nodes[v].bytes;
+    EXPECT_EQ(st.boundaryBytes, bytes);
+    if (st.boundaryValues.size() != 2)
+      continue;
+    ++pairs;
+    unsigned t =
+        std::find(r.h.begin(), r.h.end(), st.boundaryNode) - r.h.begin();
+    ASSERT_LT(t, T) << "boundary ends at " << st.boundaryNode;
+    EXPECT_EQ(st.boundaryValues, (std::vector<unsigned>{r.c[t], r.h[t]}));
+  }
+  EXPECT_GE(pairs, T - 2);
+  EXPECT_EQ(cuts.numMultiValueBoundaries, pairs);
+  // buildStageChains offers both; the strategies judge them by simulate.
+  std::vector<StageChain> chains = buildStageChains(r.graph);
+  ASSERT_EQ(chains.size(), 2u);
+  EXPECT_EQ(chains[0].size(), single.size());
+  EXPECT_GE(chains[1].size(), cuts.size());
+  unsigned L = cuts.size();
+  expectModelBounds(r.graph, cuts, logNSchedule(L), "logN");
+  for (unsigned c : {1u, 2u, 4u})
+    expectModelBounds(r.graph, cuts, revolveSchedule(L, c), "revolve");
+  expectModelBounds(r.graph, cuts, chainMinMemorySchedule(cuts), "min-memory");
+  int64_t minModel = chainMinModelBytes(cuts);
+  for (double f : {1.0, 1.5, 3.0}) {
+    ChainSolution sol =
+        solveChainOptimal(cuts, static_cast<int64_t>(minModel * f), 100);
+    ASSERT_TRUE(sol.feasible);
+    expectModelBounds(r.graph, cuts, sol.actions, "dp");
+  }
+}
+
+// The cut chains of random graphs are reversible (or say why), refine the
+// separator chain's stages, and keep the model sound.
+TEST(ChainBuildTest, CutChainsKeepTheModelSound) {
+  std::mt19937 rng(11);
+  unsigned finer = 0;
+  for (int iter = 0; iter < 200; ++iter) {
+    Graph g = iter % 2
+                  ? randomChainGraph(rng, 3 + iter % 25)
+                  : test::makeRandomGraph(rng, 5 + iter % 30, 5 + iter % 20);
+    ASSERT_FALSE(g.validate()) << *g.validate();
+    StageChain single = buildStageChain(g);
+    StageChain chain = buildStageChain(g, kChainCutValues);
+    ASSERT_EQ(chain.reversible, single.reversible) << chain.reason;
+    if (!chain.reversible || chain.size() == 0)
+      continue;
+    finer += chain.size() > single.size();
+    std::string tag = "iter " + std::to_string(iter);
+    unsigned L = chain.size();
+    expectModelBounds(g, chain, logNSchedule(L), tag + " logN");
+    for (unsigned c : {1u, 2u})
+      expectModelBounds(g, chain, revolveSchedule(L, c), tag + " revolve");
+    expectModelBounds(g, chain, chainMinMemorySchedule(chain),
+                      tag + " min-memory");
+    ChainSolution sol =
+        solveChainOptimal(chain, chainMinModelBytes(chain) * 3 / 2, 100);
+    if (sol.feasible)
+      expectModelBounds(g, chain, sol.actions, tag + " dp");
+  }
+  EXPECT_GT(finer, 0u);
+}
+
+// The chain strategies on the two-carry recurrence: with the cut chain they
+// plan at a lower peak than on the separator chain alone (the old plans),
+// and chain-opt meets budgets the separator chain cannot.
+TEST(ChainBuildTest, ChainMethodsBeatTheSeparatorChainOnTwoCarry) {
+  test::TwoCarry r = test::makeTwoCarry(16);
+  const Graph &g = r.graph;
+  StageChain single = buildStageChain(g);
+  auto peakOf = [&](const ChainPlan &plan) {
+    EXPECT_TRUE(plan.ok) << plan.detail;
+    SimResult sim;
+    EXPECT_FALSE(simulate(g, plan.schedule, sim));
+    return sim;
+  };
+  SimResult oldLogN =
+      peakOf(makeChainPlan(single, logNSchedule(single.size()), "old"));
+  SimResult newLogN = peakOf(logN(g));
+  // 85 -> 17 bytes.
+  EXPECT_LT(newLogN.peakBytes * 2, oldLogN.peakBytes);
+  for (unsigned c : {1u, 2u}) {
+    unsigned slots = std::min(c, single.size()) + 1;
+    SimResult oldRev = peakOf(
+        makeChainPlan(single, revolveSchedule(single.size(), slots), "old"));
+    SimResult newRev = peakOf(revolve(g, c));
+    EXPECT_LT(newRev.peakBytes * 2, oldRev.peakBytes);
+  }
+  // chain-opt's least memory: below the separator chain's.
+  ChainPlan probe = chainOptimal(g, 0);
+  ASSERT_TRUE(probe.minFeasibleBytes);
+  ChainPlan least = chainOptimal(g, *probe.minFeasibleBytes);
+  SimResult leastSim = peakOf(least);
+  EXPECT_LE(leastSim.peakBytes, *probe.minFeasibleBytes);
+  EXPECT_NE(least.detail.find("with multi-value boundaries"), std::string::npos)
+      << least.detail;
+  // The separator chain's least-memory schedule: store-all's peak here (85
+  // bytes; the cut chain's least is 12).
+  SimResult oldLeast =
+      peakOf(makeChainPlan(single, chainMinMemorySchedule(single), "old"));
+  EXPECT_LT(leastSim.peakBytes * 4, oldLeast.peakBytes);
+  // At twice that least peak the old chain declined; now a plan fits.
+  ChainPlan twice = chainOptimal(g, 2 * leastSim.peakBytes);
+  EXPECT_LE(peakOf(twice).peakBytes, 2 * leastSim.peakBytes);
 }

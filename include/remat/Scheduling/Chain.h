@@ -98,7 +98,11 @@ struct ChainStage {
   /// every backward node runs exactly once whatever the schedule).
   double backwardCost = 0;
 
-  /// Bytes of the boundary value (0 if the boundary is pinned).
+  /// The boundary: the values later stages read, ascending: the last
+  /// forward node, or the values of a small cut (`buildStageChain` with
+  /// `maxCutValues` > 1, e.g. an LSTM step's h and c).
+  std::vector<unsigned> boundaryValues;
+  /// Bytes of the boundary values (pinned ones count 0).
   int64_t boundaryBytes = 0;
   /// Bytes a taped forward leaves live until the stage's backward: the
   /// stage's values read by backward nodes, and the boundary.
@@ -139,6 +143,8 @@ struct StageChain {
   unsigned numSegments = 0;
   /// What the builder merged to make the chain reversible (empty if nothing).
   std::string notes;
+  /// Stages whose boundary holds more than one value (small cuts).
+  unsigned numMultiValueBoundaries = 0;
 
   /// Number of stages L.
   unsigned size() const { return stages.size(); }
@@ -151,8 +157,17 @@ struct StageChain {
 /// Cuts `graph` into its stage chain. Never fails: a graph the strategies
 /// cannot handle gives `reversible = false` with the reason. A graph without
 /// any backward node reading a forward value gives a reversible empty chain.
-/// O(nodes + operand references).
-StageChain buildStageChain(const Graph &graph);
+/// With `maxCutValues` > 1, a stage may also end at a cut of up to that many
+/// values (`chainbuild::findFineStages`): its boundary is that set, whose
+/// bytes are the checkpoint a position holds; the stages refine those of
+/// `maxCutValues` = 1. O(nodes + operand references), times log(nodes) with
+/// cuts.
+StageChain buildStageChain(const Graph &graph, unsigned maxCutValues = 1);
+
+/// The most values of a cut `buildStageChain` makes a stage boundary when the
+/// chain strategies try multi-value boundaries (an LSTM step hands on 2: h
+/// and c).
+constexpr unsigned kChainCutValues = 3;
 
 /// Merges consecutive stages so that at most `maxStages` remain (groups of
 /// roughly equal forward cost). The merged stage's sizes are conservative
@@ -268,12 +283,24 @@ struct ChainPlan {
 ChainPlan makeChainPlan(const StageChain &chain, ChainSchedule actions,
                         const std::string &what);
 
+/// The stage chains the chain strategies plan on: `buildStageChain(graph)`
+/// first and, when cuts of up to `kChainCutValues` values give a reversible
+/// chain with more stages, that chain second. The strategies keep the better
+/// plan by simulation.
+std::vector<StageChain> buildStageChains(const Graph &graph);
+
+/// Of the plans that are ok, the one `simulate` gives the least peak (then
+/// the least recompute; the first on ties); the first plan if none is ok.
+/// `plans` must not be empty.
+ChainPlan leastPeakChainPlan(const Graph &graph, std::vector<ChainPlan> plans);
+
 /// Chen et al.'s recursive schedule on `numStages` stages: to reverse stages
 /// (a, b], advance to the middle m, checkpoint it, reverse (m, b], free it,
 /// reverse (a, m]. At most ceil(log2 L) checkpoints, O(L log L) advances.
 ChainSchedule logNSchedule(unsigned numStages);
 
-/// `logNSchedule` applied to the stage chain of `graph`.
+/// `logNSchedule` applied to the stage chains of `graph`
+/// (`buildStageChains`), the least simulated peak kept.
 ChainPlan logN(const Graph &graph);
 
 } // namespace sched

@@ -58,6 +58,8 @@ uint64_t revolveScheduleForwards(unsigned l, unsigned c);
 /// besides the (free) graph inputs, i.e. revolveSchedule(L, checkpoints + 1).
 /// The stages are treated as homogeneous whatever their actual costs and
 /// sizes. Declines (ok = false) on graphs that are not reversible chains.
+/// Plans every chain of `buildStageChains` (Chain.h) and keeps the least
+/// simulated peak.
 ChainPlan revolve(const Graph &graph, unsigned checkpoints);
 
 } // namespace sched
