@@ -11,6 +11,7 @@
 #include "remat/Scheduling/ChainOptimal.h"
 #include "remat/Scheduling/ForwardOnly.h"
 #include "remat/Scheduling/KeptSetSearch.h"
+#include "remat/Scheduling/LowerBound.h"
 #include "remat/Scheduling/Milp.h"
 #include "remat/Scheduling/MinCut.h"
 #include "remat/Scheduling/Revolve.h"
@@ -498,6 +499,38 @@ static void appendChainPlans(PlanRequest &request,
   add(chainMinMemoryPlan(request));
 }
 
+/// Seeds of `auto`'s local search within the budget from the recompute
+/// lower bound's cut at its best step (LowerBound.h, `cutRecomputed`): the
+/// values the cut recomputes dropped, once recomputed once and once
+/// recomputed before each reader. The cut fits the budget at its own step
+/// only; `searchWithinBudget` makes the seeds fit everywhere first. None
+/// without a cut (no step's cut gives the bound, or no time for it).
+static std::vector<KeptSeed> boundCutSeeds(const Graph &graph,
+                                           const PlannerOptions &options) {
+  if (options.budgetSearchCutSeconds <= 0)
+    return {};
+  LowerBoundOptions boundOptions;
+  boundOptions.timeLimitSeconds = options.budgetSearchCutSeconds;
+  LowerBound lb = recomputeLowerBound(graph, options.budget, boundOptions);
+  if (lb.infeasible || lb.cutRecomputed.empty())
+    return {};
+  KeptChoice dropped{std::vector<bool>(graph.size(), true),
+                     std::vector<bool>(graph.size(), false)};
+  for (unsigned v : lb.cutRecomputed)
+    dropped.kept[v] = false;
+  std::string detail = "the lower bound's cut at step " +
+                       std::to_string(lb.step) + " (" +
+                       std::to_string(lb.cutRecomputed.size()) + " values";
+  std::vector<KeptSeed> seeds;
+  seeds.push_back({dropped, std::string(strategy::kMinCut),
+                   detail + " recomputed once)"});
+  for (unsigned v : lb.cutRecomputed)
+    dropped.refresh[v] = true;
+  seeds.push_back({std::move(dropped), std::string(strategy::kMinCut),
+                   detail + " recomputed before each reader)"});
+  return seeds;
+}
+
 std::vector<PlanResult> sched::planAllInOrder(PlanRequest &request) {
   if (request.getGraph().isForwardOnly())
     return planAllForwardOnly(request);
@@ -577,8 +610,9 @@ std::vector<PlanResult> sched::autoCandidates(PlanRequest &request) {
           std::clamp(kBudgetSearchWork / double(std::max<size_t>(size, 1)),
                      100.0, 2000.0) *
               options.searchWork));
-      llvm::append_range(
-          all, searchWithinBudget(graph, all, options.budget, search));
+      llvm::append_range(all,
+                         searchWithinBudget(graph, all, options.budget, search,
+                                            boundCutSeeds(graph, options)));
     }
     // Small graphs: the exact optimum joins the candidates (the least
     // recompute within the budget, or the least peak when none fits), so

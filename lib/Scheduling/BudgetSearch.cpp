@@ -372,31 +372,100 @@ std::optional<KeptChoice> remat::sched::reduceRecomputeInBudget(
   return result;
 }
 
-std::vector<PlanResult>
-remat::sched::searchWithinBudget(const Graph &graph,
-                                 const std::vector<PlanResult> &candidates,
-                                 int64_t budgetBytes,
-                                 const BudgetSearchOptions &options) {
+/// `fitToBudget` on a shared evaluator.
+static std::optional<KeptChoice> fit(const Graph &graph, KeptChoice choice,
+                                     int64_t budget,
+                                     const BudgetSearchOptions &options,
+                                     unsigned maxChanges,
+                                     Evaluator &evaluator) {
+  Evaluated current;
+  if (!evaluator.evaluate(choice, current))
+    return std::nullopt;
+  if (current.sim.peakBytes <= budget)
+    return choice;
+  BudgetSearchOptions changes = options;
+  changes.maxDrops = maxChanges;
+  Evaluated fitted;
+  if (!repair(graph, choice, std::move(current), /*added=*/~0u, budget,
+              std::numeric_limits<double>::infinity(), changes, evaluator,
+              fitted))
+    return std::nullopt;
+  return choice;
+}
+
+std::optional<KeptChoice>
+remat::sched::fitToBudget(const Graph &graph, KeptChoice choice,
+                          int64_t budgetBytes,
+                          const BudgetSearchOptions &options,
+                          unsigned maxChanges, unsigned *evaluations) {
+  assert(choice.kept.size() == graph.size() &&
+         choice.refresh.size() == graph.size() && "one entry per node");
+  Evaluator evaluator(graph, options.maxEvaluations);
+  std::optional<KeptChoice> result =
+      fit(graph, std::move(choice), budgetBytes, options, maxChanges,
+          evaluator);
+  if (evaluations)
+    *evaluations = evaluator.getCount();
+  return result;
+}
+
+/// Changes the repair of a seed may make to fit it to the budget.
+static constexpr unsigned kSeedFitChanges = 64;
+
+std::vector<PlanResult> remat::sched::searchWithinBudget(
+    const Graph &graph, const std::vector<PlanResult> &candidates,
+    int64_t budgetBytes, const BudgetSearchOptions &options,
+    const std::vector<KeptSeed> &seeds) {
   auto start = std::chrono::steady_clock::now();
   std::vector<KeptSetStart> starts =
       cheapestKeptSets(graph, candidates, budgetBytes, options.maxStarts);
-  if (starts.empty())
+  if (starts.empty() && seeds.empty())
     return {};
-  double best = starts.front().plan->sim.recomputeCost;
+  // A plan must recompute less than the cheapest start, or without one (a
+  // seed's plan), than every candidate within the budget.
+  double best = std::numeric_limits<double>::infinity();
+  if (!starts.empty())
+    best = starts.front().plan->sim.recomputeCost;
+  else
+    for (const PlanResult &p : candidates)
+      if (p.sim.peakBytes <= budgetBytes)
+        best = std::min(best, p.sim.recomputeCost);
+  struct Origin {
+    KeptChoice choice;
+    std::string strategy, detail;
+    bool seed;
+  };
+  std::vector<Origin> origins;
+  for (KeptSetStart &s : starts)
+    origins.push_back({{std::move(s.kept), std::vector<bool>(graph.size())},
+                       s.plan->strategy,
+                       s.plan->detail,
+                       false});
+  for (const KeptSeed &s : seeds)
+    origins.push_back({s.choice, s.strategy, s.detail, true});
   std::vector<PlanResult> out;
-  for (KeptSetStart &origin : starts) {
-    const PlanResult *p = origin.plan;
-    std::vector<bool> &kept = origin.kept;
+  for (Origin &origin : origins) {
     BudgetSearchOptions share = options;
     share.maxEvaluations = options.maxEvaluations / options.maxStarts;
     // A start whose share is spent still gets its first evaluation.
     share.maxEvaluations = std::max(share.maxEvaluations, 1u);
+    KeptChoice choice = std::move(origin.choice);
+    if (origin.seed) {
+      // A seed may exceed the budget: made to fit first, with the larger
+      // changes, on an evaluator of its own.
+      Evaluator fitting(graph, share.maxEvaluations);
+      std::optional<KeptChoice> fitted = fit(
+          graph, std::move(choice), budgetBytes, share, kSeedFitChanges,
+          fitting);
+      if (!fitted)
+        continue;
+      choice = std::move(*fitted);
+    }
     // Single-value moves first, then, from where they end, the larger
     // changes (chain drops, refreshes), each with the start's share of the
     // evaluations: the larger changes spend evaluations the single moves
     // would otherwise use, so running them second never loses what the
     // single moves find.
-    KeptChoice choice{std::move(kept), std::vector<bool>(graph.size(), false)};
     BudgetSearchOptions single = share;
     single.refresh = single.chains = false;
     Evaluator evaluator(graph, share.maxEvaluations);
@@ -409,13 +478,16 @@ remat::sched::searchWithinBudget(const Graph &graph,
                      more))
         improved = std::move(further);
     }
+    // A fitted seed is a plan of its own even when no move improves it.
+    if (!improved && origin.seed)
+      improved = std::move(choice);
     if (!improved)
       continue;
     PlanResult plan;
-    plan.strategy = p->strategy;
-    plan.detail = p->detail.empty()
+    plan.strategy = origin.strategy;
+    plan.detail = origin.detail.empty()
                       ? "local search in the budget"
-                      : p->detail + ", local search in the budget";
+                      : origin.detail + ", local search in the budget";
     plan.schedule = lowerKeptSet(graph, improved->kept, improved->refresh);
     if (simulate(graph, plan.schedule, plan.sim) ||
         plan.sim.peakBytes > budgetBytes || plan.sim.recomputeCost >= best)

@@ -13,6 +13,7 @@
 
 #include <gtest/gtest.h>
 
+#include <iostream>
 #include <random>
 
 using namespace remat::sched;
@@ -197,13 +198,84 @@ TEST(BudgetSearchTest, SearchWithinBudgetImprovesOnlyTheCheapestPlan) {
   EXPECT_TRUE(searchWithinBudget(g, {p}, 250, BudgetSearchOptions()).empty());
 }
 
+TEST(BudgetSearchTest, FitToBudgetRepairsASeedOverTheBudget) {
+  Graph g = makeTradeGraph();
+  // Keeping everything is store-all, 100 B over the budget: the repair
+  // drops the value that sheds the most excess per unit of recompute (C).
+  KeptChoice all{std::vector<bool>(g.size(), true),
+                 std::vector<bool>(g.size(), false)};
+  unsigned evaluations = 0;
+  std::optional<KeptChoice> fitted = fitToBudget(
+      g, all, kTradeBudget, BudgetSearchOptions(), 8, &evaluations);
+  ASSERT_TRUE(fitted);
+  EXPECT_TRUE(fitted->kept[0]);
+  EXPECT_FALSE(fitted->kept[1]);
+  SimResult sim;
+  ASSERT_FALSE(
+      simulate(g, lowerKeptSet(g, fitted->kept, fitted->refresh), sim));
+  EXPECT_LE(sim.peakBytes, kTradeBudget);
+  EXPECT_EQ(sim.recomputeCost, 1);
+  EXPECT_GT(evaluations, 1u);
+  // A seed within the budget comes back as it is, after one evaluation.
+  std::optional<KeptChoice> same =
+      fitToBudget(g, *fitted, kTradeBudget, BudgetSearchOptions(), 8,
+                  &evaluations);
+  ASSERT_TRUE(same);
+  EXPECT_EQ(same->kept, fitted->kept);
+  EXPECT_EQ(evaluations, 1u);
+  // Below the least peak any schedule can reach (g1 and g2, 160 B), or
+  // with no change allowed, it fails.
+  EXPECT_FALSE(fitToBudget(g, all, 150, BudgetSearchOptions(), 8));
+  EXPECT_FALSE(fitToBudget(g, all, kTradeBudget, BudgetSearchOptions(), 0));
+}
+
+TEST(BudgetSearchTest, SearchWithinBudgetStartsFromASeedOverTheBudget) {
+  Graph g = makeTradeGraph();
+  // The candidate recomputes E (cost 100); the seed keeps everything and
+  // is over the budget until made to fit.
+  std::vector<bool> start(g.size(), false);
+  start[1] = start[2] = true;
+  PlanResult p;
+  p.strategy = "test";
+  p.schedule = lowerKeptSet(g, start);
+  ASSERT_FALSE(simulate(g, p.schedule, p.sim));
+  KeptSeed seed{{std::vector<bool>(g.size(), true),
+                 std::vector<bool>(g.size(), false)},
+                "seeded",
+                "a seed"};
+  BudgetSearchOptions noMoves;
+  noMoves.maxStarts = 1;
+  std::vector<PlanResult> found =
+      searchWithinBudget(g, {p}, kTradeBudget, noMoves, {seed});
+  // The start's own search finds the optimum too; the seed's plan is the
+  // same optimum, reported under its own strategy and detail.
+  ASSERT_EQ(found.size(), 2u);
+  EXPECT_EQ(found[1].strategy, "seeded");
+  EXPECT_EQ(found[1].detail, "a seed, local search in the budget");
+  EXPECT_EQ(found[1].sim.recomputeCost, 1);
+  EXPECT_LE(found[1].sim.peakBytes, kTradeBudget);
+  // With no candidate within the budget the seed alone gives the plan.
+  found = searchWithinBudget(g, {}, kTradeBudget, noMoves, {seed});
+  ASSERT_EQ(found.size(), 1u);
+  EXPECT_EQ(found[0].sim.recomputeCost, 1);
+  // Never a plan over the budget, and none that a candidate within the
+  // budget already beats (store-all at a budget it meets).
+  EXPECT_TRUE(searchWithinBudget(g, {}, 150, noMoves, {seed}).empty());
+  PlanResult storeAll;
+  storeAll.strategy = "store-all";
+  storeAll.schedule = Schedule(g.size());
+  ASSERT_FALSE(simulate(g, storeAll.schedule, storeAll.sim));
+  EXPECT_TRUE(
+      searchWithinBudget(g, {storeAll}, 400, noMoves, {seed}).empty());
+}
+
 /// On random training graphs at budgets of 0.4 .. 0.9 of store-all, from
 /// every strategy's plans: what the search returns simulates, fits the
 /// budget and recomputes less than every candidate within it; and auto's
 /// plan (which now includes it) never recomputes more than any candidate.
 TEST(BudgetSearchTest, NeverWorseNeverOverTheBudgetOnRandomGraphs) {
   std::mt19937 rng(11);
-  unsigned improvedCount = 0;
+  unsigned improvedCount = 0, seededCount = 0;
   for (unsigned trial = 0; trial != 12; ++trial) {
     Graph g = test::makeRandomGraph(rng, 24, 24);
     ASSERT_FALSE(g.validate());
@@ -242,8 +314,22 @@ TEST(BudgetSearchTest, NeverWorseNeverOverTheBudgetOnRandomGraphs) {
           EXPECT_LE(r->plan.sim.recomputeCost, c.sim.recomputeCost);
         }
       }
+      // Seeded by the lower bound's cut too: valid, within the budget, and
+      // never more recompute than without the seed.
+      options.budgetSearchCutSeconds = 1;
+      llvm::Expected<PlannerResult> seeded = planRematerialization(g, options);
+      ASSERT_TRUE(static_cast<bool>(seeded));
+      SimResult sim;
+      ASSERT_FALSE(simulate(g, seeded->plan.schedule, sim));
+      EXPECT_EQ(sim.peakBytes, seeded->plan.sim.peakBytes);
+      EXPECT_LE(sim.peakBytes, budget);
+      EXPECT_LE(seeded->plan.sim.recomputeCost, r->plan.sim.recomputeCost);
+      if (seeded->plan.sim.recomputeCost < r->plan.sim.recomputeCost)
+        ++seededCount;
     }
   }
   // The search is exercised, not vacuous, on these graphs.
   EXPECT_GT(improvedCount, 0u);
+  std::cout << "plans the lower bound's cut made cheaper: " << seededCount
+            << "\n";
 }

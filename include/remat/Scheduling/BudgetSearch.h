@@ -42,6 +42,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <string>
 #include <vector>
 
 namespace remat {
@@ -92,16 +93,44 @@ reduceRecomputeInBudget(const Graph &graph, std::vector<bool> kept,
                         const BudgetSearchOptions &options,
                         unsigned *evaluations = nullptr);
 
+/// Makes the lowering of `choice` (`lowerKeptSet` with its refresh set)
+/// fit `budgetBytes` by the repair changes above (drops of kept values,
+/// chain drops, refreshes, each relieving the current peak step, at most
+/// `maxChanges` of them), whatever recompute that adds. Returns the repaired
+/// choice, `choice` itself if it fits already, or none if the repair gets
+/// stuck (no change lowers the excess), runs out of changes or of
+/// `options.maxEvaluations`. `evaluations`, if given, receives the number
+/// of lowerings and simulations spent. The graph must have no forward node
+/// after a backward one (Phases.h).
+std::optional<KeptChoice> fitToBudget(const Graph &graph, KeptChoice choice,
+                                      int64_t budgetBytes,
+                                      const BudgetSearchOptions &options,
+                                      unsigned maxChanges,
+                                      unsigned *evaluations = nullptr);
+
+/// A start of `searchWithinBudget` that is no candidate plan: a kept and
+/// refresh set that may exceed the budget (it is made to fit first,
+/// `fitToBudget`), as a lower bound's cut gives one (LowerBound.h,
+/// `cutRecomputed`), with the strategy and detail its plan reports.
+struct KeptSeed {
+  KeptChoice choice;
+  std::string strategy;
+  std::string detail;
+};
+
 /// Runs `reduceRecomputeInBudget` from the cheapest plans of `candidates`
 /// within `budgetBytes` (in the graph's own order, `PlanResult::order`
-/// empty) whose kept-set lowering fits the budget, and returns the plans
-/// that recompute less than the cheapest candidate within the budget
-/// (strategy and detail of their start, detail extended by "local search
-/// in the budget"), each lowered and simulated. Never returns a plan over
-/// the budget; returns nothing when nothing improves.
+/// empty) whose kept-set lowering fits the budget, and from each of
+/// `seeds` made to fit the budget (`fitToBudget`, each with the share of
+/// the evaluations of one start), and returns the plans that recompute less
+/// than the cheapest candidate within the budget (strategy and detail of
+/// their start, detail extended by "local search in the budget"), each
+/// lowered and simulated. Never returns a plan over the budget; returns
+/// nothing when nothing improves.
 std::vector<PlanResult>
 searchWithinBudget(const Graph &graph, const std::vector<PlanResult> &candidates,
-                   int64_t budgetBytes, const BudgetSearchOptions &options);
+                   int64_t budgetBytes, const BudgetSearchOptions &options,
+                   const std::vector<KeptSeed> &seeds = {});
 
 } // namespace sched
 } // namespace remat

@@ -79,6 +79,14 @@ struct PlannerOptions {
   /// The local search's larger changes (BudgetSearchOptions::chains and
   /// ::refresh); off only to measure what they add.
   bool budgetSearchLargerMoves = true;
+  /// Seconds for the recompute lower bound (LowerBound.h) whose cut at its
+  /// best step (`cutRecomputed`) seeds the local search within the budget,
+  /// made to fit first (BudgetSearch.h, `fitToBudget`), per planned op
+  /// order; 0: no such seed. Used only with `budgetSearch`. Where the bound
+  /// is cut short by this limit (large graphs) its cut, and so the plan,
+  /// may depend on the machine's speed; `remat-bench
+  /// --budget-search-cut-seeds` measures what the seed adds.
+  double budgetSearchCutSeconds = 1;
 };
 
 //===----------------------------------------------------------------------===//
