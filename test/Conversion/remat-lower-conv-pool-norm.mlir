@@ -28,6 +28,9 @@
 // CHECK-DAG: #[[$TR:.+]] = affine_map<(d0, d1) -> (d1, d0)>
 // CHECK-DAG: #[[$BNX:.+]] = affine_map<(d0, d1, d2) -> (d1, d0, d2)>
 // CHECK-DAG: #[[$BNC:.+]] = affine_map<(d0, d1, d2) -> (d0)>
+// CHECK-DAG: #[[$LX:.+]] = affine_map<(d0, d1, d2, d3) -> (d1, d0, d2, d3)>
+// CHECK-DAG: #[[$LC:.+]] = affine_map<(d0, d1, d2, d3) -> (d0)>
+// CHECK-DAG: #[[$LL:.+]] = affine_map<(d0, d1, d2, d3) -> (d0, d3)>
 
 // Symmetric padding with tensor.pad, then one named convolution into a
 // zero-filled f32 accumulator.
@@ -337,6 +340,31 @@ func.func @batch_norm(%x: tensor<3x4x5x6xf32>, %s: tensor<4xf32>, %b: tensor<4xf
 func.func @batch_norm_stats(%x: tensor<3x4x5x6xf32>, %s: tensor<4xf32>, %b: tensor<4xf32>) -> (tensor<3x4x5x6xf32>, tensor<4xf32>, tensor<4xf32>) {
   %0:3 = remat.batch_norm %x, %s, %b : (tensor<3x4x5x6xf32>, tensor<4xf32>, tensor<4xf32>) -> (tensor<3x4x5x6xf32>, tensor<4xf32>, tensor<4xf32>)
   return %0#0, %0#1, %0#2 : tensor<3x4x5x6xf32>, tensor<4xf32>, tensor<4xf32>
+}
+
+// A spatial size divisible by 8 (4x4): the sums go through 8 lanes, loops
+// (c | n, s / 8 | l) into [C, 8] partial sums (lane l: the elements with
+// s % 8 == l), then one generic adds the lanes of each channel in order.
+// The gradient's dbias / dscale sums likewise.
+// CHECK-LABEL: func.func @batch_norm_lanes(
+// CHECK:         %[[X:.*]] = tensor.collapse_shape %arg0 {{\[}}[0], [1], [2, 3]] : tensor<2x3x4x4xf32> into tensor<2x3x16xf32>
+// CHECK:         %[[XL:.*]] = tensor.expand_shape %[[X]] {{\[}}[0], [1], [2, 3]] output_shape [2, 3, 2, 8] : tensor<2x3x16xf32> into tensor<2x3x2x8xf32>
+// CHECK:         %[[P:.*]]:2 = linalg.generic {indexing_maps = [#[[$LX]], #[[$LL]], #[[$LL]]], iterator_types = ["parallel", "reduction", "reduction", "parallel"]} ins(%[[XL]] : tensor<2x3x2x8xf32>) outs(%{{.*}}, %{{.*}} : tensor<3x8xf64>, tensor<3x8xf64>)
+// CHECK:         %[[S:.*]]:2 = linalg.generic {indexing_maps = [#[[$ID2]], #[[$ID2]], #[[$ROW]], #[[$ROW]]], iterator_types = ["parallel", "reduction"]} ins(%[[P]]#0, %[[P]]#1 : tensor<3x8xf64>, tensor<3x8xf64>) outs(%{{.*}}, %{{.*}} : tensor<3xf64>, tensor<3xf64>)
+// CHECK:         linalg.generic {{.*}} ins(%[[S]]#0, %[[S]]#1 : tensor<3xf64>, tensor<3xf64>)
+// CHECK:           arith.constant 3.200000e+01 : f64
+// CHECK-LABEL: func.func @batch_norm_grad_lanes(
+// CHECK:         %[[P:.*]]:2 = linalg.generic {indexing_maps = [#[[$LX]], #[[$LL]], #[[$LL]]], iterator_types = ["parallel", "reduction", "reduction", "parallel"]}
+// CHECK:         linalg.generic {{.*}} iterator_types = ["parallel", "reduction"]} ins(%[[P]]#0, %[[P]]#1 : tensor<3x8xf64>, tensor<3x8xf64>)
+// CHECK:         %[[G:.*]]:2 = linalg.generic {indexing_maps = [#[[$LX]], #[[$LX]], #[[$LC]], #[[$LC]], #[[$LL]], #[[$LL]]], iterator_types = ["parallel", "reduction", "reduction", "parallel"]} ins(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} : tensor<2x3x2x8xf32>, tensor<2x3x2x8xf32>, tensor<3xf32>, tensor<3xf32>) outs(%{{.*}}, %{{.*}} : tensor<3x8xf64>, tensor<3x8xf64>)
+// CHECK:         linalg.generic {{.*}} iterator_types = ["parallel", "reduction"]} ins(%[[G]]#0, %[[G]]#1 : tensor<3x8xf64>, tensor<3x8xf64>) outs(%{{.*}}, %{{.*}} : tensor<3xf64>, tensor<3xf64>)
+func.func @batch_norm_lanes(%x: tensor<2x3x4x4xf32>, %s: tensor<3xf32>, %b: tensor<3xf32>) -> tensor<2x3x4x4xf32> {
+  %0 = remat.batch_norm %x, %s, %b : (tensor<2x3x4x4xf32>, tensor<3xf32>, tensor<3xf32>) -> tensor<2x3x4x4xf32>
+  return %0 : tensor<2x3x4x4xf32>
+}
+func.func @batch_norm_grad_lanes(%g: tensor<2x3x4x4xf32>, %x: tensor<2x3x4x4xf32>, %s: tensor<3xf32>) -> (tensor<2x3x4x4xf32>, tensor<3xf32>, tensor<3xf32>) {
+  %0:3 = remat.batch_norm_grad %g, %x, %s : (tensor<2x3x4x4xf32>, tensor<2x3x4x4xf32>, tensor<3xf32>) -> (tensor<2x3x4x4xf32>, tensor<3xf32>, tensor<3xf32>)
+  return %0#0, %0#1, %0#2 : tensor<2x3x4x4xf32>, tensor<3xf32>, tensor<3xf32>
 }
 
 // bf16 rank 2: [N, C] viewed as [N, C, 1]; bf16 read with extf, every
