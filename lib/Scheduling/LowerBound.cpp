@@ -819,7 +819,10 @@ LowerBound remat::sched::recomputeLowerBound(const Graph &graph,
     LowerBoundOptions half = options;
     half.timeLimitSeconds = options.timeLimitSeconds / 2;
     auto windowTimeUp = [&] {
-      return half.timeLimitSeconds > 0 && elapsed() > half.timeLimitSeconds;
+      return (half.timeLimitSeconds > 0 &&
+              elapsed() > half.timeLimitSeconds) ||
+             (options.maxEvaluations &&
+              result.stepsEvaluated >= options.maxEvaluations / 2);
     };
     unsigned length = 1;
     for (const std::vector<unsigned> &starts : windowsOfLength) {
@@ -864,8 +867,11 @@ LowerBound remat::sched::recomputeLowerBound(const Graph &graph,
   // the windows before such a step add to it. They get the time up to
   // three quarters of the limit; the rest goes to the branch and bound.
   auto singlesTimeUp = [&] {
-    return options.timeLimitSeconds > 0 &&
-           elapsed() > options.timeLimitSeconds * 0.75;
+    return (options.timeLimitSeconds > 0 &&
+            elapsed() > options.timeLimitSeconds * 0.75) ||
+           (options.maxEvaluations &&
+            uint64_t(result.stepsEvaluated) * 4 >=
+                uint64_t(options.maxEvaluations) * 3);
   };
   // Steps whose branch and bound could raise the result: the least cost
   // of a cut within the cap found there is above the bound.
@@ -964,8 +970,13 @@ LowerBound remat::sched::recomputeLowerBound(const Graph &graph,
   std::stable_sort(open.begin(), open.end(), [](const Open &a, const Open &b) {
     return a.bound > b.bound;
   });
+  // The branch and bound's share of the work limit, in splits.
+  auto outOfWork = [&] {
+    return outOfTime() || (options.maxEvaluations &&
+                           result.splits >= options.maxEvaluations / 4);
+  };
   for (const Open &o : open) {
-    if (options.maxSplits == 0 || outOfTime())
+    if (options.maxSplits == 0 || outOfWork())
       break;
     if (o.feasible <= result.recomputeCost)
       continue;
@@ -973,9 +984,13 @@ LowerBound remat::sched::recomputeLowerBound(const Graph &graph,
                 options.recomputeMemory);
     unsigned splits = 0;
     StepCut::Line feasible;
+    unsigned maxSplits = options.maxSplits;
+    if (options.maxEvaluations)
+      maxSplits = std::min(maxSplits, options.maxEvaluations / 4 -
+                                          unsigned(result.splits));
     std::optional<double> b =
         branchAndBound(cut, budgetBytes - facts.fixed[o.t], byteUnit,
-                       options.maxSplits, outOfTime, splits, feasible);
+                       maxSplits, outOfTime, splits, feasible);
     result.splits += splits;
     if (!b)
       return infeasibleAt(o.t);
@@ -1000,6 +1015,8 @@ LowerBound remat::sched::recomputeLowerBoundAnyOrder(
     return recomputeLowerBound(graph, budgetBytes, options);
   LowerBoundOptions half = options;
   half.timeLimitSeconds = options.timeLimitSeconds / 2;
+  if (options.maxEvaluations)
+    half.maxEvaluations = std::max(1u, options.maxEvaluations / 2);
   LowerBound input = recomputeLowerBound(graph, budgetBytes, half);
   Graph resequenced = reorderGraph(graph, forwardFirstOrder(graph));
   LowerBound other = recomputeLowerBound(resequenced, budgetBytes, half);

@@ -536,3 +536,45 @@ TEST(LowerBoundTest, NeverAboveProvenMilpOptimum) {
 }
 
 } // namespace
+
+TEST(LowerBoundTest, WorkLimitIsDeterministicAndHonoured) {
+  // Under a work limit the bound and its cut do not depend on the time
+  // limit (no limit, or a generous one) and the evaluations stay within it;
+  // a limit below what the graph needs leaves the bound incomplete and
+  // never above the unlimited one.
+  std::mt19937 rng(2024);
+  unsigned cut = 0, limited = 0;
+  for (unsigned iter = 0; iter != 20; ++iter) {
+    Graph g = test::makeRandomGraph(rng, 14 + iter % 6, 12 + iter % 5);
+    ASSERT_FALSE(g.validate());
+    SimResult sa;
+    ASSERT_FALSE(simulate(g, Schedule(g.size()), sa));
+    int64_t least = leastPeakLowerBound(g);
+    int64_t budget = least + (sa.peakBytes - least) / 2;
+    LowerBoundOptions full;
+    full.timeLimitSeconds = 0;
+    LowerBound unlimited = recomputeLowerBound(g, budget, full);
+    for (unsigned work : {8u, 40u}) {
+      LowerBoundOptions a, b;
+      a.timeLimitSeconds = 0;
+      b.timeLimitSeconds = 100;
+      a.maxEvaluations = b.maxEvaluations = work;
+      LowerBound la = recomputeLowerBound(g, budget, a);
+      LowerBound lb = recomputeLowerBound(g, budget, b);
+      ASSERT_EQ(la.infeasible, lb.infeasible) << "graph " << iter;
+      EXPECT_EQ(la.recomputeCost, lb.recomputeCost) << "graph " << iter;
+      EXPECT_EQ(la.step, lb.step) << "graph " << iter;
+      EXPECT_EQ(la.cutRecomputed, lb.cutRecomputed) << "graph " << iter;
+      EXPECT_EQ(la.stepsEvaluated, lb.stepsEvaluated) << "graph " << iter;
+      EXPECT_LE(la.stepsEvaluated, work) << "graph " << iter;
+      EXPECT_LE(la.splits, work / 4) << "graph " << iter;
+      if (!la.infeasible && !unlimited.infeasible)
+        EXPECT_LE(la.recomputeCost,
+                  unlimited.recomputeCost * (1 + 1e-9) + 1e-9);
+      cut += la.cutCost >= 0;
+      limited += la.stepsEvaluated < unlimited.stepsEvaluated;
+    }
+  }
+  EXPECT_GT(cut, 5u);
+  EXPECT_GT(limited, 5u);
+}

@@ -96,6 +96,12 @@ struct LowerBoundOptions {
   /// Splits of the branch and bound on the knapsack row at each step
   /// whose cut to the end could raise the bound (0: no branch and bound).
   unsigned maxSplits = 64;
+  /// Deterministic work limit (0: none): at most this many step evaluations
+  /// in all (windows up to half of it, then cuts to the end up to three
+  /// quarters) and a quarter of it in branch-and-bound splits. Unlike the
+  /// time limit, the bound and its cut then do not depend on the machine's
+  /// speed or load; the time limit still applies as a safety cap.
+  unsigned maxEvaluations = 0;
   /// Steps of the joint LP over steps (docs/Scheduling.md), solved after
   /// the single steps within 0.9 of the time limit; 0 or 1: none. It needs
   /// CLP (built with CBC). Off by default: on the exported and published

@@ -79,14 +79,16 @@ struct PlannerOptions {
   /// The local search's larger changes (BudgetSearchOptions::chains and
   /// ::refresh); off only to measure what they add.
   bool budgetSearchLargerMoves = true;
-  /// Seconds for the recompute lower bound (LowerBound.h) whose cut at its
-  /// best step (`cutRecomputed`) seeds the local search within the budget,
-  /// made to fit first (BudgetSearch.h, `fitToBudget`), per planned op
-  /// order; 0: no such seed. Used only with `budgetSearch`. Where the bound
-  /// is cut short by this limit (large graphs) its cut, and so the plan,
-  /// may depend on the machine's speed; `remat-bench
+  /// The recompute lower bound (LowerBound.h) whose cut at its best step
+  /// (`cutRecomputed`) seeds the local search within the budget, made to
+  /// fit first (BudgetSearch.h, `fitToBudget`), per planned op order, gets
+  /// a fixed number of step evaluations for the graph's size (scaled by
+  /// `searchWork`), so that the plan does not depend on the machine's
+  /// speed, and this many seconds as a safety cap (only a machine far
+  /// slower than expected reaches it, and then the plan may depend on its
+  /// speed); 0: no such seed. Used only with `budgetSearch`; `remat-bench
   /// --budget-search-cut-seeds` measures what the seed adds.
-  double budgetSearchCutSeconds = 1;
+  double budgetSearchCutSeconds = 5;
 };
 
 //===----------------------------------------------------------------------===//
