@@ -206,11 +206,13 @@ TEST(KeptSetTest, RandomRefreshSetsSimulateAndRecomputeAtEachStep) {
       };
       for (unsigned u : list)
         for (unsigned v : g.nodes[u].operands)
-          if (dropped(v) && refresh[v])
+          if (dropped(v) && refresh[v]) {
             EXPECT_TRUE(madeHere(v)) << "iteration " << iter;
+          }
       for (unsigned v : g.nodes[k].operands)
-        if (dropped(v) && refresh[v])
+        if (dropped(v) && refresh[v]) {
           EXPECT_TRUE(madeHere(v)) << "iteration " << iter;
+        }
     }
   }
 }

@@ -193,8 +193,9 @@ TEST(LowerBoundTest, CutIsInTheInputsIndicesInAnyOrder) {
         EXPECT_FALSE(g.nodes[v].backward) << "graph " << iter;
         EXPECT_FALSE(g.nodes[v].keep || g.nodes[v].noRecompute)
             << "graph " << iter;
-        if (i)
+        if (i) {
           EXPECT_LT(lb.cutRecomputed[i - 1], v);
+        }
         cost += g.nodes[v].cost;
       }
       EXPECT_NEAR(cost, lb.cutCost, 1e-9 * (1 + cost)) << "graph " << iter;
@@ -568,9 +569,10 @@ TEST(LowerBoundTest, WorkLimitIsDeterministicAndHonoured) {
       EXPECT_EQ(la.stepsEvaluated, lb.stepsEvaluated) << "graph " << iter;
       EXPECT_LE(la.stepsEvaluated, work) << "graph " << iter;
       EXPECT_LE(la.splits, work / 4) << "graph " << iter;
-      if (!la.infeasible && !unlimited.infeasible)
+      if (!la.infeasible && !unlimited.infeasible) {
         EXPECT_LE(la.recomputeCost,
                   unlimited.recomputeCost * (1 + 1e-9) + 1e-9);
+      }
       cut += la.cutCost >= 0;
       limited += la.stepsEvaluated < unlimited.stepsEvaluated;
     }
