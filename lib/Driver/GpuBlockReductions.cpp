@@ -337,6 +337,17 @@ int64_t numOutputs(linalg::GenericOp op) {
   return outputs;
 }
 
+/// A builder at the end of `launch`'s body, before its terminator (created
+/// first if the body has none).
+OpBuilder kernelBodyBuilder(gpu::LaunchOp launch, Location loc) {
+  Block &kernel = launch.getBody().front();
+  if (kernel.empty() || !kernel.back().hasTrait<OpTrait::IsTerminator>()) {
+    OpBuilder end = OpBuilder::atBlockEnd(&kernel);
+    gpu::TerminatorOp::create(end, loc);
+  }
+  return OpBuilder(&kernel.back());
+}
+
 /// Replaces `op` by the block-parallel kernel of `reductions` with blocks of
 /// `threads` threads (a power of two).
 void rewriteAsKernel(linalg::GenericOp op, ArrayRef<Reduction> reductions,
@@ -356,12 +367,7 @@ void rewriteAsKernel(linalg::GenericOp op, ArrayRef<Reduction> reductions,
       one, arith::ConstantIndexOp::create(b, loc, threads), one, one,
       /*dynamicSharedMemorySize=*/nullptr, /*asyncTokenType=*/nullptr,
       /*asyncDependencies=*/ValueRange{}, shared);
-  Block &kernel = launch.getBody().front();
-  OpBuilder kb = OpBuilder::atBlockEnd(&kernel);
-  bool terminated =
-      !kernel.empty() && kernel.back().hasTrait<OpTrait::IsTerminator>();
-  if (terminated)
-    kb.setInsertionPoint(&kernel.back());
+  OpBuilder kb = kernelBodyBuilder(launch, loc);
   Value thread = launch.getThreadIds().x;
   auto forThreads = [&](OpBuilder &tb, int64_t count, bool barrier,
                         llvm::function_ref<void(OpBuilder &, Value)> fn) {
@@ -382,8 +388,6 @@ void rewriteAsKernel(linalg::GenericOp op, ArrayRef<Reduction> reductions,
   };
   emitBlock(kb, loc, op, reductions, threads, launch.getBlockIds().x,
             launch.getWorkgroupAttributions(), forThreads);
-  if (!terminated)
-    gpu::TerminatorOp::create(kb, loc);
   op.erase();
 }
 
@@ -406,12 +410,7 @@ void rewriteAsWarpKernel(linalg::GenericOp op, ArrayRef<Reduction> reductions,
       arith::ConstantIndexOp::create(b, loc, llvm::divideCeil(outputs, warps)),
       one, one, arith::ConstantIndexOp::create(b, loc, warps * kWarpSize), one,
       one);
-  Block &kernel = launch.getBody().front();
-  OpBuilder kb = OpBuilder::atBlockEnd(&kernel);
-  bool terminated =
-      !kernel.empty() && kernel.back().hasTrait<OpTrait::IsTerminator>();
-  if (terminated)
-    kb.setInsertionPoint(&kernel.back());
+  OpBuilder kb = kernelBodyBuilder(launch, loc);
   auto constant = [&](OpBuilder &cb, int64_t value) -> Value {
     return arith::ConstantIndexOp::create(cb, loc, value);
   };
@@ -451,8 +450,6 @@ void rewriteAsWarpKernel(linalg::GenericOp op, ArrayRef<Reduction> reductions,
   OpBuilder lb = leader.getThenBodyBuilder();
   emitOutputUpdate(lb, loc, op, reductions, outer,
                    [&](unsigned index) { return partials[index]; });
-  if (!terminated)
-    gpu::TerminatorOp::create(kb, loc);
   op.erase();
 }
 

@@ -52,6 +52,15 @@ SimResult simulateKept(const Graph &g, const std::vector<bool> &kept) {
   return sim;
 }
 
+/// A candidate plan of strategy "test": `kept` lowered and simulated.
+PlanResult keptSetPlan(const Graph &g, const std::vector<bool> &kept) {
+  PlanResult p;
+  p.strategy = "test";
+  p.schedule = lowerKeptSet(g, kept);
+  p.sim = simulateKept(g, kept);
+  return p;
+}
+
 } // namespace
 
 TEST(BudgetSearchTest, TradesTheExpensiveRecomputationForTheCheapOne) {
@@ -142,10 +151,7 @@ TEST(BudgetSearchTest, DropsACheapChainToKeepTheExpensiveValue) {
   EXPECT_LE(after.peakBytes, kChainBudget);
   EXPECT_EQ(after.recomputeCost, 2);
   // searchWithinBudget runs the single moves, then the larger changes.
-  PlanResult p;
-  p.strategy = "test";
-  p.schedule = lowerKeptSet(g, start);
-  ASSERT_FALSE(simulate(g, p.schedule, p.sim));
+  PlanResult p = keptSetPlan(g, start);
   std::vector<PlanResult> found =
       searchWithinBudget(g, {p}, kChainBudget, BudgetSearchOptions());
   ASSERT_EQ(found.size(), 1u);
@@ -179,10 +185,7 @@ TEST(BudgetSearchTest, SearchWithinBudgetImprovesOnlyTheCheapestPlan) {
   Graph g = makeTradeGraph();
   std::vector<bool> start(g.size(), false);
   start[1] = start[2] = true;
-  PlanResult p;
-  p.strategy = "test";
-  p.schedule = lowerKeptSet(g, start);
-  ASSERT_FALSE(simulate(g, p.schedule, p.sim));
+  PlanResult p = keptSetPlan(g, start);
   std::vector<PlanResult> found =
       searchWithinBudget(g, {p}, kTradeBudget, BudgetSearchOptions());
   ASSERT_EQ(found.size(), 1u);
@@ -235,10 +238,7 @@ TEST(BudgetSearchTest, SearchWithinBudgetStartsFromASeedOverTheBudget) {
   // is over the budget until made to fit.
   std::vector<bool> start(g.size(), false);
   start[1] = start[2] = true;
-  PlanResult p;
-  p.strategy = "test";
-  p.schedule = lowerKeptSet(g, start);
-  ASSERT_FALSE(simulate(g, p.schedule, p.sim));
+  PlanResult p = keptSetPlan(g, start);
   KeptSeed seed{{std::vector<bool>(g.size(), true),
                  std::vector<bool>(g.size(), false)},
                 "seeded",

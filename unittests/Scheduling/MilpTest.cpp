@@ -185,6 +185,18 @@ Graph tanhChain4() {
   return g;
 }
 
+/// A random training graph of 7-8 nodes (3-4 forward, varied by `iter`)
+/// where about a third of the nodes get a workspace of 1-60 bytes: small
+/// enough for exhaustive search, with workspace in the memory rows.
+Graph randomGraphWithWorkspace(std::mt19937 &rng, unsigned iter) {
+  unsigned numF = 3 + iter % 2, numB = 8 - numF - (iter % 3 == 0);
+  Graph g = test::makeRandomGraph(rng, numF, numB);
+  for (Node &node : g.nodes)
+    if (rng() % 3 == 0)
+      node.workspace = 1 + rng() % 60;
+  return g;
+}
+
 /// A gradient chain with random layer sizes and costs.
 Graph randomChain(std::mt19937 &rng, unsigned n) {
   test::GradChain c = test::makeGradChain(n, 16);
@@ -448,11 +460,7 @@ TEST(Milp, RangeRowsKeepTheExhaustiveOptimum) {
   std::mt19937 rng(555);
   unsigned compared = 0, rangesChecked = 0;
   for (unsigned iter = 0; iter != 16; ++iter) {
-    unsigned numF = 3 + iter % 2, numB = 8 - numF - (iter % 3 == 0);
-    Graph g = test::makeRandomGraph(rng, numF, numB);
-    for (Node &node : g.nodes)
-      if (rng() % 3 == 0)
-        node.workspace = 1 + rng() % 60;
+    Graph g = randomGraphWithWorkspace(rng, iter);
     ASSERT_FALSE(g.validate());
     std::vector<std::pair<Schedule, SimResult>> all;
     Exhaustive ex = exhaustive(g, [&](const Schedule &s, const SimResult &r) {
@@ -513,11 +521,7 @@ TEST(Milp, KnapsackRowsKeepTheExhaustiveOptimum) {
   std::mt19937 rng(2468);
   unsigned compared = 0;
   for (unsigned iter = 0; iter != 16; ++iter) {
-    unsigned numF = 3 + iter % 2, numB = 8 - numF - (iter % 3 == 0);
-    Graph g = test::makeRandomGraph(rng, numF, numB);
-    for (Node &node : g.nodes)
-      if (rng() % 3 == 0)
-        node.workspace = 1 + rng() % 60;
+    Graph g = randomGraphWithWorkspace(rng, iter);
     ASSERT_FALSE(g.validate());
     Exhaustive ex = exhaustive(g);
     SimResult sa;
