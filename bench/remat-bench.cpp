@@ -159,6 +159,12 @@ static llvm::cl::opt<bool> milpKnapsackRows(
                    "a knapsack row over the keep binaries in the MILP of "
                    "--milp-graphs (on by default)"),
     llvm::cl::init(true));
+static llvm::cl::opt<bool> milpTreeCuts(
+    "milp-tree-cuts",
+    llvm::cl::desc("With the knapsack rows, keep CBC's cuts in the "
+                   "branch-and-bound tree on every model of --milp-graphs "
+                   "(on by default; off: root only from 2,000 columns)"),
+    llvm::cl::init(true));
 static llvm::cl::opt<bool> milpRangeRows(
     "milp-range-rows",
     llvm::cl::desc("Add LowerBound's bounds on parts of the schedule as "
@@ -663,7 +669,8 @@ static void runMilpRows(const std::string &name, const Graph &g) {
       std::clock_t cpuStart = std::clock();
       std::optional<PlanResult> p =
           milpOptimal(g, budget, milpTimeLimit, note, warm, model,
-                      milpRangeRows, milpCostFixing, milpKnapsackRows);
+                      milpRangeRows, milpCostFixing, milpKnapsackRows,
+                      milpTreeCuts);
       double cpu = double(std::clock() - cpuStart) / CLOCKS_PER_SEC;
       double wall = std::chrono::duration<double>(
                         std::chrono::steady_clock::now() - start)

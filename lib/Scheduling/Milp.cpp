@@ -48,7 +48,8 @@ constexpr double kClpGraceSeconds = 0.05;
 
 /// Models with at least this many columns get CBC's cuts at the root only
 /// (node throughput on the published graphs: VGG U-Net's 5,083 columns and
-/// up); smaller ones keep cuts in the tree.
+/// up), unless they carry the knapsack rows and tree cuts are asked for
+/// (`milpOptimal`'s `treeCuts`); smaller ones keep cuts in the tree.
 constexpr int kRootCutsOnlyColumns = 2000;
 
 /// CbcMain1's progress callback: nothing to do.
@@ -127,6 +128,9 @@ public:
   /// Add each stage's memory row at its backward node as an explicit
   /// knapsack row over the keep binaries (`milpOptimal`).
   bool knapsackRows = true;
+  /// With the knapsack rows, keep CBC's cuts in the tree on every model
+  /// (`milpOptimal`).
+  bool treeCuts = true;
 
   MilpBuilder(const Graph &graph, unsigned numForward, bool compact)
       : graph(graph), n(graph.size()), f(numForward),
@@ -545,11 +549,19 @@ public:
     // interleaved 25-op graph that auto solves forward-first: proven in
     // 0.44 s with strong branching off alone, not proven within auto's 10 s
     // with cuts at the root only as well; lead, 2026-11-24).
+    // With the knapsack rows the tree's cuts pay on large models too: at a
+    // node, the fixings make the stage knapsacks tighter and CBC's cover
+    // cuts close what the root left (resnet_n4 at 0.5 of store-all, 4,552
+    // columns: proven in 2 nodes and 1.4 CPU s, against a 0.7% gap after
+    // 4,062 nodes and 22.6 CPU s with cuts at the root only; milp13,
+    // bench/milp-results.md "Tree cuts"). They are asked for explicitly
+    // ("-cutsOnOff on"): CBC's default left the same row open (0.7%, 266
+    // nodes).
     args.push_back("-strongBranching");
     args.push_back("0");
     if (numCols >= kRootCutsOnlyColumns) {
       args.push_back("-cutsOnOff");
-      args.push_back("root");
+      args.push_back(withKnapsackRows && treeCuts ? "on" : "root");
     }
     args.push_back("-solve");
     args.push_back("-quit");
@@ -948,8 +960,10 @@ std::optional<PlanResult> remat::sched::milpOptimal(const Graph &graph,
                                                     MilpModel model,
                                                     bool rangeRows,
                                                     bool costFixing,
-                                                    bool knapsackRows) {
+                                                    bool knapsackRows,
+                                                    bool treeCuts) {
 #ifndef REMAT_HAVE_CBC
+  (void)treeCuts;
   (void)model;
   (void)rangeRows;
   (void)costFixing;
@@ -999,6 +1013,7 @@ std::optional<PlanResult> remat::sched::milpOptimal(const Graph &graph,
   MilpBuilder builder(graph, f, compact);
   builder.costFixing = costFixing;
   builder.knapsackRows = knapsackRows;
+  builder.treeCuts = treeCuts;
   PlanResult plan;
   plan.strategy = strategy::kMilp;
   SolverStats stats;

@@ -112,6 +112,11 @@ constexpr size_t kMilpMaxNonzeros = 250000;
 /// keep binaries alone, so that CBC's cover cuts apply to it; the row is
 /// implied by the model, so the optimum never changes (docs/Scheduling.md,
 /// "Knapsack rows"; gtest `Milp.KnapsackRowsKeepTheExhaustiveOptimum`).
+/// `treeCuts` (on by default; only with the knapsack rows) keeps CBC's cut
+/// generators running in the branch-and-bound tree on every model; without
+/// it, models of 2,000 columns or more get cuts at the root only (the rule
+/// from before the knapsack rows). It changes the search, never the model
+/// (docs/Scheduling.md, "Tree cuts").
 std::optional<PlanResult> milpOptimal(const Graph &graph, int64_t budgetBytes,
                                       double timeLimitSeconds,
                                       std::string &note,
@@ -119,7 +124,8 @@ std::optional<PlanResult> milpOptimal(const Graph &graph, int64_t budgetBytes,
                                       MilpModel model = MilpModel::Compact,
                                       bool rangeRows = false,
                                       bool costFixing = false,
-                                      bool knapsackRows = true);
+                                      bool knapsackRows = true,
+                                      bool treeCuts = true);
 
 } // namespace sched
 } // namespace remat
