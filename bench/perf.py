@@ -3,6 +3,7 @@
 usage: /usr/bin/python3 bench/perf.py [--build build] [--steps 10]
            [--threads 1,2] [--models mlp_d100_w256_b32,gpt_l2,...]
            [--baseline-models resnet_n4,...] [--serial-models resnet_n4,...]
+           [--vectorize-models gpt_l2,...]
            [--imported resnet18,cnn]
            [-o bench/perf-results.md]
 
@@ -177,6 +178,11 @@ def main():
                              "store-all with the loops on one thread "
                              "(--parallel-threshold=-1; the BLAS still uses "
                              "--threads)")
+    parser.add_argument("--vectorize-models", default="",
+                        help="models that also get an 'upstream vector' "
+                             "row: store-all with the non-library loops "
+                             "vectorised by remat-cpu-vectorize "
+                             "(--cpu-vectorize=upstream)")
     parser.add_argument("--imported", default="",
                         help="models of python/remat/zoo.py (e.g. resnet18, "
                              "cnn), imported with remat.torch_import; "
@@ -221,6 +227,13 @@ def main():
                     args.build, model, ["--strategy=store-all",
                                         "--parallel-threshold=-1"],
                     base + "-serial")))
+            if name in args.vectorize_models.split(","):
+                strategies.append(("store-all, upstream vector",
+                                   compile_step(
+                                       args.build, model,
+                                       ["--strategy=store-all",
+                                        "--cpu-vectorize=upstream"],
+                                       base + "-vector")))
             dump = base + "-dump"
             os.makedirs(dump)
             run_step(base + "-store.run", 1, 1, dump, extra)
@@ -236,7 +249,8 @@ def main():
                             estimated) in strategies:
                     suffix = {"store-all": "-store", "sqrt": "-sqrt",
                               "store-all, loops": "-loops",
-                              "store-all, no OpenMP": "-serial"}.get(
+                              "store-all, no OpenMP": "-serial",
+                              "store-all, upstream vector": "-vector"}.get(
                                   label, "-budget")
                     ms, rss, blas["remat"] = run_step(
                         base + suffix + ".run", args.steps, t, extra=extra)
@@ -249,9 +263,10 @@ def main():
                         store_ms = ms
                     measured = None
                     if predicted is not None and store_ms and \
-                            "OpenMP" not in label:
+                            "OpenMP" not in label and "vector" not in label:
                         measured = overhead_percent(ms, store_ms)
-                    if "OpenMP" in label or "loops" in label:
+                    if "OpenMP" in label or "loops" in label or \
+                            "vector" in label:
                         estimated = None
                     rows.append((shown, label, t, ms, torch_ms, ms / torch_ms,
                                  measured, predicted, estimated, rss,

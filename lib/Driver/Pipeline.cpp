@@ -120,6 +120,7 @@ LogicalResult driver::runCpuLLVMStage(ModuleOp module,
   cpu.gpuLoops = options.gpuLoopsOnCpu;
   cpu.blockSize = options.gpuBlockSize;
   cpu.parallelThreshold = options.parallelThreshold;
+  cpu.upstreamVectorize = options.upstreamVectorize;
   PassManager pm(module.getContext());
   buildCpuLLVMPipeline(pm, cpu);
   return run(pm, module, options, "mlir-llvm");

@@ -12,6 +12,7 @@
 #include "remat/Transforms/Passes.h"
 
 #include "mlir/Conversion/Passes.h"
+#include "mlir/Conversion/VectorToSCF/VectorToSCF.h"
 #include "mlir/Dialect/Arith/Transforms/Passes.h"
 #include "mlir/Dialect/Bufferization/Transforms/Passes.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -109,6 +110,16 @@ void remat::buildCpuLLVMPipeline(OpPassManager &pm,
   // Threads: the outer loop of each large linalg op becomes an OpenMP
   // worksharing loop (the testing aid's parallel loops stay sequential).
   bool openmp = !options.gpuLoops && options.parallelThreshold >= 0;
+  // Upstream vectorisation: before the parallel loops, so the ops it
+  // vectorises become sequential vector loop nests (no OpenMP threads).
+  bool upstream = !options.gpuLoops && options.upstreamVectorize;
+  if (upstream) {
+    pm.addPass(createRematCpuVectorize(
+        RematCpuVectorizeOptions{options.vectorSize}));
+    VectorTransferToSCFOptions transfers;
+    transfers.enableFullUnroll();
+    pm.addNestedPass<func::FuncOp>(createConvertVectorToSCFPass(transfers));
+  }
   if (options.gpuLoops) {
     // The block reductions as host loops in the kernels' order, then the
     // CUDA path's loop nest for the rest.
@@ -126,6 +137,8 @@ void remat::buildCpuLLVMPipeline(OpPassManager &pm,
     pm.addPass(createConvertSCFToOpenMPPass());
   pm.addPass(memref::createExpandStridedMetadataPass());
   pm.addPass(createLowerAffinePass());
+  if (upstream)
+    pm.addPass(createConvertVectorToLLVMPass());
   // Before convert-scf-to-cf: the memref.alloca_scope that
   // convert-scf-to-openmp puts around each loop body must still hold one
   // block when it is lowered.

@@ -130,6 +130,19 @@ static cl::opt<long long> parallelThreshold(
              "stay sequential (-1: no OpenMP)"),
     cl::init(32768));
 
+enum class CpuVectorizer { LLVM, Upstream };
+static cl::opt<CpuVectorizer> cpuVectorize(
+    "cpu-vectorize",
+    cl::desc("CPU: who vectorises the loops that call no library"),
+    cl::values(clEnumValN(CpuVectorizer::LLVM, "llvm",
+                          "LLVM's loop and SLP vectorizers at -O<n> "
+                          "(default)"),
+               clEnumValN(CpuVectorizer::Upstream, "upstream",
+                          "remat-cpu-vectorize: linalg tiling and "
+                          "linalg::vectorize, then vector to LLVM (those "
+                          "ops run on one thread)")),
+    cl::init(CpuVectorizer::LLVM));
+
 static cl::opt<bool> verbose("v",
                              cl::desc("Print each stage and its wall time to "
                                       "stderr as it finishes"),
@@ -210,6 +223,7 @@ int main(int argc, char **argv) {
   options.verbose = verbose;
   options.splitInstructions = splitThreshold;
   options.parallelThreshold = parallelThreshold;
+  options.upstreamVectorize = cpuVectorize == CpuVectorizer::Upstream;
   if (!(timeGflops > 0) || !(timeGBps > 0) || !std::isfinite(timeGflops) ||
       !std::isfinite(timeGBps)) {
     errs() << "error: --time-gflops and --time-gbps must be positive\n";

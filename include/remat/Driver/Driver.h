@@ -101,6 +101,10 @@ struct CompileOptions {
   /// outermost parallel loop on OpenMP threads (remat-cpu-parallel-loops);
   /// negative: no OpenMP (the object then needs no libomp).
   int64_t parallelThreshold = 32768;
+  /// CPU: the loops that call no library are vectorised by
+  /// remat-cpu-vectorize (upstream linalg tiling and linalg::vectorize, then
+  /// vector to LLVM) rather than by LLVM's vectorizers at -O<n> alone.
+  bool upstreamVectorize = false;
   /// With a budget or a strategy: the flops and bytes per second of the
   /// step's time estimate (TimeEstimate.h), reported in a remark beside
   /// the plan's.

@@ -392,4 +392,62 @@ def RematGpuStepStream : Pass<"remat-gpu-step-stream", "mlir::ModuleOp"> {
   let dependentDialects = ["::mlir::gpu::GPUDialect"];
 }
 
+def RematCpuVectorize : Pass<"remat-cpu-vectorize", "mlir::ModuleOp"> {
+  let summary = "Tiles host linalg ops on buffers by one parallel dimension "
+                "and vectorises each tile with upstream linalg::vectorize";
+  let description = [{
+    The opt-in upstream path for the loops that do not call a library
+    (`remat-compile --cpu-vectorize=upstream`). For every linalg op on
+    buffers with static sizes, one parallel loop dimension `d` is chosen:
+    the innermost parallel dimension whose trip count is a multiple of
+    `vector-size` and that every operand either indexes only in its last,
+    unit-stride dimension or does not index at all (a broadcast). The op is
+    tiled with `scf::tileUsingSCF` (tile size `vector-size` along `d`, 1
+    along every other dimension, loops in the op's own dimension order),
+    and the tile is vectorised by `linalg::vectorize`; the unit dimensions
+    of the transfers are dropped and the subviews folded into them. Ops
+    without such a dimension, or that the vectoriser rejects, are left for
+    `convert-linalg-to-loops` (and LLVM's own vectorizers).
+
+    Reduction dimensions are tiled by 1, so each tile reduces one element
+    per step: every output element sees its reduction in the loop order of
+    `convert-linalg-to-loops`, and the vector lanes are distinct output
+    elements. No floating-point reduction is reassociated and no `fma` is
+    formed (no `vector.contract`): the results are bitwise those of the
+    scalar loops.
+
+    Before (`vector-size=8`):
+    ```mlir
+    linalg.generic {indexing_maps = [#id, #id],
+                    iterator_types = ["parallel", "parallel"]}
+        ins(%a : memref<4x16xf32>) outs(%b : memref<4x16xf32>) {
+    ^bb0(%x: f32, %y: f32):
+      %e = math.exp %x : f32
+      linalg.yield %e : f32
+    }
+    ```
+    After:
+    ```mlir
+    scf.for %i = %c0 to %c4 step %c1 {
+      scf.for %j = %c0 to %c16 step %c8 {
+        %v = vector.transfer_read %a[%i, %j], %pad {in_bounds = [true]}
+            : memref<4x16xf32>, vector<8xf32>
+        %e = math.exp %v : vector<8xf32>
+        vector.transfer_write %e, %b[%i, %j] {in_bounds = [true]}
+            : vector<8xf32>, memref<4x16xf32>
+      }
+    }
+    ```
+  }];
+  let options = [
+    Option<"vectorSize", "vector-size", "int64_t", /*default=*/"8",
+           "Lanes of the vectorised dimension (a tile's size along it)">,
+  ];
+  let dependentDialects = [
+    "::mlir::affine::AffineDialect", "::mlir::arith::ArithDialect",
+    "::mlir::memref::MemRefDialect", "::mlir::scf::SCFDialect",
+    "::mlir::vector::VectorDialect"
+  ];
+}
+
 #endif // REMAT_DRIVER_PASSES_TD

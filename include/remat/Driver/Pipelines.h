@@ -110,6 +110,17 @@ struct CpuLLVMPipelineOptions
                      "(remat-cpu-parallel-loops); -1: no OpenMP (not with "
                      "gpu-loops)"),
       llvm::cl::init(32768)};
+  PassOptions::Option<bool> upstreamVectorize{
+      *this, "upstream-vectorize",
+      llvm::cl::desc("Vectorise the loops that call no library with "
+                     "remat-cpu-vectorize (linalg tiling and "
+                     "linalg::vectorize, then vector to LLVM) instead of "
+                     "leaving them to LLVM's vectorizers at -O2"),
+      llvm::cl::init(false)};
+  PassOptions::Option<int64_t> vectorSize{
+      *this, "vector-size",
+      llvm::cl::desc("Lanes of remat-cpu-vectorize with upstream-vectorize"),
+      llvm::cl::init(8)};
 };
 
 /// Options of `remat-cuda-llvm-pipeline`.
