@@ -157,7 +157,7 @@ static llvm::cl::opt<bool> milpKnapsackRows(
     "milp-knapsack-rows",
     llvm::cl::desc("Restate each stage's memory row at its backward node as "
                    "a knapsack row over the keep binaries in the MILP of "
-                   "--milp-graphs (on by default)"),
+                   "--milp-graphs (on by default; training graphs only)"),
     llvm::cl::init(true));
 static llvm::cl::opt<bool> milpTreeCuts(
     "milp-tree-cuts",

@@ -32,6 +32,16 @@
 
 using namespace remat::sched;
 
+// On forward-only graphs (every node a stage) the knapsack rows were
+// measured to cost the search its plans and to give no proof
+// (random_layered_n100 at 0.8 of store-all, quiet machine, 60 s: CBC's own
+// 3.39% plan and a 37.4% gap after 2,387 nodes without them, only the warm
+// start's 6.36% and 67.4% after 232 nodes with them; at 0.9 1.37% and 50.2%
+// either way; lead, 2026-11-24, bench/milp-results.md).
+bool remat::sched::milpKnapsackRowsApply(const Graph &graph) {
+  return !graph.isForwardOnly();
+}
+
 bool remat::sched::milpAvailable() {
 #ifdef REMAT_HAVE_CBC
   return true;
@@ -1012,7 +1022,7 @@ std::optional<PlanResult> remat::sched::milpOptimal(const Graph &graph,
   };
   MilpBuilder builder(graph, f, compact);
   builder.costFixing = costFixing;
-  builder.knapsackRows = knapsackRows;
+  builder.knapsackRows = knapsackRows && milpKnapsackRowsApply(graph);
   builder.treeCuts = treeCuts;
   PlanResult plan;
   plan.strategy = strategy::kMilp;

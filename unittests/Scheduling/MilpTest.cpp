@@ -548,6 +548,21 @@ TEST(Milp, KnapsackRowsKeepTheExhaustiveOptimum) {
   EXPECT_GE(compared, 90u);
 }
 
+/// The knapsack rows (and the tree cuts that come with them) are used on
+/// training graphs and not on forward-only ones, where they cost CBC its
+/// plans (docs/Scheduling.md, "Knapsack rows"); the forward-only optimum
+/// itself is checked by `ForwardOnlyEqualsExhaustiveSearch`.
+TEST(Milp, KnapsackRowsOnTrainingGraphsOnly) {
+  std::mt19937 rng(5);
+  Graph forwardOnly = test::makeRandomGraph(rng, 6, 0);
+  ASSERT_TRUE(forwardOnly.isForwardOnly());
+  EXPECT_FALSE(milpKnapsackRowsApply(forwardOnly));
+  EXPECT_TRUE(milpKnapsackRowsApply(tanhChain4()));
+  Graph training = test::makeRandomGraph(rng, 4, 4);
+  ASSERT_FALSE(training.isForwardOnly());
+  EXPECT_TRUE(milpKnapsackRowsApply(training));
+}
+
 /// Tree cuts (with the knapsack rows, CBC's cuts at every node of models of
 /// 2,000 columns and more, not at the root only) change the search, never
 /// the model: on a gradient chain with random sizes, large enough for the

@@ -52,6 +52,12 @@ namespace sched {
 /// `milpOptimal` always declines.
 bool milpAvailable();
 
+/// True if `milpOptimal`'s knapsack rows (and with them its tree cuts) are
+/// used on `graph`: on training graphs, not on forward-only ones (every node
+/// a stage), where they were measured to cost CBC its own plans and to give
+/// no proof (docs/Scheduling.md, "Knapsack rows").
+bool milpKnapsackRowsApply(const Graph &graph);
+
 /// The two formulations of the same model. `Dense` is Checkmate's: a live
 /// indicator per stage, execution point and value (O(stages x nodes^2)
 /// variables). `Compact` gives each value one live variable per segment of
@@ -108,8 +114,9 @@ constexpr size_t kMilpMaxNonzeros = 250000;
 /// of store-all, 4.6 s without it, and gave VGG U-Net's at 0.5 in 58.7 s;
 /// lead, 2026-11-24) fixes the recomputations dearer than the warm start to 0
 /// (gtest `Milp.CostFixingKeepsTheExhaustiveOptimum`). `knapsackRows` (on by
-/// default) restates each stage's memory row at its backward node over the
-/// keep binaries alone, so that CBC's cover cuts apply to it; the row is
+/// default, where `milpKnapsackRowsApply`) restates each stage's memory row
+/// at its backward node over the keep binaries alone, so that CBC's cover
+/// cuts apply to it; the row is
 /// implied by the model, so the optimum never changes (docs/Scheduling.md,
 /// "Knapsack rows"; gtest `Milp.KnapsackRowsKeepTheExhaustiveOptimum`).
 /// `treeCuts` (on by default; only with the knapsack rows) keeps CBC's cut
