@@ -14,6 +14,7 @@
 #include "remat/Scheduling/LowerBound.h"
 #include "remat/Scheduling/Milp.h"
 #include "remat/Scheduling/MinCut.h"
+#include "remat/Scheduling/Phases.h"
 #include "remat/Scheduling/Revolve.h"
 #include "remat/Scheduling/Strategies.h"
 
@@ -506,6 +507,10 @@ static void appendChainPlans(PlanRequest &request,
 /// the plans that the bound's former 1 s time limit gave there.
 static constexpr double kCutSeedWork = 3e6;
 
+/// The share of `kCutSeedWork` the lower bound gets whose cut seeds the
+/// search with late forward values droppable (`lateForwardCandidates`).
+static constexpr double kLateCutSeedShare = 0.5;
+
 /// Seeds of `auto`'s local search within the budget from the recompute
 /// lower bound's cut at its best step (LowerBound.h, `cutRecomputed`): the
 /// values the cut recomputes dropped, once recomputed once and once
@@ -546,6 +551,21 @@ static std::vector<KeptSeed> boundCutSeeds(const Graph &graph,
   seeds.push_back({std::move(dropped), std::string(strategy::kMinCut),
                    detail + " recomputed before each reader)"});
   return seeds;
+}
+
+/// The evaluations of one `searchWithinBudget` of `auto` on `graph`.
+static BudgetSearchOptions autoBudgetSearch(const Graph &graph,
+                                            const PlannerOptions &options) {
+  size_t size = graph.size();
+  for (const Node &node : graph.nodes)
+    size += node.operands.size();
+  BudgetSearchOptions search;
+  search.refresh = search.chains = options.budgetSearchLargerMoves;
+  search.maxEvaluations = static_cast<unsigned>(std::max(
+      1.0, std::clamp(kBudgetSearchWork / double(std::max<size_t>(size, 1)),
+                      100.0, 2000.0) *
+               options.searchWork));
+  return search;
 }
 
 std::vector<PlanResult> sched::planAllInOrder(PlanRequest &request) {
@@ -619,18 +639,11 @@ std::vector<PlanResult> sched::autoCandidates(PlanRequest &request) {
                            static_cast<unsigned>(std::max(1.0, evaluations))));
     // Less recompute within the budget: kept values traded against cheap
     // ones live at the peak (BudgetSearch.h), from the cheapest plans.
-    if (options.budgetSearch) {
-      BudgetSearchOptions search;
-      search.refresh = search.chains = options.budgetSearchLargerMoves;
-      search.maxEvaluations = static_cast<unsigned>(std::max(
-          1.0,
-          std::clamp(kBudgetSearchWork / double(std::max<size_t>(size, 1)),
-                     100.0, 2000.0) *
-              options.searchWork));
-      llvm::append_range(all,
-                         searchWithinBudget(graph, all, options.budget, search,
-                                            boundCutSeeds(graph, options)));
-    }
+    if (options.budgetSearch)
+      llvm::append_range(
+          all, searchWithinBudget(graph, all, options.budget,
+                                  autoBudgetSearch(graph, options),
+                                  boundCutSeeds(graph, options)));
     // Small graphs: the exact optimum joins the candidates (the least
     // recompute within the budget, or the least peak when none fits), so
     // that auto is optimal where that can be proven.
@@ -648,6 +661,26 @@ std::vector<PlanResult> sched::autoCandidates(PlanRequest &request) {
     }
   }
   return all;
+}
+
+std::vector<PlanResult>
+sched::lateForwardCandidates(const Graph &graph,
+                             const std::vector<PlanResult> &candidates,
+                             const PlannerOptions &options) {
+  if (options.budget <= 0 || !options.budgetSearch ||
+      lateForwardNodes(graph).empty())
+    return {};
+  // The pinned order's search had its own cut seeds: this bound gets half
+  // their step evaluations, to keep auto within its time.
+  PlannerOptions seedOptions = options;
+  seedOptions.searchWork *= kLateCutSeedShare;
+  std::vector<PlanResult> plans =
+      searchWithinBudget(graph, candidates, options.budget,
+                         autoBudgetSearch(graph, options),
+                         boundCutSeeds(graph, seedOptions));
+  for (PlanResult &p : plans)
+    p.detail += ", late forward values droppable";
+  return plans;
 }
 
 std::vector<PlanResult> sched::frontierCandidates(PlanRequest &request) {

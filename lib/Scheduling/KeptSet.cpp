@@ -6,6 +6,7 @@
 
 #include "remat/Scheduling/KeptSet.h"
 
+#include "remat/Scheduling/Phases.h"
 #include "remat/Scheduling/RecomputeClosure.h"
 
 #include <algorithm>
@@ -45,9 +46,14 @@ Schedule remat::sched::lowerKeptSet(const Graph &graph,
 
   Schedule schedule(n);
   std::vector<std::pair<unsigned, unsigned>> stack;
-  for (unsigned k = 0; k != n; ++k) {
-    if (!nodes[k].backward)
-      continue;
+  // Every step from the first backward node on is served, a late forward
+  // node (Phases.h) as a backward one, except that a dropped late forward
+  // node reads the latest instances of the late forward values: the
+  // original chain of dropped late values runs as the input places it,
+  // and the values are recomputed for their other readers.
+  unsigned firstBackward = firstBackwardNode(graph);
+  for (unsigned k = firstBackward; k < n; ++k) {
+    bool droppedLateStep = !nodes[k].backward && !resident[k];
     auto available = [&](unsigned v) {
       return resident[v] ||
              (madeAt[v] != kNever && (!refresh[v] || madeAt[v] == k));
@@ -57,7 +63,8 @@ Schedule remat::sched::lowerKeptSet(const Graph &graph,
     appendRecomputeClosure(
         graph, k,
         [&](unsigned v) {
-          if (nodes[v].backward || available(v) || enteredAt[v] == k)
+          if (nodes[v].backward || available(v) || enteredAt[v] == k ||
+              (droppedLateStep && v >= firstBackward))
             return false;
           enteredAt[v] = k;
           return true;

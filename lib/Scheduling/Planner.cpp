@@ -481,6 +481,26 @@ static PlanOutcome planAnyOrder(const Graph &graph,
       return a.sim.peakBytes < b.sim.peakBytes;
     return a.sim.recomputeCost < b.sim.recomputeCost;
   };
+  // auto within a budget also searches the input order with the late
+  // forward values droppable (Algorithms.h, `lateForwardCandidates`), from
+  // the candidates of the pinned graph and the lower bound's cut on the
+  // input order; its plans, simulated on the input graph, join the input
+  // order's, and the better plan within the budget is kept.
+  if (options.strategy == names::kAuto && options.maxRecomputePercent < 0 &&
+      options.budget > 0) {
+    for (PlanResult &p :
+         lateForwardCandidates(graph, inOrder.candidates, options)) {
+      if (p.sim.peakBytes <= options.budget &&
+          (!inOrder.plan || better(p, *inOrder.plan))) {
+        LDBG() << "dropping late forward values plans better";
+        inOrder.plan = p;
+        inOrder.error.clear();
+        inOrder.minFeasibleBudget.reset();
+        inOrder.minFeasibleStrategy.clear();
+      }
+      inOrder.candidates.push_back(std::move(p));
+    }
+  }
   std::map<std::string, unsigned> runs = inOrder.algorithmRuns;
   for (const auto &[name, count] : reordered.algorithmRuns)
     runs[name] += count;

@@ -10,7 +10,10 @@
 
 #include "TestGraphs.h"
 
+#include "llvm/ADT/STLExtras.h"
+
 #include <gtest/gtest.h>
+#include <random>
 
 using namespace remat::sched;
 using remat::sched::test::makeNode;
@@ -148,4 +151,137 @@ TEST(PhasesTest, StrategiesPlanEveryInterleavingOfARandomGraph) {
       EXPECT_EQ(a.recomputeCost, b.recomputeCost);
     }
   }
+}
+
+namespace {
+
+/// A GELU-derivative-like late forward pair: cdf (cheap) and pdf (dear)
+/// read x and come after the first backward node g1; t reads pdf, out reads
+/// cdf. (Bytes; costs in parentheses.)
+///   0 x 100 (1000)  1 a 200 (1000: x)  2 loss 4 (a)  3 g1 100 (bwd: loss, a)
+///   4 cdf 100 (1: x)  5 pdf 100 (500: x)  6 t 100 (bwd: g1, pdf)
+///   7 out 4 (bwd, output: t, cdf, x)
+Graph makeLateCdf() {
+  Graph g;
+  g.addNode(test::makeCostNode("x", 100, 1000, {}));
+  g.addNode(test::makeCostNode("a", 200, 1000, {0}));
+  g.addNode(test::makeCostNode("loss", 4, 1, {1}));
+  g.addNode(test::makeCostNode("g1", 100, 1, {2, 1}, true));
+  g.addNode(test::makeCostNode("cdf", 100, 1, {0}));
+  g.addNode(test::makeCostNode("pdf", 100, 500, {0}));
+  g.addNode(test::makeCostNode("t", 100, 1, {3, 5}, true));
+  g.addNode(test::makeCostNode("out", 4, 1, {6, 4, 0}, true));
+  g.nodes[7].output = true;
+  return g;
+}
+
+} // namespace
+
+TEST(PhasesTest, DroppedLateForwardValueIsRecomputedForItsLaterReader) {
+  // Kept, cdf lives from step 4 to out: x + g1 + cdf + pdf + t = 500 at t,
+  // as in the pinned graph. Dropped, it still runs at step 4 (no reader
+  // left: freed at once) and is recomputed from x (live) right before out:
+  // x + g1 + pdf + t = 400 at t, the peak 404 at g1 (x + a + loss + g1).
+  Graph g = makeLateCdf();
+  ASSERT_FALSE(g.validate());
+  std::vector<bool> kept(g.size(), true);
+  SimResult all;
+  ASSERT_FALSE(simulate(g, lowerKeptSet(g, kept), all));
+  EXPECT_EQ(all.peakBytes, 500);
+  kept[4] = false;
+  Schedule s = lowerKeptSet(g, kept);
+  EXPECT_EQ(s.recomputeBefore[7], (std::vector<unsigned>{4}));
+  EXPECT_EQ(s.numRecomputed(), 1u);
+  SimResult sim;
+  ASSERT_FALSE(simulate(g, s, sim));
+  EXPECT_EQ(sim.peakBytes, 404);
+  EXPECT_DOUBLE_EQ(sim.recomputeCost, 1);
+  // The pinned graph cannot drop cdf: its kept entry is ignored.
+  Graph pinned = pinLateForward(g);
+  SimResult p;
+  ASSERT_FALSE(simulate(pinned, lowerKeptSet(pinned, kept), p));
+  EXPECT_EQ(p.peakBytes, 500);
+}
+
+TEST(PhasesTest, DroppedLateChainRunsInPlaceAndIsRecomputedWhole) {
+  // c2 reads c1, both late and dropped: c2's original reads c1's original
+  // (nothing is recomputed before c2), and before out, their backward
+  // reader, both are recomputed from x.
+  Graph g;
+  g.addNode(test::makeNode("x", 100, {}));
+  g.addNode(test::makeNode("loss", 4, {0}));
+  g.addNode(test::makeNode("g1", 100, {1}, true));
+  g.addNode(test::makeNode("c1", 100, {0}));
+  g.addNode(test::makeNode("c2", 100, {3}));
+  g.addNode(test::makeNode("t", 100, {2, 0}, true));
+  g.addNode(test::makeNode("out", 4, {5, 4}, true));
+  g.nodes[6].output = true;
+  ASSERT_FALSE(g.validate());
+  std::vector<bool> kept(g.size(), true);
+  kept[3] = kept[4] = false;
+  Schedule s = lowerKeptSet(g, kept);
+  EXPECT_TRUE(s.recomputeBefore[4].empty());
+  EXPECT_EQ(s.recomputeBefore[6], (std::vector<unsigned>{3, 4}));
+  EXPECT_EQ(s.numRecomputed(), 2u);
+  SimResult sim;
+  ASSERT_FALSE(simulate(g, s, sim));
+  // The originals run in place (x + g1 + c1 + c2 = 400 at c2, c2 freed at
+  // once); at t x + g1 + t = 300, before out x + t + c1 = 300 and t + c1 + c2
+  // = 300 (x freed after c1's recomputation).
+  EXPECT_EQ(sim.peakBytes, 400);
+  EXPECT_EQ(sim.peakAt, 4u);
+  EXPECT_DOUBLE_EQ(sim.recomputeCost, 2);
+}
+
+TEST(PhasesTest, LateDropsLowerToValidSchedules) {
+  // Random interleavings and random kept and refresh sets, late forward
+  // values included: every lowering simulates on the input graph (every
+  // recomputation reads instances that exist then); with the late forward
+  // values kept it is the lowering of the pinned graph; every dropped late
+  // forward value a backward node reads is recomputed for it, never read
+  // from its original instance.
+  std::mt19937 rng(13);
+  unsigned withLate = 0;
+  for (int iter = 0; iter < 40; ++iter) {
+    Graph base = test::makeRandomGraph(rng, 8 + iter % 9, 5 + iter % 6);
+    Graph g = reorderGraph(
+        base, shuffledOrder(base, OrderShuffle::Interleave, 100 + iter));
+    ASSERT_FALSE(g.validate());
+    std::vector<unsigned> late = lateForwardNodes(g);
+    withLate += !late.empty();
+    Graph pinned = pinLateForward(g);
+    for (int trial = 0; trial < 5; ++trial) {
+      std::vector<bool> kept(g.size()), refresh(g.size());
+      for (unsigned v = 0; v < g.size(); ++v) {
+        kept[v] = rng() % 2;
+        refresh[v] = rng() % 4 == 0;
+      }
+      std::vector<bool> lateKept = kept;
+      for (unsigned v : late)
+        lateKept[v] = true;
+      EXPECT_EQ(lowerKeptSet(g, lateKept, refresh).recomputeBefore,
+                lowerKeptSet(pinned, lateKept, refresh).recomputeBefore);
+      Schedule s = lowerKeptSet(g, kept, refresh);
+      SimResult sim;
+      std::optional<std::string> error = simulate(g, s, sim);
+      ASSERT_FALSE(error) << *error;
+      for (unsigned v : late) {
+        if (kept[v] || isAlwaysKept(g.nodes[v]))
+          continue;
+        // The first backward reader of v has v recomputed at or before it
+        // (and after v's own step).
+        for (unsigned k = v + 1; k < g.size(); ++k) {
+          if (!g.nodes[k].backward ||
+              !llvm::is_contained(g.nodes[k].operands, v))
+            continue;
+          bool recomputed = false;
+          for (unsigned j = v + 1; j <= k; ++j)
+            recomputed |= llvm::is_contained(s.recomputeBefore[j], v);
+          EXPECT_TRUE(recomputed) << "late node " << v << " read by " << k;
+          break;
+        }
+      }
+    }
+  }
+  EXPECT_GT(withLate, 20u);
 }

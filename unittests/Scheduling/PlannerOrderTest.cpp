@@ -17,6 +17,7 @@
 #include "../Scheduling/TestGraphs.h"
 
 #include <gtest/gtest.h>
+#include <limits>
 #include <map>
 #include <random>
 
@@ -199,4 +200,77 @@ TEST(PlannerOrderTest, ShuffledOrdersAreTopologicalAndReproducible) {
     }
   }
   EXPECT_GT(movedSomewhere, 0u);
+}
+
+TEST(PlannerOrderTest, AutoDropsALateForwardValue) {
+  // PhasesTest's late cdf graph: pinned, no plan goes below 500 bytes (cdf
+  // and pdf run once where they are); forward-first, 404 bytes cost 501
+  // (pdf, then cdf recomputed). In the input order with cdf dropped and
+  // recomputed from x before out the peak is 404 at a cost of 1.
+  Graph g;
+  g.addNode(test::makeCostNode("x", 100, 1000, {}));
+  g.addNode(test::makeCostNode("a", 200, 1000, {0}));
+  g.addNode(test::makeCostNode("loss", 4, 1, {1}));
+  g.addNode(test::makeCostNode("g1", 100, 1, {2, 1}, true));
+  g.addNode(test::makeCostNode("cdf", 100, 1, {0}));
+  g.addNode(test::makeCostNode("pdf", 100, 500, {0}));
+  g.addNode(test::makeCostNode("t", 100, 1, {3, 5}, true));
+  g.addNode(test::makeCostNode("out", 4, 1, {6, 4, 0}, true));
+  g.nodes[7].output = true;
+  PlannerOptions options;
+  options.budget = 404;
+  llvm::Expected<PlannerResult> r = planRematerialization(g, options);
+  ASSERT_TRUE(bool(r)) << llvm::toString(r.takeError());
+  EXPECT_TRUE(r->plan.order.empty());
+  EXPECT_LE(r->plan.sim.peakBytes, 404);
+  EXPECT_DOUBLE_EQ(r->plan.sim.recomputeCost, 1);
+  EXPECT_EQ(r->plan.schedule.recomputeBefore[7], (std::vector<unsigned>{4}));
+  SimResult sim;
+  ASSERT_FALSE(simulate(g, r->plan.schedule, sim));
+  EXPECT_EQ(sim.peakBytes, r->plan.sim.peakBytes);
+}
+
+TEST(PlannerOrderTest, AutoWithLateDropsNeverOverTheBudget) {
+  // Random interleavings at budgets between the least peak and store-all:
+  // auto's plan simulates on its graph as reported and fits the budget, and
+  // never recomputes more than the better of the pinned input order and
+  // the forward-first order planned alone (the planner before late forward
+  // values could be dropped compared those two only).
+  std::mt19937 rng(17);
+  for (int iter = 0; iter < 8; ++iter) {
+    Graph base = test::makeRandomGraph(rng, 34 + iter, 20 + iter);
+    Graph g = reorderGraph(
+        base, shuffledOrder(base, OrderShuffle::Interleave, 7 + iter));
+    if (lateForwardNodes(g).empty())
+      continue;
+    PlannerOptions none;
+    llvm::Expected<PlannerResult> least = planRematerialization(g, none);
+    ASSERT_TRUE(bool(least)) << llvm::toString(least.takeError());
+    SimResult storeAll;
+    ASSERT_FALSE(simulate(g, Schedule(g.size()), storeAll));
+    for (double f : {0.25, 0.6}) {
+      PlannerOptions options;
+      options.budget = least->plan.sim.peakBytes +
+                       int64_t(f * double(storeAll.peakBytes -
+                                          least->plan.sim.peakBytes));
+      llvm::Expected<PlannerResult> r = planRematerialization(g, options);
+      ASSERT_TRUE(bool(r)) << llvm::toString(r.takeError());
+      Graph h = r->plan.order.empty() ? g : reorderGraph(g, r->plan.order);
+      SimResult sim;
+      ASSERT_FALSE(simulate(h, r->plan.schedule, sim));
+      EXPECT_EQ(sim.peakBytes, r->plan.sim.peakBytes);
+      EXPECT_DOUBLE_EQ(sim.recomputeCost, r->plan.sim.recomputeCost);
+      EXPECT_LE(sim.peakBytes, options.budget);
+      double before = std::numeric_limits<double>::infinity();
+      for (const Graph &alone :
+           {pinLateForward(g), reorderGraph(g, forwardFirstOrder(g))}) {
+        llvm::Expected<PlannerResult> a = planRematerialization(alone, options);
+        if (a)
+          before = std::min(before, a->plan.sim.recomputeCost);
+        else
+          llvm::consumeError(a.takeError());
+      }
+      EXPECT_LE(r->plan.sim.recomputeCost, before) << "iteration " << iter;
+    }
+  }
 }

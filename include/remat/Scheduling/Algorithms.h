@@ -136,6 +136,21 @@ std::vector<PlanResult> planAllInOrder(PlanRequest &request);
 /// plans a recompute limit brings).
 std::vector<PlanResult> autoCandidates(PlanRequest &request);
 
+/// `auto`'s search within the options' budget (BudgetSearch.h) on `graph`
+/// in its input order with its late forward nodes unpinned (Phases.h): from
+/// the cheapest of `candidates` within the budget (plans of the
+/// `pinLateForward` graph, whose schedules keep the input's node indices)
+/// and from the lower bound's cut on `graph` (half the step evaluations of
+/// the pinned order's cut seeds), where kept-set moves may also
+/// drop a late forward value and recompute it before its backward readers
+/// (`lowerKeptSet`). Returns the plans that recompute less than the
+/// cheapest candidate within the budget, each simulated on `graph`; none
+/// without a budget, without late forward nodes or with `budgetSearch` off.
+std::vector<PlanResult>
+lateForwardCandidates(const Graph &graph,
+                      const std::vector<PlanResult> &candidates,
+                      const PlannerOptions &options);
+
 /// `autoCandidates` without a budget, plus Revolve and the chain optimum at
 /// budgets of 0.2 .. 0.9 of store-all's peak.
 std::vector<PlanResult> frontierCandidates(PlanRequest &request);

@@ -85,8 +85,8 @@ struct KeptChoice {
 /// lowering of `kept` does not fit the budget or no move was taken. The
 /// result's lowering (`lowerKeptSet` with its refresh set) fits the budget
 /// and recomputes strictly less than the lowering of `kept`. `evaluations`, if given, receives the number of
-/// lowerings and simulations spent. The graph must have no forward node
-/// after a backward one (Phases.h).
+/// lowerings and simulations spent. Late forward nodes (Phases.h) are
+/// values like the others: a move may drop them (`lowerKeptSet`).
 std::optional<KeptChoice>
 reduceRecomputeInBudget(const Graph &graph, std::vector<bool> kept,
                         int64_t budgetBytes,
@@ -100,8 +100,8 @@ reduceRecomputeInBudget(const Graph &graph, std::vector<bool> kept,
 /// choice, `choice` itself if it fits already, or none if the repair gets
 /// stuck (no change lowers the excess), runs out of changes or of
 /// `options.maxEvaluations`. `evaluations`, if given, receives the number
-/// of lowerings and simulations spent. The graph must have no forward node
-/// after a backward one (Phases.h).
+/// of lowerings and simulations spent. Late forward nodes (Phases.h) are
+/// values like the others: a move may drop them (`lowerKeptSet`).
 std::optional<KeptChoice> fitToBudget(const Graph &graph, KeptChoice choice,
                                       int64_t budgetBytes,
                                       const BudgetSearchOptions &options,

@@ -37,7 +37,16 @@ bool isAlwaysKept(const Node &node);
 /// A recomputed instance is reused by all later backward nodes, so the result
 /// recomputes every dropped value at most once, and only the dropped values
 /// some backward node needs (directly or through other dropped values).
-/// Runs in O(nodes + operand references).
+///
+/// Late forward nodes (forward nodes after the first backward node,
+/// Phases.h) are served like backward nodes: their dropped operands are
+/// recomputed before them. A late forward value may be dropped too: it still
+/// runs where the input places it, and that instance serves only the
+/// dropped late forward nodes reading it (a chain of dropped late values
+/// runs as the input places it); every other reader gets a recomputation
+/// (once, or before each reader when refreshed). With every late forward
+/// value kept the schedule is that of the `pinLateForward` graph, where they
+/// count as backward nodes. Runs in O(nodes + operand references).
 Schedule lowerKeptSet(const Graph &graph, const std::vector<bool> &kept);
 
 /// Like `lowerKeptSet`, except for the dropped values with `refresh` set
