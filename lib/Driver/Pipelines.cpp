@@ -87,6 +87,18 @@ void remat::buildBufferPipeline(OpPassManager &pm,
         options.cuda ? "cuda" : "cpu", options.cuda && options.cudnn}));
 }
 
+/// convert-scf-to-cf without pattern rollback: the rewriter applies each
+/// change at once instead of recording it for a possible undo, which the
+/// lowering of scf.for/if/while never needs. With rollback the pass grows
+/// faster than linearly with the size of a function: on imported
+/// MobileNetV2's step (one function of ~1,860 loop nests) it took 7.8 of the
+/// stage's 9.4 s; without, 1.1 s, and the output is the same.
+static std::unique_ptr<Pass> createScfToCfPass() {
+  SCFToControlFlowPassOptions options;
+  options.allowPatternRollback = false;
+  return createSCFToControlFlowPass(options);
+}
+
 /// Math on the host: intrinsics where LLVM has them, libm for the rest.
 static void addHostScalarPasses(OpPassManager &pm) {
   pm.addPass(arith::createArithExpandOpsPass());
@@ -143,7 +155,7 @@ void remat::buildCpuLLVMPipeline(OpPassManager &pm,
   // convert-scf-to-openmp puts around each loop body must still hold one
   // block when it is lowered.
   pm.addPass(createFinalizeMemRefToLLVMConversionPass());
-  pm.addPass(createSCFToControlFlowPass());
+  pm.addPass(createScfToCfPass());
   addHostScalarPasses(pm);
   pm.addPass(createArithToLLVMConversionPass());
   ConvertFuncToLLVMPassOptions funcToLLVM;
@@ -179,7 +191,7 @@ void remat::buildCudaLLVMPipeline(OpPassManager &pm,
   pm.addPass(createGpuNVVMAttachTarget(target));
   pm.addPass(memref::createExpandStridedMetadataPass());
   pm.addPass(createLowerAffinePass());
-  pm.addPass(createSCFToControlFlowPass());
+  pm.addPass(createScfToCfPass());
   OpPassManager &gpuPm = pm.nest<gpu::GPUModuleOp>();
   gpuPm.addPass(createConvertGpuOpsToNVVMOps());
   gpuPm.addPass(createReconcileUnrealizedCastsPass());

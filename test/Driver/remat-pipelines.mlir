@@ -33,7 +33,7 @@
 // remat-cpu-llvm-pipeline: loops, then the LLVM dialect.
 // RUN: remat-opt %t.buffers.mlir --remat-cpu-llvm-pipeline -o %t.llvm.mlir
 // RUN: remat-opt %t.buffers.mlir -o %t.llvm-text.mlir \
-// RUN:   --pass-pipeline='builtin.module(remat-cpu-parallel-loops{min-work=32768},func.func(convert-linalg-to-loops),convert-scf-to-openmp,expand-strided-metadata,lower-affine,finalize-memref-to-llvm,convert-scf-to-cf,arith-expand,convert-math-to-llvm,convert-math-to-libm,convert-arith-to-llvm,convert-func-to-llvm{use-bare-ptr-memref-call-conv=1},convert-cf-to-llvm,convert-openmp-to-llvm,reconcile-unrealized-casts)'
+// RUN:   --pass-pipeline='builtin.module(remat-cpu-parallel-loops{min-work=32768},func.func(convert-linalg-to-loops),convert-scf-to-openmp,expand-strided-metadata,lower-affine,finalize-memref-to-llvm,convert-scf-to-cf{allow-pattern-rollback=false},arith-expand,convert-math-to-llvm,convert-math-to-libm,convert-arith-to-llvm,convert-func-to-llvm{use-bare-ptr-memref-call-conv=1},convert-cf-to-llvm,convert-openmp-to-llvm,reconcile-unrealized-casts)'
 // RUN: diff %t.llvm.mlir %t.llvm-text.mlir
 // RUN: FileCheck %s --check-prefix=LLVM < %t.llvm.mlir
 // With a threshold every op meets, the loops become OpenMP worksharing
@@ -41,7 +41,7 @@
 // RUN: remat-opt %t.buffers.mlir --remat-cpu-llvm-pipeline='parallel-threshold=1' | FileCheck %s --check-prefix=OMP
 // RUN: remat-opt %t.buffers.mlir --remat-cpu-llvm-pipeline='parallel-threshold=-1' -o %t.seq.mlir
 // RUN: remat-opt %t.buffers.mlir -o %t.seq-text.mlir \
-// RUN:   --pass-pipeline='builtin.module(func.func(convert-linalg-to-loops),expand-strided-metadata,lower-affine,finalize-memref-to-llvm,convert-scf-to-cf,arith-expand,convert-math-to-llvm,convert-math-to-libm,convert-arith-to-llvm,convert-func-to-llvm{use-bare-ptr-memref-call-conv=1},convert-cf-to-llvm,reconcile-unrealized-casts)'
+// RUN:   --pass-pipeline='builtin.module(func.func(convert-linalg-to-loops),expand-strided-metadata,lower-affine,finalize-memref-to-llvm,convert-scf-to-cf{allow-pattern-rollback=false},arith-expand,convert-math-to-llvm,convert-math-to-libm,convert-arith-to-llvm,convert-func-to-llvm{use-bare-ptr-memref-call-conv=1},convert-cf-to-llvm,reconcile-unrealized-casts)'
 // RUN: diff %t.seq.mlir %t.seq-text.mlir
 //
 // The CUDA path: remat-buffer-pipeline with cuda=true, then
@@ -53,7 +53,7 @@
 // RUN: diff %t.gpu-buffers.mlir %t.gpu-buffers-text.mlir
 // RUN: remat-opt %t.gpu-buffers.mlir --remat-cuda-llvm-pipeline='format=isa chip=sm_80 block-size=128' -o %t.cuda.mlir
 // RUN: remat-opt %t.gpu-buffers.mlir -o %t.cuda-text.mlir \
-// RUN:   --pass-pipeline='builtin.module(remat-gpu-block-reductions{block-size=128},remat-parallel-first,func.func(convert-linalg-to-parallel-loops),remat-collapse-parallel-loops,func.func(scf-parallel-loop-tiling{parallel-loop-tile-sizes=128 no-min-max-bounds}),func.func(gpu-map-parallel-loops,convert-parallel-loops-to-gpu),gpu-launch-sink-index-computations,gpu-kernel-outlining,remat-merge-gpu-modules,remat-gpu-step-stream,nvvm-attach-target{chip=sm_80 O=2},expand-strided-metadata,lower-affine,convert-scf-to-cf,gpu.module(convert-gpu-to-nvvm,reconcile-unrealized-casts),gpu-module-to-binary{format=isa},arith-expand,convert-math-to-llvm,convert-math-to-libm,gpu-to-llvm{use-bare-pointers-for-host=1},reconcile-unrealized-casts)'
+// RUN:   --pass-pipeline='builtin.module(remat-gpu-block-reductions{block-size=128},remat-parallel-first,func.func(convert-linalg-to-parallel-loops),remat-collapse-parallel-loops,func.func(scf-parallel-loop-tiling{parallel-loop-tile-sizes=128 no-min-max-bounds}),func.func(gpu-map-parallel-loops,convert-parallel-loops-to-gpu),gpu-launch-sink-index-computations,gpu-kernel-outlining,remat-merge-gpu-modules,remat-gpu-step-stream,nvvm-attach-target{chip=sm_80 O=2},expand-strided-metadata,lower-affine,convert-scf-to-cf{allow-pattern-rollback=false},gpu.module(convert-gpu-to-nvvm,reconcile-unrealized-casts),gpu-module-to-binary{format=isa},arith-expand,convert-math-to-llvm,convert-math-to-libm,gpu-to-llvm{use-bare-pointers-for-host=1},reconcile-unrealized-casts)'
 // The kernel object records its compile time: left out of the comparison.
 // RUN: sed -e 's/LLVMIRToISATimeInMs = [0-9]*//' %t.cuda.mlir > %t.cuda.cmp
 // RUN: sed -e 's/LLVMIRToISATimeInMs = [0-9]*//' %t.cuda-text.mlir > %t.cuda-text.cmp

@@ -11,6 +11,7 @@
 // VERBOSE: remat-compile: buffers
 // VERBOSE: remat-compile: mlir-llvm
 // VERBOSE: remat-compile: llvm-ir
+// VERBOSE: remat-compile: llvm-split
 // VERBOSE: remat-compile: llvm-opt
 // VERBOSE: remat-compile: object
 
@@ -26,6 +27,7 @@
 // TIMING: RematPlanArena
 // TIMING-NEXT: RematLinalgToBlas
 // TIMING: mlir-llvm
+// TIMING: llvm-split
 // TIMING: llvm-opt
 // TIMING: object
 // TIMING: Total
