@@ -96,6 +96,9 @@ def main():
                 print(f"{shown} {label}: wall {wall:.2f} s, CPU {cpu:.2f} s",
                       file=sys.stderr, flush=True)
     load_after = os.getloadavg()
+    order = ["remat", "linalg", "buffers", "mlir-llvm", "llvm-ir",
+             "llvm-split", "llvm-opt", "object"]
+    stage_names.sort(key=lambda s: order.index(s) if s in order else 99)
     lines = ["| model | compiler | wall s | CPU s | " +
              " | ".join(stage_names) + " | object bytes | same object |",
              "|" + "---|" * (6 + len(stage_names))]
