@@ -9,9 +9,12 @@
 // reduction with all its threads and combining the partial results by a
 // shared-memory tree in a fixed order, or, for many outputs of a moderate
 // length, of one warp per output combining by shuffles in the same order
-// as a block of 32 threads (Passes.td, docs/Conventions.md).
+// as a block of 32 threads (of a segment of 8 or 16 lanes for 8-31
+// elements; Passes.td, docs/Conventions.md).
 //
 //===----------------------------------------------------------------------===//
+
+#include "GpuReductions.h"
 
 #include "remat/Driver/Passes.h"
 
@@ -41,15 +44,11 @@ constexpr int64_t kWarpSize = 32;
 /// The longest reduction given one warp per output: 32 elements per lane.
 constexpr int64_t kMaxWarpReduction = kWarpSize * kWarpSize;
 
-/// One output of a matched op: the op of the body that folds a value into
-/// the output's accumulator, and that accumulator (a block argument).
-struct Reduction {
-  Operation *combiner;
-  BlockArgument accumulator;
-  /// The combiner's other operand (the value folded in).
-  Value value;
-  FloatAttr identity;
-};
+/// The shortest reduction given a warp segment per output (8 lanes); shorter
+/// ones stay sequential in one thread per output.
+constexpr int64_t kMinSegment = 8;
+
+using Reduction = GpuReduction;
 
 /// The identity of `combiner` on `type`, or null when it is not a combiner
 /// this pass handles.
@@ -85,11 +84,10 @@ bool isGatherLoad(linalg::GenericOp op, Operation &inner) {
   return !llvm::is_contained(op.getDpsInits(), source);
 }
 
-/// The reductions of `op` when it is one this pass rewrites: static
-/// shapes, every output indexed by exactly the parallel loops (each once),
-/// and a body of memory-effect-free ops and gather loads (isGatherLoad) that
-/// folds each accumulator once into its yielded value.
-std::optional<SmallVector<Reduction>> matchReductions(linalg::GenericOp op) {
+} // namespace
+
+std::optional<SmallVector<Reduction>>
+remat::matchGpuReductions(linalg::GenericOp op) {
   if (!op.hasPureBufferSemantics() || op.getNumDpsInits() == 0)
     return std::nullopt;
   SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
@@ -144,6 +142,8 @@ std::optional<SmallVector<Reduction>> matchReductions(linalg::GenericOp op) {
   }
   return reductions;
 }
+
+namespace {
 
 /// Builds the loop indices of the dimensions `dims` (row-major, the last
 /// fastest) from the linear index `linear` (less than the product of their
@@ -391,23 +391,31 @@ void rewriteAsKernel(linalg::GenericOp op, ArrayRef<Reduction> reductions,
   op.erase();
 }
 
-/// Replaces `op` by a kernel of one warp (kWarpSize lanes) per output
-/// element, `warps` warps per block: lane l folds the elements l, l + 32,
-/// ... like thread l of a block of 32 threads, then the lanes combine their
-/// partial results by `gpu.shuffle down` with offsets 16, 8, ..., 1 (lane l
-/// takes lane l + s's value: the shared-memory tree of 32 threads without
-/// shared memory or barriers), and lane 0 updates the output. Warps past the
-/// last output (the last block's) skip everything, so every warp that
-/// shuffles has all its lanes.
+/// Replaces `op` by a kernel of one segment of `lanes` lanes (a power of two
+/// dividing kWarpSize: a whole warp, or 8 or 16 lanes for reductions of
+/// fewer than 32 elements) per output element, `warps` warps per block:
+/// lane l of a segment folds the elements l, l + lanes, ... like thread l of
+/// a block of `lanes` threads, then the lanes combine their partial results
+/// by `gpu.shuffle down` (width 32) with offsets lanes/2, ..., 1 (lane l
+/// takes lane l + s's value: the shared-memory tree of `lanes` threads
+/// without shared memory or barriers; a lane that reads across its segment's
+/// end is one whose value no later step reads), and lane 0 of the segment
+/// updates the output. With whole warps, warps past the last output (the
+/// last block's) skip everything, so every warp that shuffles has all its
+/// lanes; with segments, a segment past the last output folds nothing (its
+/// loop reads output 0's elements, not an out-of-bounds one), shuffles with
+/// its warp and stores nothing.
 void rewriteAsWarpKernel(linalg::GenericOp op, ArrayRef<Reduction> reductions,
-                         int64_t warps) {
+                         int64_t warps, int64_t lanes = kWarpSize) {
   OpBuilder b(op);
   Location loc = op.getLoc();
   int64_t outputs = numOutputs(op);
+  int64_t perBlock = warps * (kWarpSize / lanes);
   Value one = arith::ConstantIndexOp::create(b, loc, 1);
   auto launch = gpu::LaunchOp::create(
       b, loc,
-      arith::ConstantIndexOp::create(b, loc, llvm::divideCeil(outputs, warps)),
+      arith::ConstantIndexOp::create(b, loc,
+                                     llvm::divideCeil(outputs, perBlock)),
       one, one, arith::ConstantIndexOp::create(b, loc, warps * kWarpSize), one,
       one);
   OpBuilder kb = kernelBodyBuilder(launch, loc);
@@ -415,19 +423,28 @@ void rewriteAsWarpKernel(linalg::GenericOp op, ArrayRef<Reduction> reductions,
     return arith::ConstantIndexOp::create(cb, loc, value);
   };
   Value thread = launch.getThreadIds().x;
-  Value lane = arith::RemUIOp::create(kb, loc, thread, constant(kb, kWarpSize));
-  Value warp = arith::DivUIOp::create(kb, loc, thread, constant(kb, kWarpSize));
+  Value lane = arith::RemUIOp::create(kb, loc, thread, constant(kb, lanes));
+  Value segment = arith::DivUIOp::create(kb, loc, thread, constant(kb, lanes));
   Value output = arith::AddIOp::create(
       kb, loc,
       arith::MulIOp::create(kb, loc, launch.getBlockIds().x,
-                            constant(kb, warps)),
-      warp);
+                            constant(kb, perBlock)),
+      segment);
   OpBuilder wb = kb;
-  if (outputs % warps != 0) {
-    Value inside = arith::CmpIOp::create(
-        kb, loc, arith::CmpIPredicate::ult, output, constant(kb, outputs));
-    auto guard = scf::IfOp::create(kb, loc, inside, /*withElseRegion=*/false);
-    wb = guard.getThenBodyBuilder();
+  // Segments: whether this one has an output (the last block may have
+  // fewer), and the output its loads use.
+  Value inside;
+  if (outputs % perBlock != 0) {
+    inside = arith::CmpIOp::create(kb, loc, arith::CmpIPredicate::ult, output,
+                                   constant(kb, outputs));
+    if (lanes == kWarpSize) {
+      auto guard = scf::IfOp::create(kb, loc, inside, /*withElseRegion=*/false);
+      wb = guard.getThenBodyBuilder();
+      inside = nullptr;
+    } else {
+      output =
+          arith::SelectOp::create(kb, loc, inside, output, constant(kb, 0));
+    }
   }
   SmallVector<int64_t> ranges = op.getStaticLoopRanges();
   SmallVector<unsigned> parallelDims, reductionDims;
@@ -435,8 +452,8 @@ void rewriteAsWarpKernel(linalg::GenericOp op, ArrayRef<Reduction> reductions,
   SmallVector<Value> outer(op.getNumLoops());
   delinearize(wb, loc, output, parallelDims, ranges, outer);
   SmallVector<Value> partials =
-      emitFold(wb, loc, op, reductions, outer, lane, kWarpSize);
-  for (int32_t offset = kWarpSize / 2; offset >= 1; offset /= 2)
+      emitFold(wb, loc, op, reductions, outer, lane, lanes);
+  for (int32_t offset = lanes / 2; offset >= 1; offset /= 2)
     for (auto [reduction, partial] : llvm::zip(reductions, partials)) {
       Value theirs = gpu::ShuffleOp::create(wb, loc, partial, offset,
                                             int32_t(kWarpSize),
@@ -446,6 +463,8 @@ void rewriteAsWarpKernel(linalg::GenericOp op, ArrayRef<Reduction> reductions,
     }
   Value first = arith::CmpIOp::create(wb, loc, arith::CmpIPredicate::eq, lane,
                                       constant(wb, 0));
+  if (inside)
+    first = arith::AndIOp::create(wb, loc, first, inside);
   auto leader = scf::IfOp::create(wb, loc, first, /*withElseRegion=*/false);
   OpBuilder lb = leader.getThenBodyBuilder();
   emitOutputUpdate(lb, loc, op, reductions, outer,
@@ -528,7 +547,7 @@ struct GpuBlockReductionsPass
         remark(op, "sequential (a named op)");
     });
     for (linalg::GenericOp op : ops) {
-      std::optional<SmallVector<Reduction>> reductions = matchReductions(op);
+      std::optional<SmallVector<Reduction>> reductions = matchGpuReductions(op);
       if (!reductions) {
         remark(op, "sequential (not a fold this pass handles)");
         continue;
@@ -537,8 +556,27 @@ struct GpuBlockReductionsPass
       int64_t length = splitLoops(op, parallelDims, reductionDims);
       int64_t outputs = numOutputs(op);
       bool full = outputs == 1;
-      if (outputs == 0 || length < 2 || (!full && length < minReduction) ||
-          outputs > std::numeric_limits<int32_t>::max()) {
+      if (outputs == 0 || outputs > std::numeric_limits<int32_t>::max()) {
+        remark(op, "sequential (too short)");
+        continue;
+      }
+      // Many outputs of fewer than 32 elements (at least kMinSegment): one
+      // segment of 8, 16 or 32 lanes each, several per warp.
+      if (!full && outputs >= warpMinOutputs && length < minReduction &&
+          length >= kMinSegment && length <= kWarpSize &&
+          maxThreads >= kWarpSize) {
+        int64_t lanes = int64_t(llvm::PowerOf2Ceil(uint64_t(length)));
+        int64_t warps = maxThreads / kWarpSize;
+        remark(op, "one segment of " + std::to_string(lanes) +
+                       " lanes per output, " + std::to_string(warps) +
+                       " warps per block");
+        if (cpu)
+          rewriteAsLoops(op, *reductions, lanes);
+        else
+          rewriteAsWarpKernel(op, *reductions, warps, lanes);
+        continue;
+      }
+      if (length < 2 || (!full && length < minReduction)) {
         remark(op, "sequential (too short)");
         continue;
       }

@@ -107,6 +107,8 @@ LogicalResult driver::runBufferStage(ModuleOp module,
   // CPU: f32 matmuls call the runtime's GEMM (the testing aid keeps the
   // loops of the CUDA path).
   buffers.blas = options.blas && !options.gpuLoopsOnCpu;
+  buffers.splitReductions =
+      options.target == Target::CUDA || options.gpuLoopsOnCpu;
   buffers.cudnn = options.cudnn;
   buffers.arenaReport = options.arenaReport;
   PassManager pm(module.getContext());

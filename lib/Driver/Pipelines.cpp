@@ -77,6 +77,8 @@ void remat::buildBufferPipeline(OpPassManager &pm,
   // buffers planned into the arena.
   if (options.cuda && options.blas && !options.cudnn)
     pm.addNestedPass<func::FuncOp>(createRematConvToGemm());
+  if (options.splitReductions)
+    pm.addPass(createRematGpuSplitReductions());
   RematPlanArenaOptions arena;
   arena.jsonFile = options.arenaReport;
   pm.addNestedPass<func::FuncOp>(createRematPlanArena(arena));

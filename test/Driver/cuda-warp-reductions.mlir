@@ -4,7 +4,7 @@
 // statistics over 512 rows of 96 features are one warp per row, 8 rows per
 // block of 256 threads, combined by shuffles (no shared memory, no
 // barrier); the few-output reductions (the gradients over 512 rows, the
-// loss) stay one block per output with a shared-memory tree. The PTX goes
+// loss's slices) stay one block per output with a shared-memory tree. The PTX goes
 // through ptxas. Compiled and checked only: never run on a GPU.
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: remat-compile %S/Inputs/layer-norm-rows.mlir --target=cuda --emit=ptx 2>/dev/null > %t/k.ptx
@@ -20,8 +20,10 @@
 
 // In kernel order: the forward statistics (sum and sum of squares in f64,
 // each shuffled as two 32-bit halves: 4 shuffles per tree step, 5 steps),
-// the loss (one block, 256 floats of shared memory, 8 tree steps + the
-// fold's barrier), the statistics recomputed in the backward pass, the
+// the loss (remat-gpu-split-reductions: 8 slices of 64 rows, one block
+// each, 256 floats of shared memory, 8 tree steps + the fold's barrier;
+// then the 8 partial results in one block of 32 threads: 5 tree steps),
+// the statistics recomputed in the backward pass, the
 // backward row sums (two f32 per row: 10 shuffles), the gamma gradient
 // (f64, one block per feature) and the bias gradient (f32).
 // CHECK: .maxntid 256, 1, 1
@@ -32,6 +34,10 @@
 // CHECK: .maxntid 256, 1, 1
 // CHECK: .shared .align 4 .b8 {{.*}}[1024];
 // CHECK-COUNT-9: bar.sync 0;
+// CHECK-NOT: bar.sync
+// CHECK: .maxntid 32, 1, 1
+// CHECK: .shared .align 4 .b8 {{.*}}[128];
+// CHECK-COUNT-6: bar.sync 0;
 // CHECK-NOT: bar.sync
 // CHECK: .maxntid 256, 1, 1
 // CHECK-COUNT-20: shfl.sync.down.b32
@@ -59,7 +65,8 @@
 // IMM-NOT: {{(div|rem)}}.{{[us]}}{{32|64}}
 
 // REMARK: remark: reduction of 512 outputs x 96 elements: one warp per output, 8 warps per block
-// REMARK: remark: reduction of 1 outputs x 49152 elements: one block of 256 threads per output
+// REMARK: remark: reduction of 8 outputs x 6144 elements: one block of 256 threads per output
+// REMARK: remark: reduction of 1 outputs x 8 elements: one block of 32 threads per output
 // REMARK: remark: reduction of 512 outputs x 96 elements: one warp per output, 8 warps per block
 // REMARK: remark: reduction of 512 outputs x 96 elements: one warp per output, 8 warps per block
 // REMARK: remark: reduction of 96 outputs x 512 elements: one block of 256 threads per output

@@ -468,3 +468,88 @@ func.func @remarks(%a: memref<8x16xf32>, %b: memref<16x8xf32>, %c: memref<8x8xf3
   }
   return
 }
+
+// -----
+
+// Reductions of 8 to 31 elements with many outputs (a softmax over 10
+// classes): one segment of 16 lanes per row, 2 per warp, 16 rows per block
+// of 256 threads, grid ceil(300 / 16) = 19. Lane l folds l, l + 16, ...
+// (at most one element here), then shuffles down by 8, 4, 2, 1 (width 32:
+// the tree of a 16-thread block). 300 is not a multiple of 16: the last
+// block's segments past row 299 read row 0, shuffle with their warp and
+// store nothing. The CPU form is the block of 16 threads as host loops.
+// CHECK-LABEL: func.func @segment_rows
+// CHECK-DAG: %[[B:.*]] = arith.constant 256 : index
+// CHECK-DAG: %[[GRID:.*]] = arith.constant 19 : index
+// CHECK: gpu.launch blocks(%[[BX:.*]], %{{.*}}, %{{.*}}) in (%{{.*}} = %[[GRID]], {{.*}} threads(%[[TX:.*]], %{{.*}}, %{{.*}}) in (%{{.*}} = %[[B]],
+// CHECK-NOT: workgroup
+// CHECK: %[[LANE:.*]] = arith.remui %[[TX]], %c16
+// CHECK: %[[SEG:.*]] = arith.divui %[[TX]], %c16
+// CHECK: %[[BASE:.*]] = arith.muli %[[BX]], %c16
+// CHECK: %[[ROW:.*]] = arith.addi %[[BASE]], %[[SEG]]
+// CHECK: %[[IN:.*]] = arith.cmpi ult, %[[ROW]], %c300
+// CHECK: %[[SAFE:.*]] = arith.select %[[IN]], %[[ROW]], %c0
+// CHECK: %[[NEGINF:.*]] = arith.constant 0xFF800000 : f32
+// CHECK: %[[PART:.*]] = scf.for %[[R:.*]] = %[[LANE]] to %c10 step %c16{{.*}} iter_args(%{{.*}} = %[[NEGINF]])
+// CHECK: memref.load %{{.*}}[%[[SAFE]], %[[R]]]
+// CHECK: gpu.shuffle down %[[PART]], %c8_i32, %c32_i32 : f32
+// CHECK: gpu.shuffle down %{{.*}}, %c4_i32, %c32_i32{{.*}} : f32
+// CHECK: gpu.shuffle down %{{.*}}, %c2_i32, %c32_i32{{.*}} : f32
+// CHECK: gpu.shuffle down %{{.*}}, %c1_i32, %c32_i32{{.*}} : f32
+// CHECK: %[[TOTAL:.*]] = arith.maximumf
+// CHECK: %[[LEAD:.*]] = arith.cmpi eq, %[[LANE]], %c0
+// CHECK: %[[STORE:.*]] = arith.andi %[[LEAD]], %[[IN]] : i1
+// CHECK: scf.if %[[STORE]] {
+// CHECK: memref.store %{{.*}}, %{{.*}}[%[[SAFE]]]
+// CPU-LABEL: func.func @segment_rows
+// CPU: memref.alloc() : memref<16xf32>
+// CPU: scf.for %{{.*}} = %c0{{.*}} to %c300
+// CPU-NOT: gpu.
+// REMARK: remark: reduction of 300 outputs x 10 elements: one segment of 16 lanes per output, 8 warps per block
+func.func @segment_rows(%x: memref<300x10xf32>, %out: memref<300xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i)>],
+                  iterator_types = ["parallel", "reduction"]}
+      ins(%x : memref<300x10xf32>) outs(%out : memref<300xf32>) {
+  ^bb0(%a: f32, %acc: f32):
+    %s = arith.maximumf %acc, %a : f32
+    linalg.yield %s : f32
+  }
+  return
+}
+
+// -----
+
+// Segments of 8 lanes (4 rows per warp, 32 per block: grid 8, no guard),
+// and rows of fewer than 8 elements stay one thread per output. With
+// warp-min-outputs=1000 both stay sequential.
+// CHECK-LABEL: func.func @segment_eight
+// CHECK: gpu.launch blocks({{.*}}) in (%{{.*}} = %c8{{(_[0-9]+)?}}, {{.*}} threads({{.*}}) in (%{{.*}} = %c256
+// CHECK-NOT: arith.select
+// CHECK: gpu.shuffle down %{{.*}}, %c4_i32
+// CHECK: gpu.shuffle down %{{.*}}, %c2_i32
+// CHECK: gpu.shuffle down %{{.*}}, %c1_i32
+// CHECK-NOT: gpu.shuffle
+// CHECK-NOT: gpu.launch
+// CHECK: linalg.generic
+// FEW-LABEL: func.func @segment_eight
+// FEW-NOT: gpu.launch
+// REMARK: remark: reduction of 256 outputs x 8 elements: one segment of 8 lanes per output, 8 warps per block
+// REMARK: remark: reduction of 256 outputs x 7 elements: sequential (too short)
+func.func @segment_eight(%x: memref<256x8xf32>, %out: memref<256xf32>,
+                         %y: memref<256x7xf32>, %yout: memref<256xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i)>],
+                  iterator_types = ["parallel", "reduction"]}
+      ins(%x : memref<256x8xf32>) outs(%out : memref<256xf32>) {
+  ^bb0(%a: f32, %acc: f32):
+    %s = arith.addf %acc, %a : f32
+    linalg.yield %s : f32
+  }
+  linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i)>],
+                  iterator_types = ["parallel", "reduction"]}
+      ins(%y : memref<256x7xf32>) outs(%yout : memref<256xf32>) {
+  ^bb0(%a: f32, %acc: f32):
+    %s = arith.addf %acc, %a : f32
+    linalg.yield %s : f32
+  }
+  return
+}

@@ -118,6 +118,76 @@ def RematParallelFirst : Pass<"remat-parallel-first", "mlir::ModuleOp"> {
                            "::mlir::arith::ArithDialect"];
 }
 
+def RematGpuSplitReductions
+    : Pass<"remat-gpu-split-reductions", "mlir::ModuleOp"> {
+  let summary = "Few-output long reductions become two reductions: slices, then their partial results";
+  let description = [{
+    Runs on memref IR before remat-plan-arena (the CUDA path and
+    `--cpu-gpu-loops`), so that the partial results are a buffer of the
+    arena. Every host `linalg.generic` that --remat-gpu-block-reductions
+    would rewrite (the same matcher) with fewer outputs than
+    `target-blocks` / 2 and a reduction of R elements (row-major over its
+    reduction loops) splits into G contiguous slices of R / G elements:
+    G = A_0 * ... * A_(k-1) * d, the reduction loops 0..k-1 (extents A_j,
+    in loop order) taken whole and loop k split d ways (d divides A_k),
+    chosen greedily loop by loop as the largest G with
+    outputs * G <= `target-blocks` and R / G >= `min-slice`; an op whose G
+    would be 1 is left alone. The op becomes
+    * a `linalg.fill` of a new buffer P[outputs..., G] (one per output of
+      the op, a `memref.alloc`) with the combiner's identity;
+    * the op over the slices: loops 0..k-1 and the d slices of loop k
+      parallel (loop k's operands expanded by `memref.expand_shape` to
+      [d, A_k / d]), writing P; --remat-gpu-block-reductions then gives each
+      (output, slice) a block of B threads and its tree;
+    * a `linalg.generic` folding P over the slices, in slice order, into
+      the op's outputs (out = combine(out, p)): one block per output with
+      its own tree, or a sequential loop when G < 32 and the op has more
+      than one output; then a `memref.dealloc` of P.
+    The order of every sum is a function of the shapes only
+    (docs/Conventions.md). Ops with an operand indexed by anything but
+    loops (a convolution's filter gradient, whose windows go to cuDNN or
+    im2col and a GEMM) and ops not at the top level of a function are left
+    alone. With `remarks`, every split op gets a remark.
+
+    Before:
+    ```mlir
+    linalg.generic {indexing_maps = [affine_map<(i) -> (i)>,
+                                     affine_map<(i) -> ()>],
+                    iterator_types = ["reduction"]}
+        ins(%x : memref<1048576xf32>) outs(%sum : memref<f32>) {...}
+    ```
+    After (G = 256):
+    ```mlir
+    %p = memref.alloc() : memref<256xf32>
+    linalg.fill ins(%minus0 : f32) outs(%p : memref<256xf32>)
+    %x2 = memref.expand_shape %x [[0, 1]] output_shape [256, 4096]
+        : memref<1048576xf32> into memref<256x4096xf32>
+    linalg.generic {indexing_maps = [affine_map<(g, s) -> (g, s)>,
+                                     affine_map<(g, s) -> (g)>],
+                    iterator_types = ["parallel", "reduction"]}
+        ins(%x2 : memref<256x4096xf32>) outs(%p : memref<256xf32>) {...}
+    linalg.generic {indexing_maps = [affine_map<(g) -> (g)>,
+                                     affine_map<(g) -> ()>],
+                    iterator_types = ["reduction"]}
+        ins(%p : memref<256xf32>) outs(%sum : memref<f32>) {...}
+    memref.dealloc %p : memref<256xf32>
+    ```
+  }];
+  let options = [
+    Option<"targetBlocks", "target-blocks", "int64_t", /*default=*/"256",
+           "Split ops of fewer than half this many outputs into at most "
+           "this many (output, slice) blocks in all">,
+    Option<"minSlice", "min-slice", "int64_t", /*default=*/"4096",
+           "The fewest elements of a slice">,
+    Option<"remarks", "remarks", "bool", /*default=*/"false",
+           "A remark per split op: its outputs, its length, the slices">,
+  ];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect",
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::affine::AffineDialect"];
+}
+
 def RematGpuBlockReductions
     : Pass<"remat-gpu-block-reductions", "mlir::ModuleOp"> {
   let summary = "Reductions on the host become GPU kernels of one block or one warp per output element";
@@ -137,6 +207,12 @@ def RematGpuBlockReductions
       outputs, at most 1024 elements, `block-size` >= 32): one warp of 32
       lanes per output element, `block-size` / 32 warps per block (rounded
       down to a power of two), a grid of ceil(outputs / warps) blocks;
+    * many outputs of a short length (at least `warp-min-outputs` outputs,
+      at least 8 and fewer than `min-reduction` elements, at most 32): one
+      segment of W lanes per output (W = 8, 16 or 32, the smallest power of
+      two >= the length), 32 / W outputs per warp, `block-size` / 32 warps
+      per block; segments past the last output read output 0's elements,
+      shuffle with their warp and store nothing;
     * else one block per output element (grid x = the product of the
       parallel extents) of B threads: the smallest power of two >= the
       reduction's size, at least 32 and at most `block-size` rounded down
@@ -154,7 +230,9 @@ def RematGpuBlockReductions
     then for s = 16, 8, ..., 1 every lane combines its value with lane
     l + s's (`gpu.shuffle down`, width 32; no shared memory, no barrier),
     and lane 0 stores combine(output, its value); warps past the last
-    output skip everything. Other ops (and these ops when the reduction is
+    output skip everything. A segment of W lanes does the same with
+    offsets W/2, ..., 1 (still width 32: a lane reading across its
+    segment's end is one no later step reads). Other ops (and these ops when the reduction is
     short) are left to the loop mapping (one thread per output element,
     reductions sequential). With `remarks`, every host op with reduction
     loops gets a remark: its outputs, its length and the choice made.
@@ -190,11 +268,13 @@ def RematGpuBlockReductions
            "two)">,
     Option<"minReduction", "min-reduction", "int64_t", /*default=*/"32",
            "Reductions of fewer elements stay sequential in one thread per "
-           "output (unless the op has no parallel loop)">,
+           "output (unless the op has no parallel loop, or has at least "
+           "warp-min-outputs outputs of 8 to 32 elements: warp segments)">,
     Option<"warpMinOutputs", "warp-min-outputs", "int64_t",
            /*default=*/"128",
            "Ops of at least this many outputs and reductions of at most "
-           "1024 elements get one warp per output instead of one block">,
+           "1024 elements get one warp (or, under min-reduction elements, a "
+           "warp segment) per output instead of one block">,
     Option<"remarks", "remarks", "bool", /*default=*/"false",
            "A remark per host reduction: its outputs, its length and what "
            "the pass made of it (a block or a warp per output, or "

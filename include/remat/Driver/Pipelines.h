@@ -85,6 +85,13 @@ struct BufferPipelineOptions
                      "runtime's cuDNN convolutions (without it: im2col and "
                      "col2im kernels around cuBLAS, remat-conv-to-gemm)"),
       llvm::cl::init(false)};
+  PassOptions::Option<bool> splitReductions{
+      *this, "split-reductions",
+      llvm::cl::desc("Few-output long reductions split into slices and "
+                     "their partial results, the partials planned into the "
+                     "arena (remat-gpu-split-reductions; the CUDA path and "
+                     "its loops on the CPU)"),
+      llvm::cl::init(false)};
   PassOptions::Option<std::string> arenaReport{
       *this, "arena-report",
       llvm::cl::desc("Write remat-plan-arena's report as JSON to this file"),
