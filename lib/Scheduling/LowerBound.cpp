@@ -21,7 +21,6 @@
 #ifdef REMAT_HAVE_CBC
 #include <coin/ClpSimplex.hpp>
 #include <coin/CoinPackedMatrix.hpp>
-#include <coin/CoinPackedVector.hpp>
 #endif
 
 using namespace remat::sched;
@@ -623,16 +622,20 @@ std::optional<double> jointLpBound(const Graph &graph, const StepFacts &facts,
       rCol[j].push_back(recomputable ? addColumn(0, 0) : -1);
     }
   }
-  CoinPackedMatrix matrix(false, 0, 0);
-  matrix.setDimensions(0, int(obj.size()));
+  // The rows as triplets, made into one row-ordered matrix at the end:
+  // appending them one by one grows the matrix row by row, which took 47 s
+  // for the 50,000 rows of 16 steps of MobileNetV2 (0.03 s this way).
+  std::vector<int> tripletRow, tripletCol;
+  std::vector<double> tripletValue;
   std::vector<double> rowLo, rowUp;
   auto addRow = [&](const std::vector<std::pair<int, double>> &entries,
                     double lo, double up) {
-    CoinPackedVector row;
     for (auto [col, value] : entries)
-      if (col >= 0)
-        row.insert(col, value);
-    matrix.appendRow(row);
+      if (col >= 0) {
+        tripletRow.push_back(int(rowLo.size()));
+        tripletCol.push_back(col);
+        tripletValue.push_back(value);
+      }
     rowLo.push_back(lo);
     rowUp.push_back(up);
   };
@@ -682,6 +685,10 @@ std::optional<double> jointLpBound(const Graph &graph, const StepFacts &facts,
     addRow(memory, -COIN_DBL_MAX,
            double(budgetBytes - facts.fixed[t]) / byteUnit);
   }
+  CoinPackedMatrix matrix(false, tripletRow.data(), tripletCol.data(),
+                          tripletValue.data(),
+                          CoinBigIndex(tripletValue.size()));
+  matrix.setDimensions(int(rowLo.size()), int(obj.size()));
   ClpSimplex model;
   model.setLogLevel(0);
   model.loadProblem(matrix, colLo.data(), colUp.data(), obj.data(),
