@@ -126,7 +126,8 @@ struct CpuVectorizePass
     for (auto func : getOperation().getOps<func::FuncOp>()) {
       unsigned before = work.size();
       func.walk([&](linalg::LinalgOp op) {
-        if (op->getParentOfType<linalg::LinalgOp>())
+        if (op->getParentOfType<linalg::LinalgOp>() ||
+            (contractionsOnly && !linalg::isaContractionOpInterface(op)))
           return;
         std::optional<unsigned> dim = chooseVectorDim(op, vectorSize);
         if (dim && succeeded(linalg::vectorizeOpPrecondition(op)))

@@ -123,6 +123,7 @@ LogicalResult driver::runCpuLLVMStage(ModuleOp module,
   cpu.blockSize = options.gpuBlockSize;
   cpu.parallelThreshold = options.parallelThreshold;
   cpu.upstreamVectorize = options.upstreamVectorize;
+  cpu.upstreamContractions = options.upstreamContractions;
   PassManager pm(module.getContext());
   buildCpuLLVMPipeline(pm, cpu);
   return run(pm, module, options, "mlir-llvm");

@@ -126,10 +126,14 @@ void remat::buildCpuLLVMPipeline(OpPassManager &pm,
   bool openmp = !options.gpuLoops && options.parallelThreshold >= 0;
   // Upstream vectorisation: before the parallel loops, so the ops it
   // vectorises become sequential vector loop nests (no OpenMP threads).
-  bool upstream = !options.gpuLoops && options.upstreamVectorize;
+  // By default only the contractions that call no library, where it is
+  // faster (bench/perf-results.md, "Upstream vectorisation").
+  bool upstream = !options.gpuLoops &&
+                  (options.upstreamVectorize || options.upstreamContractions);
   if (upstream) {
-    pm.addPass(createRematCpuVectorize(
-        RematCpuVectorizeOptions{options.vectorSize}));
+    pm.addPass(createRematCpuVectorize(RematCpuVectorizeOptions{
+        options.vectorSize,
+        /*contractionsOnly=*/!options.upstreamVectorize}));
     VectorTransferToSCFOptions transfers;
     transfers.enableFullUnroll();
     pm.addNestedPass<func::FuncOp>(createConvertVectorToSCFPass(transfers));

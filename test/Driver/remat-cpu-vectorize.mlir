@@ -1,6 +1,8 @@
 // RUN: remat-opt %s --remat-cpu-vectorize | FileCheck %s
 // RUN: remat-opt %s --remat-cpu-vectorize='vector-size=4' | FileCheck %s --check-prefix=FOUR
 // RUN: not remat-opt %s --remat-cpu-vectorize='vector-size=0' 2>&1 | FileCheck %s --check-prefix=SIZE
+// remat-compile's default: only the contractions.
+// RUN: remat-opt %s --remat-cpu-vectorize='contractions-only=1' | FileCheck %s --check-prefix=CONTRACT
 // The whole CPU pipeline with the upstream path leaves no vector op behind.
 // RUN: remat-opt %s --remat-cpu-llvm-pipeline='upstream-vectorize=1' | FileCheck %s --check-prefix=LLVM
 
@@ -19,6 +21,9 @@
 // CHECK: %[[E:.*]] = math.exp %[[X]] : vector<8xf32>
 // CHECK: vector.transfer_write %[[E]]
 // CHECK-NOT: linalg.generic
+// CONTRACT-LABEL: func.func @exp
+// CONTRACT: linalg.generic
+// CONTRACT-NOT: vector.
 // FOUR-LABEL: func.func @exp
 // FOUR: math.exp %{{.*}} : vector<4xf32>
 // LLVM-LABEL: llvm.func @exp
@@ -88,6 +93,8 @@ func.func @rowsum(%a: memref<4x16xf32>, %b: memref<4xf32>) {
 // CHECK: vector.transfer_write %[[S]]
 // CHECK-NOT: vector.contract
 // CHECK-NOT: vector.fma
+// CONTRACT-LABEL: func.func @matmul_f64
+// CONTRACT: arith.mulf %{{.*}} : vector<8xf64>
 // LLVM-LABEL: llvm.func @matmul_f64
 // LLVM-NOT: fma
 // LLVM: llvm.fmul {{.*}} : vector<8xf64>

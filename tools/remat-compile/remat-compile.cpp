@@ -130,18 +130,21 @@ static cl::opt<long long> parallelThreshold(
              "stay sequential (-1: no OpenMP)"),
     cl::init(32768));
 
-enum class CpuVectorizer { LLVM, Upstream };
+enum class CpuVectorizer { LLVM, Contractions, Upstream };
 static cl::opt<CpuVectorizer> cpuVectorize(
     "cpu-vectorize",
     cl::desc("CPU: who vectorises the loops that call no library"),
     cl::values(clEnumValN(CpuVectorizer::LLVM, "llvm",
-                          "LLVM's loop and SLP vectorizers at -O<n> "
+                          "LLVM's loop and SLP vectorizers at -O<n>"),
+               clEnumValN(CpuVectorizer::Contractions, "contractions",
+                          "remat-cpu-vectorize for the matmuls that call "
+                          "no library (f64/f16/bf16), LLVM for the rest "
                           "(default)"),
                clEnumValN(CpuVectorizer::Upstream, "upstream",
                           "remat-cpu-vectorize: linalg tiling and "
                           "linalg::vectorize, then vector to LLVM (those "
                           "ops run on one thread)")),
-    cl::init(CpuVectorizer::LLVM));
+    cl::init(CpuVectorizer::Contractions));
 
 static cl::opt<bool> verbose("v",
                              cl::desc("Print each stage and its wall time to "
@@ -224,6 +227,7 @@ int main(int argc, char **argv) {
   options.splitInstructions = splitThreshold;
   options.parallelThreshold = parallelThreshold;
   options.upstreamVectorize = cpuVectorize == CpuVectorizer::Upstream;
+  options.upstreamContractions = cpuVectorize == CpuVectorizer::Contractions;
   if (!(timeGflops > 0) || !(timeGBps > 0) || !std::isfinite(timeGflops) ||
       !std::isfinite(timeGBps)) {
     errs() << "error: --time-gflops and --time-gbps must be positive\n";

@@ -105,6 +105,9 @@ struct CompileOptions {
   /// remat-cpu-vectorize (upstream linalg tiling and linalg::vectorize, then
   /// vector to LLVM) rather than by LLVM's vectorizers at -O<n> alone.
   bool upstreamVectorize = false;
+  /// CPU, without upstreamVectorize: remat-cpu-vectorize only for the
+  /// contractions that call no library (f64/f16/bf16 matmuls).
+  bool upstreamContractions = true;
   /// With a budget or a strategy: the flops and bytes per second of the
   /// step's time estimate (TimeEstimate.h), reported in a remark beside
   /// the plan's.

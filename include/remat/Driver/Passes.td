@@ -487,7 +487,10 @@ def RematCpuVectorize : Pass<"remat-cpu-vectorize", "mlir::ModuleOp"> {
     and the tile is vectorised by `linalg::vectorize`; the unit dimensions
     of the transfers are dropped and the subviews folded into them. Ops
     without such a dimension, or that the vectoriser rejects, are left for
-    `convert-linalg-to-loops` (and LLVM's own vectorizers).
+    `convert-linalg-to-loops` (and LLVM's own vectorizers). With
+    `contractions-only`, only contractions are considered (remat-compile's
+    default: the f64/f16/bf16 matmuls, which LLVM leaves scalar since their
+    innermost loop is the reduction).
 
     Reduction dimensions are tiled by 1, so each tile reduces one element
     per step: every output element sees its reduction in the loop order of
@@ -522,6 +525,10 @@ def RematCpuVectorize : Pass<"remat-cpu-vectorize", "mlir::ModuleOp"> {
   let options = [
     Option<"vectorSize", "vector-size", "int64_t", /*default=*/"8",
            "Lanes of the vectorised dimension (a tile's size along it)">,
+    Option<"contractionsOnly", "contractions-only", "bool",
+           /*default=*/"false",
+           "Only contractions (linalg::isaContractionOpInterface: matmuls, "
+           "batch matmuls and their generic forms that call no library)">,
   ];
   let dependentDialects = [
     "::mlir::affine::AffineDialect", "::mlir::arith::ArithDialect",

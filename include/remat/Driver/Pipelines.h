@@ -124,6 +124,12 @@ struct CpuLLVMPipelineOptions
                      "linalg::vectorize, then vector to LLVM) instead of "
                      "leaving them to LLVM's vectorizers at -O2"),
       llvm::cl::init(false)};
+  PassOptions::Option<bool> upstreamContractions{
+      *this, "upstream-contractions",
+      llvm::cl::desc("Without upstream-vectorize: remat-cpu-vectorize "
+                     "{contractions-only} (the matmuls that call no "
+                     "library); the other loops are left to LLVM"),
+      llvm::cl::init(true)};
   PassOptions::Option<int64_t> vectorSize{
       *this, "vector-size",
       llvm::cl::desc("Lanes of remat-cpu-vectorize with upstream-vectorize"),
