@@ -207,6 +207,11 @@ struct Gemm {
   float beta;
   float *c;
   int64_t ldc;
+  /// C is set to zero before the product is added to it (beta is then 1):
+  /// band by band (kZeroBandElements) just before the band's product, so
+  /// that the zeros are still in the core's cache when the GEMM reads them
+  /// back, instead of a separate pass over all of C beforehand.
+  bool zeroC = false;
 };
 
 /// Least m n k of a GEMM that is split into pieces (and of a batch or a
@@ -225,6 +230,10 @@ constexpr double kMinPieceWork = 16 << 20;
 constexpr int64_t kPieceAlign = 16;
 constexpr int64_t kMinPieceLength = 64;
 constexpr int64_t kMaxPieces = 8;
+/// Most elements of C that a GEMM with Gemm::zeroC zeroes and multiplies
+/// into at a time (512 KiB: a quarter of the development machine's L2 per
+/// core, the rest left to OpenBLAS's packed panels).
+constexpr int64_t kZeroBandElements = int64_t(1) << 17;
 
 /// The number of pieces `gemm` splits an m x n x k product into: bands of
 /// the larger of m and n. A function of the shape only, never of the thread
@@ -242,9 +251,33 @@ int64_t gemmPieces(int64_t m, int64_t n, int64_t k) {
   return std::clamp<int64_t>(pieces, 2, kMaxPieces);
 }
 
+/// One cblas_sgemm for rows [begin, end) of op(A) and of C when `byRows`,
+/// else for columns [begin, end) of op(B) and of C, with `beta`.
+void gemmBand(const Gemm &g, bool byRows, int64_t begin, int64_t end,
+              float beta) {
+  const float *a = g.a, *b = g.b;
+  float *c = g.c;
+  int64_t m = g.m, n = g.n;
+  if (byRows) {
+    a += g.transA ? begin : begin * g.lda;
+    c += begin * g.ldc;
+    m = end - begin;
+  } else {
+    b += g.transB ? begin * g.ldb : begin;
+    c += begin;
+    n = end - begin;
+  }
+  cblas_sgemm(CblasRowMajor, g.transA ? CblasTrans : CblasNoTrans,
+              g.transB ? CblasTrans : CblasNoTrans, static_cast<int>(m),
+              static_cast<int>(n), static_cast<int>(g.k), 1.0f, a,
+              static_cast<int>(g.lda), b, static_cast<int>(g.ldb), beta, c,
+              static_cast<int>(g.ldc));
+}
+
 /// Computes band `piece` of `pieces` of `g`: rows of C when m >= n, else
 /// columns, in whole kPieceAlign blocks; one cblas_sgemm on the calling
-/// thread (OpenBLAS itself is kept to one thread).
+/// thread (OpenBLAS itself is kept to one thread), or one per band with
+/// Gemm::zeroC.
 void gemmPiece(const Gemm &g, int64_t piece, int64_t pieces) {
   // Once per process, also for a program that never calls
   // remat_cpu_set_num_threads: OpenBLAS's own threads inside each piece
@@ -261,25 +294,30 @@ void gemmPiece(const Gemm &g, int64_t piece, int64_t pieces) {
   int64_t end = std::min(length, blocks * (piece + 1) / pieces * kPieceAlign);
   if (begin >= end)
     return;
-  const float *a = g.a, *b = g.b;
-  float *c = g.c;
-  int64_t m = g.m, n = g.n;
-  if (byRows) {
-    // Rows [begin, end) of op(A) and of C.
-    a += g.transA ? begin : begin * g.lda;
-    c += begin * g.ldc;
-    m = end - begin;
-  } else {
-    // Columns [begin, end) of op(B) and of C.
-    b += g.transB ? begin * g.ldb : begin;
-    c += begin;
-    n = end - begin;
+  if (!g.zeroC) {
+    gemmBand(g, byRows, begin, end, g.beta);
+    return;
   }
-  cblas_sgemm(CblasRowMajor, g.transA ? CblasTrans : CblasNoTrans,
-              g.transB ? CblasTrans : CblasNoTrans, static_cast<int>(m),
-              static_cast<int>(n), static_cast<int>(g.k), 1.0f, a,
-              static_cast<int>(g.lda), b, static_cast<int>(g.ldb), g.beta, c,
-              static_cast<int>(g.ldc));
+  // Bands of whole kPieceAlign blocks of at most kZeroBandElements, each
+  // zeroed and then multiplied into (beta 1): C = 0 + op(A) op(B), as a
+  // zero-filled C with beta 1.
+  int64_t across = byRows ? g.n : g.m;
+  int64_t band = std::max<int64_t>(
+      kPieceAlign, kZeroBandElements / std::max<int64_t>(across, 1) /
+                       kPieceAlign * kPieceAlign);
+  for (int64_t from = begin; from < end; from += band) {
+    int64_t to = std::min(end, from + band);
+    if (byRows) {
+      for (int64_t row = from; row < to; ++row)
+        std::memset(g.c + row * g.ldc, 0,
+                    static_cast<size_t>(g.n) * sizeof(float));
+    } else {
+      for (int64_t row = 0; row < g.m; ++row)
+        std::memset(g.c + row * g.ldc + from, 0,
+                    static_cast<size_t>(to - from) * sizeof(float));
+    }
+    gemmBand(g, byRows, from, to, 1.0f);
+  }
 }
 
 /// Computes `g`, its pieces (gemmPieces) shared among the OpenMP threads.
@@ -700,43 +738,72 @@ extern "C" void remat_cpu_sconv2d_input_grad(
   });
 }
 
-extern "C" void remat_cpu_sconv2d_filter_grad(
-    int64_t n, int64_t g, int64_t c, int64_t h, int64_t w, int64_t f,
-    int64_t kh, int64_t kw, int64_t oh, int64_t ow, int64_t sh, int64_t sw,
-    int64_t dh, int64_t dw, uintptr_t x, int64_t offsetX, uintptr_t dy,
-    int64_t offsetDy, uintptr_t gw, int64_t offsetGw) {
-  ConvShape s{n, g, c, h, w, f, kh, kw, oh, ow, sh, sw, dh, dw};
-  if (s.empty())
-    return; // gw += nothing
-  const float *input = address(x, offsetX);
-  const float *outputGrad = address(dy, offsetDy);
-  float *filterGrad = address(gw, offsetGw);
+namespace {
+
+/// gw += (or, with `set`, =) the filter gradient of
+/// remat_cpu_sconv2d_filter_grad. With `set`, each group's first chunk
+/// zeroes gw[g] band by band just before its GEMM adds to it (Gemm::zeroC):
+/// gw = ((0 + s_0) + s_1) + ..., the bits of a zero-filled gw without `set`.
+void filterGrad(const ConvShape &s, const float *input, const float *outputGrad,
+                float *filterGrad, bool set) {
   int64_t depth = s.depth(), pixels = s.pixels(),
           chunk = s.imagesPerFilterGradGemm();
+  if (s.empty()) {
+    // gw += nothing; gw = 0 with `set`.
+    if (set && s.g > 0 && s.f > 0 && depth > 0)
+      std::memset(filterGrad, 0,
+                  static_cast<size_t>(s.g * s.f * depth) * sizeof(float));
+    return;
+  }
   if (s.isDepthwise()) {
     // Groups write disjoint taps: shared among threads, each summed whole
     // by one thread.
-    parallelFor(g, worthThreads(s), [&](int64_t gi) {
-      depthwiseFilterGrad(s, input, outputGrad, gi, filterGrad + gi * depth);
+    parallelFor(s.g, worthThreads(s), [&](int64_t gi) {
+      float *taps = filterGrad + gi * depth;
+      if (set)
+        std::fill(taps, taps + depth, 0.0f);
+      depthwiseFilterGrad(s, input, outputGrad, gi, taps);
     });
     return;
   }
   // Every chunk adds to the same gw[gi], so one thread adds them in
   // increasing order; groups (and each GEMM's pieces) are shared among
   // threads.
-  parallelFor(g, worthThreads(s), [&](int64_t gi) {
-    for (int64_t i0 = 0; i0 < n; i0 += chunk) {
-      int64_t k = std::min(chunk, n - i0), columns = k * pixels;
+  parallelFor(s.g, worthThreads(s), [&](int64_t gi) {
+    for (int64_t i0 = 0; i0 < s.n; i0 += chunk) {
+      int64_t k = std::min(chunk, s.n - i0), columns = k * pixels;
       float *col =
           k == 1 && s.imageIsMatrix() ? nullptr : scratch(0, depth * columns);
-      float *gathered = k > 1 ? scratch(1, f * columns) : nullptr;
+      float *gathered = k > 1 ? scratch(1, s.f * columns) : nullptr;
       const float *matrix = unfold(s, input, i0, k, gi, col);
       const float *grads = gatherOutputs(s, outputGrad, i0, k, gi, gathered);
       // gw[gi] (f x depth) += dy (f x k pixels) * col^T (k pixels x depth).
-      gemm({false, true, f, depth, columns, grads, columns, matrix, columns,
-            1.0f, filterGrad + gi * f * depth, depth});
+      gemm({false, true, s.f, depth, columns, grads, columns, matrix, columns,
+            1.0f, filterGrad + gi * s.f * depth, depth, set && i0 == 0});
     }
   });
+}
+
+} // namespace
+
+extern "C" void remat_cpu_sconv2d_filter_grad(
+    int64_t n, int64_t g, int64_t c, int64_t h, int64_t w, int64_t f,
+    int64_t kh, int64_t kw, int64_t oh, int64_t ow, int64_t sh, int64_t sw,
+    int64_t dh, int64_t dw, uintptr_t x, int64_t offsetX, uintptr_t dy,
+    int64_t offsetDy, uintptr_t gw, int64_t offsetGw) {
+  filterGrad({n, g, c, h, w, f, kh, kw, oh, ow, sh, sw, dh, dw},
+             address(x, offsetX), address(dy, offsetDy), address(gw, offsetGw),
+             /*set=*/false);
+}
+
+extern "C" void remat_cpu_sconv2d_filter_grad_set(
+    int64_t n, int64_t g, int64_t c, int64_t h, int64_t w, int64_t f,
+    int64_t kh, int64_t kw, int64_t oh, int64_t ow, int64_t sh, int64_t sw,
+    int64_t dh, int64_t dw, uintptr_t x, int64_t offsetX, uintptr_t dy,
+    int64_t offsetDy, uintptr_t gw, int64_t offsetGw) {
+  filterGrad({n, g, c, h, w, f, kh, kw, oh, ow, sh, sw, dh, dw},
+             address(x, offsetX), address(dy, offsetDy), address(gw, offsetGw),
+             /*set=*/true);
 }
 
 extern "C" int remat_cpu_set_num_threads(int threads) {

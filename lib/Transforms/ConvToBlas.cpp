@@ -28,6 +28,7 @@
 #include "mlir/IR/AffineExpr.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinTypes.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 
 #include <limits>
 
@@ -340,6 +341,39 @@ std::optional<ConvMatch> remat::blas::matchConvolution(linalg::LinalgOp op,
   if (!match || !cuda)
     return match;
   return forCuda(*match);
+}
+
+linalg::FillOp remat::blas::zeroFillBefore(const ConvMatch &match) {
+  if (match.callee != kSconv2dFilterGrad)
+    return nullptr;
+  // The filter gradient's output, or the memref it is a reshaped view of (a
+  // one-group gradient may be expanded to [G, F, C, KH, KW]): the fill must
+  // zero exactly the elements the runtime then writes.
+  Value gw = match.operands[2];
+  SmallVector<Value, 2> outputs{gw};
+  if (auto expand = gw.getDefiningOp<memref::ExpandShapeOp>())
+    outputs.push_back(expand.getSrc());
+  else if (auto collapse = gw.getDefiningOp<memref::CollapseShapeOp>())
+    outputs.push_back(collapse.getSrc());
+  for (Operation *op = match.op->getPrevNode(); op; op = op->getPrevNode()) {
+    auto fill = dyn_cast<linalg::FillOp>(op);
+    if (!fill) {
+      // Constants, views, metadata: nothing that reads or writes memory.
+      if (isMemoryEffectFree(op) && op->getNumRegions() == 0)
+        continue;
+      return nullptr;
+    }
+    if (!fill.hasPureBufferSemantics() ||
+        !llvm::is_contained(outputs, fill.getDpsInits()[0]))
+      return nullptr;
+    auto zero = fill.getDpsInputs()[0].getDefiningOp<arith::ConstantOp>();
+    auto value = zero ? dyn_cast<FloatAttr>(zero.getValue()) : nullptr;
+    // +0.0 only: a fill of -0.0 would give other bits where the sum is 0.
+    if (!value || !value.getValue().isPosZero())
+      return nullptr;
+    return fill;
+  }
+  return nullptr;
 }
 
 FunctionType remat::blas::convolutionType(MLIRContext *ctx, bool cuda) {

@@ -32,6 +32,9 @@ constexpr llvm::StringLiteral kSconv2dInputGrad =
 /// The runtime's filter gradient.
 constexpr llvm::StringLiteral kSconv2dFilterGrad =
     "remat_cpu_sconv2d_filter_grad";
+/// The runtime's filter gradient written over its output (no zero fill).
+constexpr llvm::StringLiteral kSconv2dFilterGradSet =
+    "remat_cpu_sconv2d_filter_grad_set";
 /// The CUDA runtime's three (cuDNN), same sizes and operands, stream first.
 constexpr llvm::StringLiteral kCudaSconv2d = "remat_cuda_sconv2d";
 constexpr llvm::StringLiteral kCudaSconv2dInputGrad =
@@ -69,6 +72,13 @@ std::optional<ConvMatch> matchConvolution(mlir::linalg::LinalgOp op,
 /// of each operand, all `index`. With `cuda` the stream (a
 /// `!gpu.async.token`) comes first.
 mlir::FunctionType convolutionType(mlir::MLIRContext *ctx, bool cuda = false);
+
+/// For a CPU filter gradient (kSconv2dFilterGrad) whose output a
+/// `linalg.fill` of +0.0 zeroes with nothing but memory-effect-free ops
+/// (constants, views) between them: that fill, which the runtime's
+/// kSconv2dFilterGradSet makes redundant (it writes the same bits over the
+/// output). Else null.
+mlir::linalg::FillOp zeroFillBefore(const ConvMatch &match);
 
 /// Replaces the matched op by a call of `callee` (declared with
 /// convolutionType). With `cuda` the call takes the stream of a

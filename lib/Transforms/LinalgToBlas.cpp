@@ -328,6 +328,16 @@ struct LinalgToBlasPass
                    blas::matchConvolution(op, cuda))
         convolutions.push_back(*conv);
     });
+    // A filter gradient on a just zero-filled output writes it instead
+    // (remat_cpu_sconv2d_filter_grad_set): the fill's pass over the
+    // gradient, often the step's largest buffers, goes away.
+    SmallVector<Operation *> droppedFills;
+    if (!cuda)
+      for (blas::ConvMatch &conv : convolutions)
+        if (linalg::FillOp fill = blas::zeroFillBefore(conv)) {
+          conv.callee = blas::kSconv2dFilterGradSet;
+          droppedFills.push_back(fill);
+        }
     auto calls = [&](StringRef callee) {
       return llvm::any_of(convolutions, [&](const blas::ConvMatch &m) {
         return m.callee == callee;
@@ -353,7 +363,10 @@ struct LinalgToBlasPass
                               "convolution filter gradient"))) ||
         (calls(inputGrad) &&
          failed(checkReserved(module, inputGrad, convType,
-                              "convolution input gradient"))))
+                              "convolution input gradient"))) ||
+        (calls(blas::kSconv2dFilterGradSet) &&
+         failed(checkReserved(module, blas::kSconv2dFilterGradSet, convType,
+                              "convolution filter gradient"))))
       return signalPassFailure();
 
     for (StringRef gemm : gemms) {
@@ -365,6 +378,8 @@ struct LinalgToBlasPass
       if (routine.symbolKnownUseEmpty(module))
         routine.erase();
     }
+    for (Operation *fill : droppedFills)
+      fill->erase();
     for (const blas::ConvMatch &conv : convolutions)
       blas::rewriteConvolution(
           conv, declareRuntime(module, conv.callee, convType), cuda);

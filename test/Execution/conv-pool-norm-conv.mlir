@@ -28,15 +28,16 @@
 // The same with the convolutions through the CPU runtime
 // (--remat-linalg-to-blas: im2col + cblas_sgemm, libRematCpuRuntimeShared):
 // every f32 forward calls remat_cpu_sconv2d, every input gradient
-// remat_cpu_sconv2d_input_grad (GEMM + col2im), every filter gradient
-// remat_cpu_sconv2d_filter_grad, and the results match as above.
+// remat_cpu_sconv2d_input_grad (GEMM + col2im), every filter gradient (on a
+// just zero-filled output, whose fill goes) remat_cpu_sconv2d_filter_grad_set,
+// and the results match as above.
 // RUN: remat-opt %t.mlir --remat-lower-to-linalg --remat-open-recompute \
 // RUN:   --one-shot-bufferize='bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map' \
 // RUN:   --remat-plan-arena --remat-linalg-to-blas 2>/dev/null > %t.blas.mlir
 // RUN: FileCheck %s --check-prefix=CALLS < %t.blas.mlir
 // RUN: grep -c 'call @remat_cpu_sconv2d(' %t.blas.mlir | FileCheck %s --check-prefix=FORWARD
 // RUN: grep -c 'call @remat_cpu_sconv2d_input_grad(' %t.blas.mlir | FileCheck %s --check-prefix=INPUT
-// RUN: grep -c 'call @remat_cpu_sconv2d_filter_grad(' %t.blas.mlir | FileCheck %s --check-prefix=FILTER
+// RUN: grep -c 'call @remat_cpu_sconv2d_filter_grad_set(' %t.blas.mlir | FileCheck %s --check-prefix=FILTER
 // RUN: remat-opt %t.blas.mlir --convert-bufferization-to-memref --convert-linalg-to-loops \
 // RUN:   --expand-strided-metadata --lower-affine --finalize-memref-to-llvm --convert-scf-to-cf \
 // RUN:   --convert-math-to-llvm --convert-arith-to-llvm --convert-func-to-llvm --convert-cf-to-llvm \
@@ -80,7 +81,7 @@
 // CALLS-NOT: linalg.conv_2d
 // CALLS: func.func private @remat_cpu_sconv2d(index, index, index, index, index, index, index, index, index, index, index, index, index, index, index, index, index, index, index, index)
 // CALLS: func.func private @remat_cpu_sconv2d_input_grad(
-// CALLS: func.func private @remat_cpu_sconv2d_filter_grad(
+// CALLS: func.func private @remat_cpu_sconv2d_filter_grad_set(
 // FORWARD: {{^}}11{{$}}
 // INPUT: {{^}}11{{$}}
 // FILTER: {{^}}11{{$}}

@@ -214,6 +214,107 @@ func.func @filter_grad_one_group(%x: memref<2x1x3x5x5xf32>, %dy: memref<2x1x4x3x
 
 // -----
 
+#fzX = affine_map<(g, f, c, kh, kw, n, oh, ow) -> (n, g, c, oh + kh, ow + kw)>
+#fzDy = affine_map<(g, f, c, kh, kw, n, oh, ow) -> (n, g, f, oh, ow)>
+#fzW = affine_map<(g, f, c, kh, kw, n, oh, ow) -> (f, c, kh, kw)>
+// A filter gradient whose output a fill of +0.0 has just zeroed (only a
+// constant and a view between them): the fill goes, and the call is the
+// runtime's remat_cpu_sconv2d_filter_grad_set, which writes over gw.
+// CHECK-LABEL: func.func @filter_grad_zero_filled
+// CHECK-SAME: (%[[X:.*]]: memref<2x1x3x5x5xf32>, %{{.*}}: memref<2x4x3x3xf32>, %[[GW:.*]]: memref<4x3x3x3xf32>)
+// CHECK-NOT: linalg.fill
+// CHECK: %[[GP:.*]] = memref.extract_aligned_pointer_as_index %[[GW]]
+// CHECK: call @remat_cpu_sconv2d_filter_grad_set(%c2{{(_[0-9]+)?}}, %c1{{(_[0-9]+)?}}, %c3{{(_[0-9]+)?}}, %c5{{(_[0-9]+)?}}, %c5{{(_[0-9]+)?}}, %c4{{(_[0-9]+)?}}, %c3{{(_[0-9]+)?}}, %c3{{(_[0-9]+)?}}, %c3{{(_[0-9]+)?}}, %c3{{(_[0-9]+)?}}, %c1{{(_[0-9]+)?}}, %c1{{(_[0-9]+)?}}, %c1{{(_[0-9]+)?}}, %c1{{(_[0-9]+)?}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %[[GP]], %{{.*}})
+// CHECK-NOT: linalg
+// CHECK: func.func private @remat_cpu_sconv2d_filter_grad_set(index, index, index, index, index, index, index, index, index, index, index, index, index, index, index, index, index, index, index, index)
+// CHECK-NOT: func.func private @remat_cpu_sconv2d_filter_grad(
+func.func @filter_grad_zero_filled(%x: memref<2x1x3x5x5xf32>, %dy4: memref<2x4x3x3xf32>, %gw: memref<4x3x3x3xf32>) {
+  %zero = arith.constant 0.0 : f32
+  linalg.fill ins(%zero : f32) outs(%gw : memref<4x3x3x3xf32>)
+  %dy = memref.expand_shape %dy4 [[0], [1, 2], [3], [4]] output_shape [2, 1, 4, 3, 3] : memref<2x4x3x3xf32> into memref<2x1x4x3x3xf32>
+  linalg.generic {indexing_maps = [#fzX, #fzDy, #fzW],
+                  iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel",
+                                    "reduction", "reduction", "reduction"]}
+      ins(%x, %dy : memref<2x1x3x5x5xf32>, memref<2x1x4x3x3xf32>) outs(%gw : memref<4x3x3x3xf32>) {
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %p = arith.mulf %a, %b : f32
+    %s = arith.addf %acc, %p : f32
+    linalg.yield %s : f32
+  }
+  return
+}
+
+// -----
+
+#fkX = affine_map<(g, f, c, kh, kw, n, oh, ow) -> (n, g, c, oh + kh, ow + kw)>
+#fkDy = affine_map<(g, f, c, kh, kw, n, oh, ow) -> (n, g, f, oh, ow)>
+#fkW = affine_map<(g, f, c, kh, kw, n, oh, ow) -> (f, c, kh, kw)>
+// Fills kept, and the filter gradients add to gw: a fill of -0.0 (other
+// bits where a sum is 0), a fill of 1.0, a zero fill with a store into gw
+// in between, and a zero fill of another buffer.
+// CHECK-LABEL: func.func @filter_grad_fill_kept
+// CHECK: linalg.fill ins(%{{.*}} : f32) outs(%[[GW:.*]] : memref<4x3x3x3xf32>)
+// CHECK: call @remat_cpu_sconv2d_filter_grad(
+// CHECK: linalg.fill
+// CHECK: call @remat_cpu_sconv2d_filter_grad(
+// CHECK: linalg.fill
+// CHECK: memref.store
+// CHECK: call @remat_cpu_sconv2d_filter_grad(
+// CHECK: linalg.fill ins(%{{.*}} : f32) outs(%{{.*}} : memref<8xf32>)
+// CHECK: call @remat_cpu_sconv2d_filter_grad(
+// CHECK-NOT: remat_cpu_sconv2d_filter_grad_set
+func.func @filter_grad_fill_kept(%x: memref<2x1x3x5x5xf32>, %dy: memref<2x1x4x3x3xf32>, %gw: memref<4x3x3x3xf32>,
+                                 %other: memref<8xf32>) {
+  %negzero = arith.constant -0.0 : f32
+  %one = arith.constant 1.0 : f32
+  %zero = arith.constant 0.0 : f32
+  %c0 = arith.constant 0 : index
+  linalg.fill ins(%negzero : f32) outs(%gw : memref<4x3x3x3xf32>)
+  linalg.generic {indexing_maps = [#fkX, #fkDy, #fkW],
+                  iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel",
+                                    "reduction", "reduction", "reduction"]}
+      ins(%x, %dy : memref<2x1x3x5x5xf32>, memref<2x1x4x3x3xf32>) outs(%gw : memref<4x3x3x3xf32>) {
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %p = arith.mulf %a, %b : f32
+    %s = arith.addf %acc, %p : f32
+    linalg.yield %s : f32
+  }
+  linalg.fill ins(%one : f32) outs(%gw : memref<4x3x3x3xf32>)
+  linalg.generic {indexing_maps = [#fkX, #fkDy, #fkW],
+                  iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel",
+                                    "reduction", "reduction", "reduction"]}
+      ins(%x, %dy : memref<2x1x3x5x5xf32>, memref<2x1x4x3x3xf32>) outs(%gw : memref<4x3x3x3xf32>) {
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %p = arith.mulf %a, %b : f32
+    %s = arith.addf %acc, %p : f32
+    linalg.yield %s : f32
+  }
+  linalg.fill ins(%zero : f32) outs(%gw : memref<4x3x3x3xf32>)
+  memref.store %one, %gw[%c0, %c0, %c0, %c0] : memref<4x3x3x3xf32>
+  linalg.generic {indexing_maps = [#fkX, #fkDy, #fkW],
+                  iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel",
+                                    "reduction", "reduction", "reduction"]}
+      ins(%x, %dy : memref<2x1x3x5x5xf32>, memref<2x1x4x3x3xf32>) outs(%gw : memref<4x3x3x3xf32>) {
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %p = arith.mulf %a, %b : f32
+    %s = arith.addf %acc, %p : f32
+    linalg.yield %s : f32
+  }
+  linalg.fill ins(%zero : f32) outs(%other : memref<8xf32>)
+  linalg.generic {indexing_maps = [#fkX, #fkDy, #fkW],
+                  iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel",
+                                    "reduction", "reduction", "reduction"]}
+      ins(%x, %dy : memref<2x1x3x5x5xf32>, memref<2x1x4x3x3xf32>) outs(%gw : memref<4x3x3x3xf32>) {
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %p = arith.mulf %a, %b : f32
+    %s = arith.addf %acc, %p : f32
+    linalg.yield %s : f32
+  }
+  return
+}
+
+// -----
+
 #igW = affine_map<(n, g, c, kh, kw, f, oh, ow) -> (g, f, c, kh, kw)>
 #igDy = affine_map<(n, g, c, kh, kw, f, oh, ow) -> (n, g, f, oh, ow)>
 #igDx = affine_map<(n, g, c, kh, kw, f, oh, ow) -> (n, g, c, oh * 2 + kh, ow * 3 + kw * 2)>

@@ -87,6 +87,20 @@ void remat_cpu_sconv2d_filter_grad(int64_t n, int64_t g, int64_t c, int64_t h,
                                    uintptr_t dy, int64_t offsetDy,
                                    uintptr_t gw, int64_t offsetGw);
 
+/* The same filter gradient written over gw (its old contents ignored):
+ * gw = sum over (n, oh, ow) of the same products, in the same order and with
+ * the same bits as remat_cpu_sconv2d_filter_grad on a zero-filled gw. Each
+ * group's first GEMM zeroes gw band by band (at most 2^17 elements, whole
+ * blocks of 16 rows or columns of its piece) just before it adds the band's
+ * product, while the band is still in cache: no separate pass over gw.
+ * remat-linalg-to-blas calls it for a filter gradient whose output a
+ * linalg.fill of +0.0 has just zeroed (the fill is then dropped). */
+void remat_cpu_sconv2d_filter_grad_set(
+    int64_t n, int64_t g, int64_t c, int64_t h, int64_t w, int64_t f,
+    int64_t kh, int64_t kw, int64_t oh, int64_t ow, int64_t sh, int64_t sw,
+    int64_t dh, int64_t dw, uintptr_t x, int64_t offsetX, uintptr_t dy,
+    int64_t offsetDy, uintptr_t gw, int64_t offsetGw);
+
 /* The input gradient of the same convolution (same shapes; h and w are
  * those of the padded input, whose gradient dx is):
  *

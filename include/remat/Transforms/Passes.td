@@ -185,7 +185,13 @@ def RematLinalgToBlas : Pass<"remat-linalg-to-blas", "mlir::ModuleOp"> {
       `(g, f, c, kh, kw | n, oh, ow)` with the body `acc + x * dy`, reading
       `x[n, g, c, oh * sh + kh * dh, ow * sw + kw * dw]` and
       `dy[n, g, f, oh, ow]` into `gw[g, f, c, kh, kw]`, calls
-      `remat_cpu_sconv2d_filter_grad`.
+      `remat_cpu_sconv2d_filter_grad`; when a `linalg.fill` of +0.0 of
+      `gw` (or of the memref `gw` reshapes) precedes it with only
+      memory-effect-free ops (constants, views) between them, the fill is
+      erased and the call is `remat_cpu_sconv2d_filter_grad_set`, which
+      writes `gw` (the same bits as the fill and the accumulating call:
+      it zeroes each band of `gw` in cache just before adding the band's
+      product, instead of a separate pass over the whole gradient).
 
     All three take the sizes
     `n, g, c, h, w, f, kh, kw, oh, ow, sh, sw, dh, dw` (index constants;

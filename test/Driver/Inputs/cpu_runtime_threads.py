@@ -21,7 +21,8 @@ lib.remat_cpu_sgemm.argtypes = [I64] * 5 + [PTR, I64, I64, I64, I64, PTR,
                                             I64, I64, I64, PTR, I64, I64, I64]
 CONV = [I64] * 14 + [ctypes.c_size_t, I64] * 3
 for name in ("remat_cpu_sconv2d", "remat_cpu_sconv2d_input_grad",
-             "remat_cpu_sconv2d_filter_grad"):
+             "remat_cpu_sconv2d_filter_grad",
+             "remat_cpu_sconv2d_filter_grad_set"):
     getattr(lib, name).argtypes = CONV
 rng = np.random.default_rng(7)
 failures = 0
@@ -88,7 +89,7 @@ def windows(x, i, j, s):
              j * dw:j * dw + (ow - 1) * sw + 1:sw]
 
 
-def conv(name, n, g, c, h, w, f, kh, kw, sh, sw, dh, dw):
+def conv(name, n, g, c, h, w, f, kh, kw, sh, sw, dh, dw, set_only=False):
     oh, ow = (h - (kh - 1) * dh - 1) // sh + 1, (w - (kw - 1) * dw - 1) // sw + 1
     s = (n, g, c, h, w, f, kh, kw, oh, ow, sh, sw, dh, dw)
     x = rng.standard_normal((n, g, c, h, w), np.float32)
@@ -114,6 +115,20 @@ def conv(name, n, g, c, h, w, f, kh, kw, sh, sw, dh, dw):
         function(*s, ptr(first), 0, ptr(second), 0, ptr(result), 0)
         return result
 
+    def overwrite():
+        """remat_cpu_sconv2d_filter_grad_set over garbage: the bits of
+        remat_cpu_sconv2d_filter_grad on zeros (checked for every thread
+        count), else NaN."""
+        result = rng.standard_normal(gw.shape).astype(np.float32)
+        lib.remat_cpu_sconv2d_filter_grad_set(*s, ptr(x), 0, ptr(dy), 0,
+                                              ptr(result), 0)
+        added = call(lib.remat_cpu_sconv2d_filter_grad, x, dy, gw)
+        return result if result.tobytes() == added.tobytes() else \
+            np.full(gw.shape, np.nan, np.float32)
+
+    check(name + " filter grad set", overwrite, gw, float(gwa.max()))
+    if set_only:
+        return
     check(name + " forward", lambda: call(lib.remat_cpu_sconv2d, x, wt, y), y,
           float(ya.max()))
     check(name + " input grad",
@@ -143,4 +158,14 @@ conv("conv strided dilated", 3, 3, 6, 21, 17, 24, 3, 2, 2, 1, 2, 3)
 # nests), enough work for threads, and strided and dilated.
 conv("conv depthwise", 8, 32, 1, 34, 34, 1, 3, 3, 1, 1, 1, 1)
 conv("conv depthwise strided dilated", 3, 10, 1, 23, 19, 1, 3, 2, 2, 3, 2, 1)
+# The filter gradient written over garbage: bands of 256 columns (512
+# filters, two pieces of 288 columns each), of 2048 rows (5000 filters of
+# depth 64, two pieces of 2500 rows), and no images at all (gw = 0).
+conv("conv set columns", 2, 1, 64, 4, 4, 512, 3, 3, 1, 1, 1, 1, set_only=True)
+conv("conv set rows", 2, 1, 64, 2, 2, 5000, 1, 1, 1, 1, 1, 1, set_only=True)
+empty = rng.standard_normal((1, 4, 3, 2, 2)).astype(np.float32)
+lib.remat_cpu_sconv2d_filter_grad_set(0, 1, 3, 5, 5, 4, 2, 2, 4, 4, 1, 1, 1,
+                                      1, 0, 0, 0, 0, ptr(empty), 0)
+print("conv set no images " + ("ok" if not empty.any() else "FAIL not zero"))
+failures += bool(empty.any())
 sys.exit(1 if failures else 0)
