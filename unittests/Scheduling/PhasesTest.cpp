@@ -153,36 +153,12 @@ TEST(PhasesTest, StrategiesPlanEveryInterleavingOfARandomGraph) {
   }
 }
 
-namespace {
-
-/// A GELU-derivative-like late forward pair: cdf (cheap) and pdf (dear)
-/// read x and come after the first backward node g1; t reads pdf, out reads
-/// cdf. (Bytes; costs in parentheses.)
-///   0 x 100 (1000)  1 a 200 (1000: x)  2 loss 4 (a)  3 g1 100 (bwd: loss, a)
-///   4 cdf 100 (1: x)  5 pdf 100 (500: x)  6 t 100 (bwd: g1, pdf)
-///   7 out 4 (bwd, output: t, cdf, x)
-Graph makeLateCdf() {
-  Graph g;
-  g.addNode(test::makeCostNode("x", 100, 1000, {}));
-  g.addNode(test::makeCostNode("a", 200, 1000, {0}));
-  g.addNode(test::makeCostNode("loss", 4, 1, {1}));
-  g.addNode(test::makeCostNode("g1", 100, 1, {2, 1}, true));
-  g.addNode(test::makeCostNode("cdf", 100, 1, {0}));
-  g.addNode(test::makeCostNode("pdf", 100, 500, {0}));
-  g.addNode(test::makeCostNode("t", 100, 1, {3, 5}, true));
-  g.addNode(test::makeCostNode("out", 4, 1, {6, 4, 0}, true));
-  g.nodes[7].output = true;
-  return g;
-}
-
-} // namespace
-
 TEST(PhasesTest, DroppedLateForwardValueIsRecomputedForItsLaterReader) {
   // Kept, cdf lives from step 4 to out: x + g1 + cdf + pdf + t = 500 at t,
   // as in the pinned graph. Dropped, it still runs at step 4 (no reader
   // left: freed at once) and is recomputed from x (live) right before out:
   // x + g1 + pdf + t = 400 at t, the peak 404 at g1 (x + a + loss + g1).
-  Graph g = makeLateCdf();
+  Graph g = test::makeLateCdf();
   ASSERT_FALSE(g.validate());
   std::vector<bool> kept(g.size(), true);
   SimResult all;

@@ -203,20 +203,11 @@ TEST(PlannerOrderTest, ShuffledOrdersAreTopologicalAndReproducible) {
 }
 
 TEST(PlannerOrderTest, AutoDropsALateForwardValue) {
-  // PhasesTest's late cdf graph: pinned, no plan goes below 500 bytes (cdf
+  // test::makeLateCdf (TestGraphs.h): pinned, no plan goes below 500 bytes (cdf
   // and pdf run once where they are); forward-first, 404 bytes cost 501
   // (pdf, then cdf recomputed). In the input order with cdf dropped and
   // recomputed from x before out the peak is 404 at a cost of 1.
-  Graph g;
-  g.addNode(test::makeCostNode("x", 100, 1000, {}));
-  g.addNode(test::makeCostNode("a", 200, 1000, {0}));
-  g.addNode(test::makeCostNode("loss", 4, 1, {1}));
-  g.addNode(test::makeCostNode("g1", 100, 1, {2, 1}, true));
-  g.addNode(test::makeCostNode("cdf", 100, 1, {0}));
-  g.addNode(test::makeCostNode("pdf", 100, 500, {0}));
-  g.addNode(test::makeCostNode("t", 100, 1, {3, 5}, true));
-  g.addNode(test::makeCostNode("out", 4, 1, {6, 4, 0}, true));
-  g.nodes[7].output = true;
+  Graph g = test::makeLateCdf();
   PlannerOptions options;
   options.budget = 404;
   llvm::Expected<PlannerResult> r = planRematerialization(g, options);

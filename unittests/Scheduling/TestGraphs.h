@@ -114,6 +114,26 @@ inline Graph makeRandomGraph(std::mt19937 &rng, unsigned numForward,
   return g;
 }
 
+/// A GELU-derivative-like late forward pair: cdf (cheap) and pdf (dear)
+/// read x and come after the first backward node g1; t reads pdf, out reads
+/// cdf. (Bytes; costs in parentheses.)
+///   0 x 100 (1000)  1 a 200 (1000: x)  2 loss 4 (a)  3 g1 100 (bwd: loss, a)
+///   4 cdf 100 (1: x)  5 pdf 100 (500: x)  6 t 100 (bwd: g1, pdf)
+///   7 out 4 (bwd, output: t, cdf, x)
+inline Graph makeLateCdf() {
+  Graph g;
+  g.addNode(makeCostNode("x", 100, 1000, {}));
+  g.addNode(makeCostNode("a", 200, 1000, {0}));
+  g.addNode(makeCostNode("loss", 4, 1, {1}));
+  g.addNode(makeCostNode("g1", 100, 1, {2, 1}, true));
+  g.addNode(makeCostNode("cdf", 100, 1, {0}));
+  g.addNode(makeCostNode("pdf", 100, 500, {0}));
+  g.addNode(makeCostNode("t", 100, 1, {3, 5}, true));
+  g.addNode(makeCostNode("out", 4, 1, {6, 4, 0}, true));
+  g.nodes[7].output = true;
+  return g;
+}
+
 } // namespace test
 } // namespace sched
 } // namespace remat
