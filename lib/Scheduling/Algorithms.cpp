@@ -524,9 +524,7 @@ static std::vector<KeptSeed> boundCutSeeds(const Graph &graph,
   // A fixed number of step evaluations for the graph's size (about a second
   // on an idle machine), so that the cut, and so the plan, does not depend
   // on the machine's speed or load; the seconds are only a safety cap.
-  size_t size = graph.size();
-  for (const Node &node : graph.nodes)
-    size += node.operands.size();
+  size_t size = graph.workSize();
   LowerBoundOptions boundOptions;
   boundOptions.timeLimitSeconds = options.budgetSearchCutSeconds;
   boundOptions.maxEvaluations = static_cast<unsigned>(std::max(
@@ -556,9 +554,7 @@ static std::vector<KeptSeed> boundCutSeeds(const Graph &graph,
 /// The evaluations of one `searchWithinBudget` of `auto` on `graph`.
 static BudgetSearchOptions autoBudgetSearch(const Graph &graph,
                                             const PlannerOptions &options) {
-  size_t size = graph.size();
-  for (const Node &node : graph.nodes)
-    size += node.operands.size();
+  size_t size = graph.workSize();
   BudgetSearchOptions search;
   search.refresh = search.chains = options.budgetSearchLargerMoves;
   search.maxEvaluations = static_cast<unsigned>(std::max(
@@ -627,9 +623,7 @@ std::vector<PlanResult> sched::autoCandidates(PlanRequest &request) {
     // The budget's slack spent on less recompute, from the cheapest plans
     // within it (KeptSetSearch.h).
     const Graph &graph = request.getGraph();
-    size_t size = graph.size();
-    for (const Node &node : graph.nodes)
-      size += node.operands.size();
+    size_t size = graph.workSize();
     double evaluations =
         std::clamp(kRelaxWork / double(std::max<size_t>(size, 1)), 100.0,
                    4000.0) *

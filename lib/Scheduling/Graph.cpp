@@ -59,6 +59,13 @@ std::optional<std::string> Graph::validate() const {
   return std::nullopt;
 }
 
+size_t Graph::workSize() const {
+  size_t size = nodes.size();
+  for (const Node &node : nodes)
+    size += node.operands.size();
+  return size;
+}
+
 double Graph::forwardCost() const {
   double total = 0;
   for (const Node &node : nodes)

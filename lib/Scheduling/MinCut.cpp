@@ -160,9 +160,7 @@ static void searchFromCuts(const Graph &graph, std::vector<MinCutPlan> &plans,
   // The evaluation budget (each evaluation is O(nodes + operands)), split
   // among the three phases; within a phase each search may use its fair
   // share of what is left.
-  size_t size = graph.size();
-  for (const Node &node : graph.nodes)
-    size += node.operands.size();
+  size_t size = graph.workSize();
   double total = std::clamp(kSearchWork / double(std::max<size_t>(size, 1)),
                             100.0, 50000.0) *
                  searchWork;

@@ -89,6 +89,9 @@ struct Graph {
   int64_t inputBytes = 0;
 
   unsigned size() const { return nodes.size(); }
+  /// Nodes plus operand references: what one pass over the graph (a
+  /// simulation, a search evaluation) costs, used to scale work limits.
+  size_t workSize() const;
   /// Adds a node and returns its index.
   unsigned addNode(Node node);
   /// Returns a diagnostic message if the graph is malformed (operand out of
