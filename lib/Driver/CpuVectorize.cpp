@@ -150,8 +150,9 @@ struct CpuVectorizePass
     vector::populateCastAwayVectorLeadingOneDimPatterns(patterns);
     vector::populateDropUnitDimWithShapeCastPatterns(patterns);
     vector::populateVectorTransferPermutationMapLoweringPatterns(patterns);
+    StringRef vectorDialect = vector::VectorDialect::getDialectNamespace();
     for (RegisteredOperationName name : context->getRegisteredOperations())
-      if (name.getDialectNamespace() == vector::VectorDialect::getDialectNamespace())
+      if (name.getDialectNamespace() == vectorDialect)
         name.getCanonicalizationPatterns(patterns, context);
     FrozenRewritePatternSet frozen(std::move(patterns));
     for (func::FuncOp func : funcs)
