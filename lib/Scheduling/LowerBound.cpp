@@ -213,7 +213,7 @@ public:
   StepCut(const Graph &graph, const StepFacts &facts, unsigned t, unsigned last,
           double costUnit, double byteUnit, int64_t budget,
           bool recomputeMemory)
-      : graph(graph), facts(facts), t(t), costUnit(costUnit),
+      : graph(graph), facts(facts), costUnit(costUnit),
         byteUnit(byteUnit), readByT(graph.size(), false), needed(t, false),
         stays(t, false) {
     for (unsigned op : graph.nodes[t].operands)
@@ -365,7 +365,6 @@ public:
 private:
   const Graph &graph;
   const StepFacts &facts;
-  unsigned t;
   double costUnit, byteUnit;
   std::vector<bool> readByT;
   std::vector<bool> needed;
