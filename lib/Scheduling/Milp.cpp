@@ -13,6 +13,7 @@
 #include "remat/Scheduling/Milp.h"
 #include "remat/Scheduling/KeptSet.h"
 #include "remat/Scheduling/LowerBound.h"
+#include "remat/Scheduling/MilpClaims.h"
 
 #include <algorithm>
 #include <chrono>
@@ -103,6 +104,9 @@ private:
 /// Outcome of one CBC solve.
 struct SolveOutcome {
   bool found = false;
+  /// CBC's search ended before the deadline (MilpClaims.h), or LowerBound's
+  /// bound proved the outcome without it: only then does it prove anything.
+  bool finished = false;
   bool optimal = false;
   bool infeasible = false;
   double gapPercent = 0;
@@ -578,17 +582,6 @@ public:
     CbcMain1(int(args.size()), args.data(), cbc, noCallBack, data);
     out.nodes = cbc.getNodeCount();
     double unit = peakMode ? scale : costScale;
-    // A proof only counts when the search ran to its end before the
-    // deadline: CBC may stop in preprocessing on the time limit claiming
-    // infeasibility, and an LP Clp cut short at the deadline proves
-    // nothing.
-    bool timedOut = cbc.isSecondsLimitReached() || secondsLeft() <= 0;
-    // CBC's best possible objective is a bound when the search ended; cut
-    // short (at the root, before any node) it can be a placeholder above
-    // every solution (2.9e12 against a cutoff of 2.1 on gpt_l2), so then it
-    // counts only below the best known objective.
-    double bestPossible = cbc.getBestPossibleObjValue();
-    double known = cutoff ? *cutoff / unit + 1e-6 : COIN_DBL_MAX;
     // CBC's own best solution, or the best one the event handler copied
     // if that one is better or CBC's did not come back.
     const double *sol = cbc.bestSolution();
@@ -598,18 +591,34 @@ public:
       sol = kept.values.data();
       obj = kept.objective;
     }
+    // What counts (MilpClaims.h): proofs only from a search that ended
+    // before the deadline (CBC may stop on the time limit claiming
+    // infeasibility, and an LP Clp cut short at the deadline proves
+    // nothing); CBC's best possible objective from a search cut short only
+    // strictly below the best known objective (cut short at the root CBC
+    // reported 2.9e12 against a cutoff of 2.1 on gpt_l2).
+    CbcAnswer answer;
+    answer.provenOptimal = cbc.isProvenOptimal();
+    answer.provenInfeasible = cbc.isProvenInfeasible();
+    answer.secondsLimitReached = cbc.isSecondsLimitReached();
+    answer.deadline = deadline;
+    answer.returnedAt = Clock::now();
+    answer.bestPossible = cbc.getBestPossibleObjValue();
+    if (cutoff)
+      answer.bestKnown = *cutoff / unit;
     if (sol)
-      known = std::min(known, obj);
-    if (std::isfinite(bestPossible) && std::fabs(bestPossible) < 1e40 &&
-        (!timedOut || bestPossible <= known))
-      out.bound = std::max(0.0, bestPossible) * unit;
+      answer.bestKnown = std::min(answer.bestKnown.value_or(obj), obj);
+    CbcClaims claims = acceptCbcAnswer(answer);
+    out.finished = claims.finished;
+    if (claims.bound)
+      out.bound = std::max(0.0, *claims.bound) * unit;
     out.bound = std::max(out.bound, lowerBound);
-    if (!sol || (cbc.isProvenInfeasible() && !timedOut)) {
-      out.infeasible = cbc.isProvenInfeasible() && !timedOut;
+    if (!sol || claims.infeasible) {
+      out.infeasible = claims.infeasible;
       return out;
     }
     out.found = true;
-    out.optimal = cbc.isProvenOptimal() && !timedOut;
+    out.optimal = claims.optimal;
     out.objective = obj * unit;
     out.bound =
         out.optimal ? out.objective : std::min(out.objective, out.bound);
@@ -1066,7 +1075,10 @@ std::optional<PlanResult> remat::sched::milpOptimal(const Graph &graph,
     out.schedule = *warmStart;
     out.objective = warmObjective;
     out.bound = std::min(out.bound, warmObjective);
-    out.optimal = out.bound >= warmObjective - 1e-9;
+    // Only a search that ended proves the start optimal (a bound at the
+    // cutoff from one cut short is what an LP stopped on time leaves;
+    // LowerBound's bound meeting the start is handled before CBC runs).
+    out.optimal = out.finished && out.bound >= warmObjective - 1e-9;
     out.gapPercent = gapPercent(out.objective, out.bound);
     stats.fromWarmStart = true;
   };
@@ -1090,6 +1102,7 @@ std::optional<PlanResult> remat::sched::milpOptimal(const Graph &graph,
     SolveOutcome least;
     if (cutoff && meets(peakBound, *cutoff)) {
       least.infeasible = true; // Nothing beats the warm start.
+      least.finished = true;   // Proved by the bound, no search needed.
       byBound = true;
     } else {
       least = builder.solve(/*peakMode=*/true, 0, left() * 2 / 3, cutoff,
@@ -1158,6 +1171,7 @@ std::optional<PlanResult> remat::sched::milpOptimal(const Graph &graph,
     }
     if (cutoff && meets(bound.recomputeCost, *cutoff)) {
       result.infeasible = true; // Nothing beats the warm start.
+      result.finished = true;   // Proved by the bound, no search needed.
       byBound = true;
     } else {
       result = builder.solve(
