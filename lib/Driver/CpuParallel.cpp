@@ -12,6 +12,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "CpuParallel.h"
+
 #include "remat/Driver/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -179,6 +181,56 @@ static FailureOr<func::FuncOp> getMaxThreadsFunc(ModuleOp module) {
   return func;
 }
 
+bool remat::shouldRunParallel(linalg::LinalgOp op, int64_t minWork) {
+  if (!isWorthParallel(op, minWork))
+    return false;
+  // One thread at most: left sequential.
+  std::optional<int64_t> most = maxUsefulThreads(op);
+  return !most || *most >= 2;
+}
+
+FailureOr<Value> remat::getThreadCount(RewriterBase &rewriter,
+                                       func::FuncOp func) {
+  Block &entry = func.getBody().front();
+  for (auto call : entry.getOps<func::CallOp>())
+    if (call.getCallee() == kMaxThreads && call.getNumResults() == 1)
+      return call.getResult(0);
+  FailureOr<func::FuncOp> maxThreads =
+      getMaxThreadsFunc(func->getParentOfType<ModuleOp>());
+  if (failed(maxThreads))
+    return failure();
+  OpBuilder::InsertionGuard guard(rewriter);
+  rewriter.setInsertionPointToStart(&entry);
+  return func::CallOp::create(rewriter, func.getLoc(), *maxThreads,
+                              ValueRange{})
+      .getResult(0);
+}
+
+Value remat::buildParallelTest(RewriterBase &rewriter, linalg::LinalgOp op,
+                               Value threads) {
+  OpBuilder::InsertionGuard guard(rewriter);
+  rewriter.setInsertionPoint(op);
+  Location loc = op.getLoc();
+  Value one = arith::ConstantIntOp::create(rewriter, loc, 1, 32);
+  Value parallel = arith::CmpIOp::create(
+      rewriter, loc, arith::CmpIPredicate::sgt, threads, one);
+  std::optional<int64_t> most = maxUsefulThreads(op);
+  if (!most || *most >= std::numeric_limits<int32_t>::max())
+    return parallel;
+  // Parallel only while the thread count is at most *most.
+  Value bound = arith::ConstantIntOp::create(rewriter, loc, *most, 32);
+  Value within = arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::sle,
+                                       threads, bound);
+  return arith::AndIOp::create(rewriter, loc, parallel, within);
+}
+
+scf::ParallelOp remat::makeParallelLoop(RewriterBase &rewriter,
+                                        scf::ForOp loop) {
+  scf::ParallelOp parallel = makeParallel(rewriter, loop);
+  sinkViews(rewriter, parallel);
+  return parallel;
+}
+
 namespace {
 
 struct CpuParallelLoopsPass
@@ -193,12 +245,9 @@ struct CpuParallelLoopsPass
     for (auto func : module.getOps<func::FuncOp>()) {
       SmallVector<linalg::LinalgOp> ops;
       func.walk([&](linalg::LinalgOp op) {
-        if (op->getParentOp() != func.getOperation() ||
-            !isWorthParallel(op, minWork))
-          return;
-        // One thread at most: left for convert-linalg-to-loops.
-        std::optional<int64_t> most = maxUsefulThreads(op);
-        if (!most || *most >= 2)
+        // Else left for convert-linalg-to-loops.
+        if (op->getParentOp() == func.getOperation() &&
+            shouldRunParallel(op, minWork))
           ops.push_back(op);
       });
       if (!ops.empty())
@@ -206,18 +255,16 @@ struct CpuParallelLoopsPass
     }
     if (work.empty())
       return;
-    FailureOr<func::FuncOp> maxThreads = getMaxThreadsFunc(module);
-    if (failed(maxThreads))
-      return signalPassFailure();
     IRRewriter rewriter(&getContext());
     for (auto &[func, ops] : work) {
-      // Once per call of the function: whether its loops get more than one
-      // thread.
-      rewriter.setInsertionPointToStart(&func.getBody().front());
+      // Once per call of the function (remat-cpu-vectorize may have asked
+      // already): whether its loops get more than one thread.
+      FailureOr<Value> count = getThreadCount(rewriter, func);
+      if (failed(count))
+        return signalPassFailure();
+      Value threads = *count;
+      rewriter.setInsertionPointAfterValue(threads);
       Location loc = func.getLoc();
-      Value threads =
-          func::CallOp::create(rewriter, loc, *maxThreads, ValueRange{})
-              .getResult(0);
       Value one = arith::ConstantIntOp::create(rewriter, loc, 1, 32);
       Value several = arith::CmpIOp::create(
           rewriter, loc, arith::CmpIPredicate::sgt, threads, one);

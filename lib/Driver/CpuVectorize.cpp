@@ -9,9 +9,13 @@
 // tiled by one unit-stride parallel dimension (scf::tileUsingSCF) and every
 // tile becomes vector ops (linalg::vectorize). Reductions are tiled by 1,
 // so the order of every floating-point reduction is that of
-// convert-linalg-to-loops.
+// convert-linalg-to-loops. Ops that remat-cpu-parallel-loops would share
+// among OpenMP threads get their outermost tile loop as an scf.parallel
+// under its thread test (CpuParallel.h).
 //
 //===----------------------------------------------------------------------===//
+
+#include "CpuParallel.h"
 
 #include "remat/Driver/Passes.h"
 
@@ -81,12 +85,13 @@ static std::optional<unsigned> chooseVectorDim(linalg::LinalgOp op,
 }
 
 /// Tiles `op` by `lanes` along `dim` and by 1 along every other dimension
-/// of more than one iteration, then vectorises the tile. Returns failure
-/// only if the IR could not be rewritten; an op the vectoriser rejects
-/// stays a (tiled) linalg op.
-static LogicalResult tileAndVectorize(RewriterBase &rewriter,
-                                      linalg::LinalgOp op, unsigned dim,
-                                      int64_t lanes) {
+/// of more than one iteration, then vectorises the tile. Returns the
+/// outermost tile loop (null if there is none), and failure only if the IR
+/// could not be rewritten; an op the vectoriser rejects stays a (tiled)
+/// linalg op.
+static FailureOr<scf::ForOp> tileAndVectorize(RewriterBase &rewriter,
+                                              linalg::LinalgOp op,
+                                              unsigned dim, int64_t lanes) {
   SmallVector<int64_t> ranges = op.getStaticLoopRanges();
   SmallVector<OpFoldResult> sizes;
   for (auto [position, range] : llvm::enumerate(ranges))
@@ -105,6 +110,47 @@ static LogicalResult tileAndVectorize(RewriterBase &rewriter,
   rewriter.setInsertionPoint(tile);
   if (succeeded(linalg::vectorize(rewriter, tile)))
     rewriter.eraseOp(tile);
+  if (tiled->loops.empty())
+    return scf::ForOp();
+  return dyn_cast<scf::ForOp>(tiled->loops.front().getOperation());
+}
+
+/// Returns true if the outermost tile loop of `op` (tiled as in
+/// tileAndVectorize) is worth sharing among threads: the rule of
+/// remat-cpu-parallel-loops (shouldRunParallel, `minWork` points), and at
+/// least two tiles along the first dimension.
+static bool isParallelTiling(linalg::LinalgOp op, unsigned dim, int64_t lanes,
+                             int64_t minWork) {
+  if (minWork < 0 || !shouldRunParallel(op, minWork))
+    return false;
+  int64_t trips = op.getStaticLoopRanges().front();
+  return (dim == 0 ? trips / lanes : trips) >= 2;
+}
+
+/// Tiles and vectorises `op` (tileAndVectorize) twice, under
+/// `scf.if %parallel` (buildParallelTest): the then-branch with its
+/// outermost tile loop an scf.parallel (OpenMP threads after
+/// convert-scf-to-openmp), the else-branch with the same sequential loop.
+static LogicalResult tileAndVectorizeParallel(RewriterBase &rewriter,
+                                              func::FuncOp func,
+                                              linalg::LinalgOp op,
+                                              unsigned dim, int64_t lanes) {
+  FailureOr<Value> threads = getThreadCount(rewriter, func);
+  if (failed(threads))
+    return failure();
+  Value parallel = buildParallelTest(rewriter, op, *threads);
+  rewriter.setInsertionPoint(op);
+  auto branch = scf::IfOp::create(rewriter, op.getLoc(), parallel,
+                                  /*withElseRegion=*/true);
+  rewriter.setInsertionPoint(branch.elseBlock()->getTerminator());
+  auto sequential = cast<linalg::LinalgOp>(rewriter.clone(*op));
+  rewriter.moveOpBefore(op, branch.thenBlock()->getTerminator());
+  if (failed(tileAndVectorize(rewriter, sequential, dim, lanes)))
+    return failure();
+  FailureOr<scf::ForOp> outer = tileAndVectorize(rewriter, op, dim, lanes);
+  if (failed(outer) || !*outer || outer->getNumRegionIterArgs() != 0)
+    return failure();
+  makeParallelLoop(rewriter, *outer);
   return success();
 }
 
@@ -121,7 +167,14 @@ struct CpuVectorizePass
           << static_cast<int64_t>(vectorSize);
       return signalPassFailure();
     }
-    SmallVector<std::pair<linalg::LinalgOp, unsigned>> work;
+    struct Work {
+      func::FuncOp func;
+      linalg::LinalgOp op;
+      unsigned dim;
+      /// Whether the outermost tile loop goes on threads.
+      bool parallel;
+    };
+    SmallVector<Work> work;
     SmallVector<func::FuncOp> funcs;
     for (auto func : getOperation().getOps<func::FuncOp>()) {
       unsigned before = work.size();
@@ -130,18 +183,30 @@ struct CpuVectorizePass
             (contractionsOnly && !linalg::isaContractionOpInterface(op)))
           return;
         std::optional<unsigned> dim = chooseVectorDim(op, vectorSize);
-        if (dim && succeeded(linalg::vectorizeOpPrecondition(op)))
-          work.emplace_back(op, *dim);
+        if (!dim || failed(linalg::vectorizeOpPrecondition(op)))
+          return;
+        // Only an op directly in the function body: one nested in a loop
+        // or region runs in whatever thread runs its parent.
+        bool parallel = op->getParentOp() == func.getOperation() &&
+                        isParallelTiling(op, *dim, vectorSize, minWork);
+        work.push_back({func, op, *dim, parallel});
       });
       if (work.size() != before)
         funcs.push_back(func);
     }
     IRRewriter rewriter(&getContext());
-    for (auto [op, dim] : work)
-      if (failed(tileAndVectorize(rewriter, op, dim, vectorSize))) {
-        op.emitError("remat-cpu-vectorize: could not tile this op");
+    for (Work &item : work) {
+      LogicalResult tiled =
+          item.parallel
+              ? tileAndVectorizeParallel(rewriter, item.func, item.op,
+                                         item.dim, vectorSize)
+              : LogicalResult(tileAndVectorize(rewriter, item.op, item.dim,
+                                               vectorSize));
+      if (failed(tiled)) {
+        item.op.emitError("remat-cpu-vectorize: could not tile this op");
         return signalPassFailure();
       }
+    }
     // One-dimensional transfers: unit dimensions dropped, broadcasts and
     // transposed reads as explicit vector ops.
     MLIRContext *context = &getContext();

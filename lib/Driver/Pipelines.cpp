@@ -124,16 +124,18 @@ void remat::buildCpuLLVMPipeline(OpPassManager &pm,
   // Threads: the outer loop of each large linalg op becomes an OpenMP
   // worksharing loop (the testing aid's parallel loops stay sequential).
   bool openmp = !options.gpuLoops && options.parallelThreshold >= 0;
-  // Upstream vectorisation: before the parallel loops, so the ops it
-  // vectorises become sequential vector loop nests (no OpenMP threads).
-  // By default only the contractions that call no library, where it is
-  // faster (bench/perf-results.md, "Upstream vectorisation").
+  // Upstream vectorisation: before the parallel loops; the ops it
+  // vectorises that remat-cpu-parallel-loops would put on threads get their
+  // outer tile loop on threads (the same rule and threshold). By default
+  // only the contractions that call no library, where it is faster
+  // (bench/perf-results.md, "Upstream vectorisation").
   bool upstream = !options.gpuLoops &&
                   (options.upstreamVectorize || options.upstreamContractions);
   if (upstream) {
     pm.addPass(createRematCpuVectorize(RematCpuVectorizeOptions{
         options.vectorSize,
-        /*contractionsOnly=*/!options.upstreamVectorize}));
+        /*contractionsOnly=*/!options.upstreamVectorize,
+        /*minWork=*/openmp ? options.parallelThreshold : int64_t(-1)}));
     VectorTransferToSCFOptions transfers;
     transfers.enableFullUnroll();
     pm.addNestedPass<func::FuncOp>(createConvertVectorToSCFPass(transfers));
