@@ -9,7 +9,9 @@ Models (examples/<model>.mlir, and python/remat/zoo.py's models imported as
 bench/perf.py does): the store-all step compiled both ways (compile wall and
 CPU seconds), the dumped buffers after one step compared bytewise, then the
 median step time of each at every thread count, interleaved (llvm,
-upstream, llvm, upstream; the faster of the two runs of each).
+upstream, llvm, upstream; the fastest of the --rounds runs of each).
+--baseline contractions compares against remat-compile's default instead
+of --cpu-vectorize=llvm.
 Matmuls (--types): f32 matmuls call cblas_sgemm, f64/f16/bf16 ones stay
 loops; one `linalg.matmul` of two size x size matrices per type, both ways,
 the runner's mean call time (same interleaving) and whether the result
@@ -75,8 +77,9 @@ def same_dumps(a, b):
 
 
 def compare_models(args, tmp, threads):
-    lines = ["| model | threads | llvm ms | upstream ms | upstream / llvm | "
-             "compile wall s llvm / upstream | compile CPU s llvm / upstream "
+    b = args.baseline
+    lines = [f"| model | threads | {b} ms | upstream ms | upstream / {b} | "
+             f"compile wall s {b} / upstream | compile CPU s {b} / upstream "
              "| same bits |",
              "|---|---:|---:|---:|---:|---:|---:|---|"]
     models = [(n, False) for n in args.models.split(",") if n]
@@ -89,7 +92,7 @@ def compare_models(args, tmp, threads):
         else:
             model = os.path.join(ROOT, "examples", name + ".mlir")
         compiled = {}
-        for v in ("llvm", "upstream"):
+        for v in (b, "upstream"):
             compiled[v] = perf.compile_step(
                 args.build, model,
                 ["--strategy=store-all", "--cpu-vectorize=" + v],
@@ -97,21 +100,21 @@ def compare_models(args, tmp, threads):
             os.makedirs(base + "-" + v + "-dump")
             perf.run_step(base + "-" + v + ".run", 1, 1,
                           base + "-" + v + "-dump", extra)
-        same = same_dumps(base + "-llvm-dump", base + "-upstream-dump")
+        same = same_dumps(base + "-" + b + "-dump", base + "-upstream-dump")
         for t in threads:
             best = {}
-            for _ in range(2):
-                for v in ("llvm", "upstream"):
+            for _ in range(args.rounds):
+                for v in (b, "upstream"):
                     ms = perf.run_step(base + "-" + v + ".run", args.steps,
                                        t, extra=extra)[0]
                     best[v] = min(ms, best.get(v, ms))
             shown = name + (" (imported)" if imported else "")
             lines.append(
-                f"| {shown} | {t} | {best['llvm']:.2f} | "
+                f"| {shown} | {t} | {best[b]:.2f} | "
                 f"{best['upstream']:.2f} | "
-                f"{best['upstream'] / best['llvm']:.2f} | "
-                f"{compiled['llvm'][0]:.1f} / {compiled['upstream'][0]:.1f} | "
-                f"{compiled['llvm'][1]:.1f} / {compiled['upstream'][1]:.1f} | "
+                f"{best['upstream'] / best[b]:.2f} | "
+                f"{compiled[b][0]:.1f} / {compiled['upstream'][0]:.1f} | "
+                f"{compiled[b][1]:.1f} / {compiled['upstream'][1]:.1f} | "
                 f"{'yes' if same else 'NO'} |")
             print(lines[-1], file=sys.stderr)
     return lines
@@ -126,6 +129,14 @@ def main():
     parser.add_argument("--steps", type=int, default=10)
     parser.add_argument("--threads", default="1,2")
     parser.add_argument("--types", default="")
+    parser.add_argument("--baseline", default="llvm",
+                        choices=["llvm", "contractions"],
+                        help="the models' other build: --cpu-vectorize=llvm "
+                        "(LLVM's vectorizers) or contractions (the default: "
+                        "upstream for the matmuls that call no library)")
+    parser.add_argument("--rounds", type=int, default=2,
+                        help="interleaved runs of each build per thread "
+                        "count (the fastest is shown)")
     args = parser.parse_args()
     threads = [int(n) for n in args.threads.split(",")]
     loads = [os.getloadavg()[0]]

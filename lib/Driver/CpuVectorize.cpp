@@ -90,8 +90,8 @@ static std::optional<unsigned> chooseVectorDim(linalg::LinalgOp op,
 /// could not be rewritten; an op the vectoriser rejects stays a (tiled)
 /// linalg op.
 static FailureOr<scf::ForOp> tileAndVectorize(RewriterBase &rewriter,
-                                              linalg::LinalgOp op,
-                                              unsigned dim, int64_t lanes) {
+                                              linalg::LinalgOp op, unsigned dim,
+                                              int64_t lanes) {
   SmallVector<int64_t> ranges = op.getStaticLoopRanges();
   SmallVector<OpFoldResult> sizes;
   for (auto [position, range] : llvm::enumerate(ranges))
@@ -133,8 +133,8 @@ static bool isParallelTiling(linalg::LinalgOp op, unsigned dim, int64_t lanes,
 /// convert-scf-to-openmp), the else-branch with the same sequential loop.
 static LogicalResult tileAndVectorizeParallel(RewriterBase &rewriter,
                                               func::FuncOp func,
-                                              linalg::LinalgOp op,
-                                              unsigned dim, int64_t lanes) {
+                                              linalg::LinalgOp op, unsigned dim,
+                                              int64_t lanes) {
   FailureOr<Value> threads = getThreadCount(rewriter, func);
   if (failed(threads))
     return failure();
@@ -197,11 +197,10 @@ struct CpuVectorizePass
     IRRewriter rewriter(&getContext());
     for (Work &item : work) {
       LogicalResult tiled =
-          item.parallel
-              ? tileAndVectorizeParallel(rewriter, item.func, item.op,
-                                         item.dim, vectorSize)
-              : LogicalResult(tileAndVectorize(rewriter, item.op, item.dim,
-                                               vectorSize));
+          item.parallel ? tileAndVectorizeParallel(rewriter, item.func, item.op,
+                                                   item.dim, vectorSize)
+                        : LogicalResult(tileAndVectorize(rewriter, item.op,
+                                                         item.dim, vectorSize));
       if (failed(tiled)) {
         item.op.emitError("remat-cpu-vectorize: could not tile this op");
         return signalPassFailure();

@@ -492,6 +492,20 @@ def RematCpuVectorize : Pass<"remat-cpu-vectorize", "mlir::ModuleOp"> {
     default: the f64/f16/bf16 matmuls, which LLVM leaves scalar since their
     innermost loop is the reduction).
 
+    With `min-work` (remat-compile passes `--parallel-threshold`), an op
+    directly in a function body that `remat-cpu-parallel-loops` would share
+    among OpenMP threads (the same rule: at least `min-work` iteration
+    points, a parallel first loop, output ranges a cache line apart), and
+    whose first dimension gives at least two tiles, becomes an `scf.if`
+    under the same thread test (`omp_get_max_threads()` once per function,
+    above 1, and for an op with a reduction at most the threads that write
+    their own cache lines): the then-branch holds the vectorised tile loops
+    with the outermost one, over the first dimension, an `scf.parallel`
+    (its body computing the views it uses itself), the else-branch the same
+    loops all sequential. Each tile of the first dimension writes its own
+    output elements and computes them as on one thread, so the results do
+    not depend on the number of threads.
+
     Reduction dimensions are tiled by 1, so each tile reduces one element
     per step: every output element sees its reduction in the loop order of
     `convert-linalg-to-loops`, and the vector lanes are distinct output
@@ -529,6 +543,11 @@ def RematCpuVectorize : Pass<"remat-cpu-vectorize", "mlir::ModuleOp"> {
            /*default=*/"false",
            "Only contractions (linalg::isaContractionOpInterface: matmuls, "
            "batch matmuls and their generic forms that call no library)">,
+    Option<"minWork", "min-work", "int64_t", /*default=*/"-1",
+           "Ops directly in a function body that remat-cpu-parallel-loops "
+           "with this min-work would share among threads get their "
+           "outermost tile loop as an scf.parallel under the same thread "
+           "test; -1: every tile loop sequential">,
   ];
   let dependentDialects = [
     "::mlir::affine::AffineDialect", "::mlir::arith::ArithDialect",
