@@ -10,12 +10,15 @@
 // in a per-thread scratch buffer and multiply it with the filters by one
 // cblas_sgemm per group and chunk of images; the input gradient multiplies
 // the transposed filters with the output gradient and adds the result back
-// to the windows (col2im). Depthwise convolutions (one input and one
-// output channel per group) are direct loop nests instead.
+// to the windows (col2im). GEMMs with few columns (a CNN's last stages)
+// run as SmallGemm.cpp's loops on AVX-512 CPUs. Depthwise convolutions (one
+// input and one output channel per group) are direct loop nests instead.
 //
 //===----------------------------------------------------------------------===//
 
 #include "remat/Runtime/CpuRuntime.h"
+
+#include "SmallGemm.h"
 
 #include <algorithm>
 #include <cerrno>
@@ -212,6 +215,17 @@ struct Gemm {
   /// that the zeros are still in the core's cache when the GEMM reads them
   /// back, instead of a separate pass over all of C beforehand.
   bool zeroC = false;
+  /// The product may run as smallGemm's loops when they apply (a
+  /// convolution's GEMM; beta 0 or 1).
+  bool small = false;
+
+  /// Whether this product runs as smallGemm's loops: decided by the shape
+  /// of the whole product (and the CPU), never by a piece's.
+  bool isSmall() const {
+    return small && (beta == 0.0f || beta == 1.0f) &&
+           remat::runtime::smallGemmApplies(transA, transB, n, k) &&
+           remat::runtime::haveSmallGemm();
+  }
 };
 
 /// Least m n k of a GEMM that is split into pieces (and of a batch or a
@@ -251,27 +265,32 @@ int64_t gemmPieces(int64_t m, int64_t n, int64_t k) {
   return std::clamp<int64_t>(pieces, 2, kMaxPieces);
 }
 
+/// Rows [begin, end) of op(A) and of C of `g` when `byRows`, else columns
+/// [begin, end) of op(B) and of C.
+Gemm band(const Gemm &g, bool byRows, int64_t begin, int64_t end) {
+  Gemm part = g;
+  if (byRows) {
+    part.a += g.transA ? begin : begin * g.lda;
+    part.c += begin * g.ldc;
+    part.m = end - begin;
+  } else {
+    part.b += g.transB ? begin * g.ldb : begin;
+    part.c += begin;
+    part.n = end - begin;
+  }
+  return part;
+}
+
 /// One cblas_sgemm for rows [begin, end) of op(A) and of C when `byRows`,
 /// else for columns [begin, end) of op(B) and of C, with `beta`.
 void gemmBand(const Gemm &g, bool byRows, int64_t begin, int64_t end,
               float beta) {
-  const float *a = g.a, *b = g.b;
-  float *c = g.c;
-  int64_t m = g.m, n = g.n;
-  if (byRows) {
-    a += g.transA ? begin : begin * g.lda;
-    c += begin * g.ldc;
-    m = end - begin;
-  } else {
-    b += g.transB ? begin * g.ldb : begin;
-    c += begin;
-    n = end - begin;
-  }
-  cblas_sgemm(CblasRowMajor, g.transA ? CblasTrans : CblasNoTrans,
-              g.transB ? CblasTrans : CblasNoTrans, static_cast<int>(m),
-              static_cast<int>(n), static_cast<int>(g.k), 1.0f, a,
-              static_cast<int>(g.lda), b, static_cast<int>(g.ldb), beta, c,
-              static_cast<int>(g.ldc));
+  Gemm p = band(g, byRows, begin, end);
+  cblas_sgemm(CblasRowMajor, p.transA ? CblasTrans : CblasNoTrans,
+              p.transB ? CblasTrans : CblasNoTrans, static_cast<int>(p.m),
+              static_cast<int>(p.n), static_cast<int>(p.k), 1.0f, p.a,
+              static_cast<int>(p.lda), p.b, static_cast<int>(p.ldb), beta, p.c,
+              static_cast<int>(p.ldc));
 }
 
 /// Computes band `piece` of `pieces` of `g`: rows of C when m >= n, else
@@ -294,6 +313,13 @@ void gemmPiece(const Gemm &g, int64_t piece, int64_t pieces) {
   int64_t end = std::min(length, blocks * (piece + 1) / pieces * kPieceAlign);
   if (begin >= end)
     return;
+  if (g.isSmall()) {
+    // No zero fill: the loops write +0.0 + the product over C.
+    Gemm p = band(g, byRows, begin, end);
+    remat::runtime::smallGemm(p.transB, p.m, p.n, p.k, p.a, p.lda, p.b, p.ldb,
+                              p.c, p.ldc, p.zeroC || p.beta == 0.0f);
+    return;
+  }
   if (!g.zeroC) {
     gemmBand(g, byRows, begin, end, g.beta);
     return;
@@ -677,7 +703,7 @@ extern "C" void remat_cpu_sconv2d(int64_t n, int64_t g, int64_t c, int64_t h,
     if (k == 1) {
       // y[i, gi] (f x pixels) += w[gi] (f x depth) * col (depth x pixels).
       gemm({false, false, f, pixels, depth, wg, depth, matrix, pixels, 1.0f,
-            output + s.outputOffset(i0, gi), pixels});
+            output + s.outputOffset(i0, gi), pixels, false, true});
       return;
     }
     // product (f x k pixels) = w[gi] * col, then y[i0 + j, gi] += its
@@ -685,7 +711,7 @@ extern "C" void remat_cpu_sconv2d(int64_t n, int64_t g, int64_t c, int64_t h,
     // the threads.
     float *product = scratch(1, f * columns);
     gemm({false, false, f, columns, depth, wg, depth, matrix, columns, 0.0f,
-          product, columns});
+          product, columns, false, true});
     parallelFor(f, f * columns >= kMinParallelElements, [&](int64_t fi) {
       for (int64_t j = 0; j < k; ++j) {
         const float *from = product + fi * columns + j * pixels;
@@ -779,7 +805,7 @@ void filterGrad(const ConvShape &s, const float *input, const float *outputGrad,
       const float *grads = gatherOutputs(s, outputGrad, i0, k, gi, gathered);
       // gw[gi] (f x depth) += dy (f x k pixels) * col^T (k pixels x depth).
       gemm({false, true, s.f, depth, columns, grads, columns, matrix, columns,
-            1.0f, filterGrad + gi * s.f * depth, depth, set && i0 == 0});
+            1.0f, filterGrad + gi * s.f * depth, depth, set && i0 == 0, true});
     }
   });
 }

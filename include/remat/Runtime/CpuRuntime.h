@@ -56,8 +56,12 @@ void remat_cpu_sgemm(int64_t batch, int64_t m, int64_t n, int64_t k,
  * multiply-adds in all they are shared among the OpenMP threads (each then
  * computes its GEMM's pieces itself), else the GEMM's pieces are. With more
  * than one image per chunk the product goes to per-thread scratch memory
- * first and is then added to y. A depthwise convolution (c = f = 1) is a
- * direct loop nest instead, per image and group (docs/Conventions.md). */
+ * first and is then added to y. On a CPU with AVX-512F a GEMM with at most
+ * 32 columns runs as the runtime's own loops instead of cblas_sgemm (each
+ * element one fused multiply-add per term in increasing (c, kh, kw) order
+ * from +0.0, then added to y; docs/Conventions.md). A depthwise convolution
+ * (c = f = 1) is a direct loop nest instead, per image and group
+ * (docs/Conventions.md). */
 void remat_cpu_sconv2d(int64_t n, int64_t g, int64_t c, int64_t h, int64_t w,
                        int64_t f, int64_t kh, int64_t kw, int64_t oh,
                        int64_t ow, int64_t sh, int64_t sw, int64_t dh,
@@ -77,7 +81,10 @@ void remat_cpu_sconv2d(int64_t n, int64_t g, int64_t c, int64_t h, int64_t w,
  * are added onto gw[g] one after the other in increasing order by one
  * thread; within one chunk the sum over (n, oh, ow) is one GEMM dot
  * product. Groups, and each GEMM's pieces (bands of f or of c kh kw), are
- * shared among the OpenMP threads. A depthwise convolution (c = f = 1) is a
+ * shared among the OpenMP threads. On a CPU with AVX-512F a GEMM at most 32
+ * columns deep runs as the runtime's own loops (the same pieces; each
+ * element one fused multiply-add per term in increasing (n, oh, ow) order
+ * from +0.0, then added to gw). A depthwise convolution (c = f = 1) is a
  * direct loop nest per group instead (docs/Conventions.md). */
 void remat_cpu_sconv2d_filter_grad(int64_t n, int64_t g, int64_t c, int64_t h,
                                    int64_t w, int64_t f, int64_t kh,
@@ -92,7 +99,8 @@ void remat_cpu_sconv2d_filter_grad(int64_t n, int64_t g, int64_t c, int64_t h,
  * the same bits as remat_cpu_sconv2d_filter_grad on a zero-filled gw. Each
  * group's first GEMM zeroes gw band by band (at most 2^17 elements, whole
  * blocks of 16 rows or columns of its piece) just before it adds the band's
- * product, while the band is still in cache: no separate pass over gw.
+ * product, while the band is still in cache: no separate pass over gw (the
+ * AVX-512 loops of a shallow GEMM write +0.0 + the sum without zeroing).
  * remat-linalg-to-blas calls it for a filter gradient whose output a
  * linalg.fill of +0.0 has just zeroed (the fill is then dropped). */
 void remat_cpu_sconv2d_filter_grad_set(

@@ -158,6 +158,14 @@ conv("conv strided dilated", 3, 3, 6, 21, 17, 24, 3, 2, 2, 1, 2, 3)
 # nests), enough work for threads, and strided and dilated.
 conv("conv depthwise", 8, 32, 1, 34, 34, 1, 3, 3, 1, 1, 1, 1)
 conv("conv depthwise strided dilated", 3, 10, 1, 23, 19, 1, 3, 2, 2, 3, 2, 1)
+# Few output columns (AVX-512 CPUs: the runtime's own loops, SmallGemm.cpp):
+# ResNet-18's layer 4 at batch 2 (8 columns, filters 512 x 2304 in two
+# pieces; the filter gradient's GEMM 8 terms deep), one image of 16 columns
+# (added straight to y), and 27 columns (two vectors, the second partly
+# masked) with 37 filters and 45 terms (rows and columns left over).
+conv("conv narrow", 2, 1, 256, 4, 4, 512, 3, 3, 1, 1, 1, 1)
+conv("conv narrow one image", 1, 1, 64, 6, 6, 64, 3, 3, 1, 1, 1, 1)
+conv("conv narrow tails", 3, 2, 5, 5, 5, 37, 3, 3, 1, 1, 1, 1)
 # The filter gradient written over garbage: bands of 256 columns (512
 # filters, two pieces of 288 columns each), of 2048 rows (5000 filters of
 # depth 64, two pieces of 2500 rows), and no images at all (gw = 0).

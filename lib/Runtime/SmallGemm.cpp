@@ -1,0 +1,189 @@
+//===- SmallGemm.cpp - GEMMs with one short dimension ---------------------===//
+//
+// Part of the remat project.
+//
+//===----------------------------------------------------------------------===//
+//
+// AVX-512F loops (function target attributes, chosen at run time: the rest
+// of the runtime is compiled for baseline x86-64). A narrow product keeps
+// the short rows of C in registers, R rows at a time (one or two 16-lane
+// vectors each), and streams A once: per inner index p, B's row p is loaded
+// once and multiplied by R broadcast elements of A. A shallow product first
+// copies B^T (k x n) to scratch memory, then per R rows of A and 16 columns
+// of C sums its k terms in registers.
+//
+//===----------------------------------------------------------------------===//
+
+#include "SmallGemm.h"
+
+#include <algorithm>
+#include <vector>
+
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <immintrin.h>
+#define REMAT_SMALL_GEMM 1
+#endif
+
+namespace remat::runtime {
+
+bool smallGemmApplies(bool transA, bool transB, int64_t n, int64_t k) {
+  // op(A) = A^T is left to the BLAS: these loops would read A across
+  // its rows, a cache line (and often a page) per term, 2x OpenBLAS's time
+  // on ResNet-18's layer-4 input gradients.
+  if (transA)
+    return false;
+  if (!transB)
+    return n >= 1 && n <= kSmallGemmDim; // narrow
+  return k >= 1 && k <= kSmallGemmDim;   // shallow
+}
+
+#ifdef REMAT_SMALL_GEMM
+
+bool haveSmallGemm() {
+  static const bool have = [] {
+    __builtin_cpu_init();
+    return __builtin_cpu_supports("avx512f") != 0;
+  }();
+  return have;
+}
+
+namespace {
+
+#define REMAT_AVX512 __attribute__((target("avx512f")))
+
+constexpr int64_t kLanes = 16;
+
+/// The first `count` (1 to 16) lanes.
+__mmask16 firstLanes(int64_t count) {
+  return static_cast<__mmask16>((1u << count) - 1u);
+}
+
+/// Stores acc to the `mask` lanes at c, added to +0.0 (`overwrite`) or to
+/// what they hold.
+REMAT_AVX512 inline void addTo(float *c, __mmask16 mask, __m512 acc,
+                               bool overwrite) {
+  __m512 old = overwrite ? _mm512_setzero_ps() : _mm512_maskz_loadu_ps(mask, c);
+  _mm512_mask_storeu_ps(c, mask, _mm512_add_ps(old, acc));
+}
+
+/// R rows of a narrow product (A's rows lda apart), each V vectors of C
+/// (the last one `last` lanes wide).
+template <int R, int V>
+REMAT_AVX512 void narrowRows(int64_t k, const float *a, int64_t lda,
+                             const float *b, int64_t ldb, __mmask16 last,
+                             float *c, int64_t ldc, bool overwrite) {
+  __m512 acc[R][V];
+#pragma GCC unroll 16
+  for (int r = 0; r < R; ++r)
+#pragma GCC unroll 2
+    for (int v = 0; v < V; ++v)
+      acc[r][v] = _mm512_setzero_ps();
+  for (int64_t p = 0; p < k; ++p) {
+    const float *row = b + p * ldb;
+    __m512 bv[V];
+#pragma GCC unroll 2
+    for (int v = 0; v < V; ++v)
+      bv[v] = _mm512_maskz_loadu_ps(v == V - 1 ? last : __mmask16(0xFFFF),
+                                    row + v * kLanes);
+#pragma GCC unroll 16
+    for (int r = 0; r < R; ++r) {
+      __m512 av = _mm512_set1_ps(a[r * lda + p]);
+#pragma GCC unroll 2
+      for (int v = 0; v < V; ++v)
+        acc[r][v] = _mm512_fmadd_ps(av, bv[v], acc[r][v]);
+    }
+  }
+#pragma GCC unroll 16
+  for (int r = 0; r < R; ++r)
+#pragma GCC unroll 2
+    for (int v = 0; v < V; ++v)
+      addTo(c + r * ldc + v * kLanes, v == V - 1 ? last : __mmask16(0xFFFF),
+            acc[r][v], overwrite);
+}
+
+/// A narrow product of V vectors per row of C: blocks of R rows, then the
+/// remaining rows one at a time.
+template <int V>
+void narrow(int64_t m, int64_t n, int64_t k, const float *a, int64_t lda,
+            const float *b, int64_t ldb, float *c, int64_t ldc,
+            bool overwrite) {
+  constexpr int R = V == 1 ? 16 : 8;
+  __mmask16 last = firstLanes(n - (V - 1) * kLanes);
+  int64_t i = 0;
+  for (; i + R <= m; i += R)
+    narrowRows<R, V>(k, a + i * lda, lda, b, ldb, last, c + i * ldc, ldc,
+                     overwrite);
+  for (; i < m; ++i)
+    narrowRows<1, V>(k, a + i * lda, lda, b, ldb, last, c + i * ldc, ldc,
+                     overwrite);
+}
+
+/// R rows of a shallow product: a is R x k (row stride lda), bt k x n (row
+/// stride n).
+template <int R>
+REMAT_AVX512 void shallowRows(int64_t n, int64_t k, const float *a, int64_t lda,
+                              const float *bt, float *c, int64_t ldc,
+                              bool overwrite) {
+  for (int64_t j = 0; j < n; j += kLanes) {
+    __mmask16 mask = firstLanes(std::min(kLanes, n - j));
+    __m512 acc[R];
+#pragma GCC unroll 8
+    for (int r = 0; r < R; ++r)
+      acc[r] = _mm512_setzero_ps();
+    for (int64_t p = 0; p < k; ++p) {
+      __m512 bv = _mm512_maskz_loadu_ps(mask, bt + p * n + j);
+#pragma GCC unroll 8
+      for (int r = 0; r < R; ++r)
+        acc[r] = _mm512_fmadd_ps(_mm512_set1_ps(a[r * lda + p]), bv, acc[r]);
+    }
+#pragma GCC unroll 8
+    for (int r = 0; r < R; ++r)
+      addTo(c + r * ldc + j, mask, acc[r], overwrite);
+  }
+}
+
+void shallow(int64_t m, int64_t n, int64_t k, const float *a, int64_t lda,
+             const float *b, int64_t ldb, float *c, int64_t ldc,
+             bool overwrite) {
+  thread_local std::vector<float> transposed;
+  if (static_cast<int64_t>(transposed.size()) < n * k)
+    transposed.resize(static_cast<size_t>(n * k));
+  float *bt = transposed.data();
+  for (int64_t j = 0; j < n; ++j)
+    for (int64_t p = 0; p < k; ++p)
+      bt[p * n + j] = b[j * ldb + p];
+  constexpr int R = 8;
+  int64_t i = 0;
+  for (; i + R <= m; i += R)
+    shallowRows<R>(n, k, a + i * lda, lda, bt, c + i * ldc, ldc, overwrite);
+  for (; i < m; ++i)
+    shallowRows<1>(n, k, a + i * lda, lda, bt, c + i * ldc, ldc, overwrite);
+}
+
+} // namespace
+
+void smallGemm(bool transB, int64_t m, int64_t n, int64_t k, const float *a,
+               int64_t lda, const float *b, int64_t ldb, float *c, int64_t ldc,
+               bool overwrite) {
+  if (m <= 0 || n <= 0)
+    return;
+  if (transB) {
+    shallow(m, n, k, a, lda, b, ldb, c, ldc, overwrite);
+    return;
+  }
+  if (n <= kLanes)
+    narrow<1>(m, n, k, a, lda, b, ldb, c, ldc, overwrite);
+  else
+    narrow<2>(m, n, k, a, lda, b, ldb, c, ldc, overwrite);
+}
+
+#else // !REMAT_SMALL_GEMM
+
+bool haveSmallGemm() { return false; }
+
+void smallGemm(bool, int64_t, int64_t, int64_t, const float *, int64_t,
+               const float *, int64_t, float *, int64_t, bool) {}
+
+#endif // REMAT_SMALL_GEMM
+
+} // namespace remat::runtime
