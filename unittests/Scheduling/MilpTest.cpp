@@ -156,6 +156,63 @@ TEST(Milp, ForwardOnlyEqualsExhaustiveSearch) {
   EXPECT_EQ(compared, 36u);
 }
 
+/// Forward-only graphs with workspace and with values nothing reads (the
+/// first 5-6 nodes of a random 8-node graph, the way a prefix of a Moccasin
+/// graph looks): the MILP still equals the exhaustive search over all
+/// recompute lists at the least peak and at budgets up to store-all.
+/// `ForwardOnlyEqualsExhaustiveSearch` has neither; leaving a recomputed
+/// node's workspace out of the forward-only memory rows fails this test
+/// (checked by hand, 2026-11-25).
+TEST(Milp, ForwardOnlyWithWorkspaceAndUnreadValues) {
+  REQUIRE_CBC();
+  std::mt19937 rng(123);
+  unsigned compared = 0, unread = 0, withWorkspace = 0;
+  for (unsigned iter = 0; iter != 20; ++iter) {
+    Graph full = test::makeRandomGraph(rng, 8, 0);
+    Graph g;
+    g.inputBytes = full.inputBytes;
+    g.nodes.assign(full.nodes.begin(), full.nodes.begin() + 5 + iter % 2);
+    for (Node &node : g.nodes)
+      if (rng() % 3 == 0)
+        node.workspace = 1 + rng() % 30;
+    ASSERT_FALSE(g.validate());
+    ASSERT_TRUE(g.isForwardOnly());
+    std::vector<bool> read(g.size(), false);
+    for (const Node &node : g.nodes) {
+      for (unsigned op : node.operands)
+        read[op] = true;
+      withWorkspace += node.workspace > 0;
+    }
+    for (unsigned v = 0; v != g.size(); ++v)
+      unread += !read[v] && !g.nodes[v].output;
+    Exhaustive ex = exhaustiveForwardOnly(g);
+    SimResult sa;
+    ASSERT_FALSE(simulate(g, storeAll(g), sa));
+    std::string note;
+    std::optional<PlanResult> least = milpOptimal(g, 0, kTimeLimit, note);
+    ASSERT_TRUE(least) << note;
+    ASSERT_TRUE(least->solver && least->solver->optimal);
+    EXPECT_EQ(least->sim.peakBytes, ex.minPeak) << "graph " << iter;
+    for (int64_t budget :
+         {ex.minPeak, (ex.minPeak + sa.peakBytes) / 2, sa.peakBytes}) {
+      std::optional<PlanResult> p = milpOptimal(g, budget, kTimeLimit, note);
+      ASSERT_TRUE(p) << note << " graph " << iter << " budget " << budget;
+      ASSERT_TRUE(p->solver && p->solver->optimal);
+      EXPECT_LE(p->sim.peakBytes, budget);
+      EXPECT_DOUBLE_EQ(p->sim.recomputeCost, ex.leastCostWithin(budget))
+          << "graph " << iter << " budget " << budget;
+      ++compared;
+    }
+    if (ex.minPeak > 1) {
+      EXPECT_FALSE(milpOptimal(g, ex.minPeak - 1, kTimeLimit, note));
+    }
+  }
+  EXPECT_EQ(compared, 60u);
+  // The cases the test is for occur (else it checks nothing new).
+  EXPECT_GT(unread, 10u);
+  EXPECT_GT(withWorkspace, 20u);
+}
+
 /// The 4-layer tanh chain of test/Transforms/remat-rematerialize.mlir.
 Graph tanhChain4() {
   Graph g;
