@@ -12,12 +12,14 @@
 // the transposed filters with the output gradient and adds the result back
 // to the windows (col2im). GEMMs with few columns (a CNN's last stages)
 // run as SmallGemm.cpp's loops on AVX-512 CPUs. Depthwise convolutions (one
-// input and one output channel per group) are direct loop nests instead.
+// input and one output channel per group) are direct loop nests instead
+// (Depthwise.cpp's 16-lane planes on AVX-512 CPUs).
 //
 //===----------------------------------------------------------------------===//
 
 #include "remat/Runtime/CpuRuntime.h"
 
+#include "Depthwise.h"
 #include "SmallGemm.h"
 
 #include <algorithm>
@@ -224,7 +226,7 @@ struct Gemm {
   bool isSmall() const {
     return small && (beta == 0.0f || beta == 1.0f) &&
            remat::runtime::smallGemmApplies(transA, transB, n, k) &&
-           remat::runtime::haveSmallGemm();
+           remat::runtime::haveAvx512();
   }
 };
 
@@ -436,6 +438,10 @@ struct ConvShape {
   /// its GEMMs would be one row (or one term) deep and its im2col matrix
   /// kh kw copies of the image, so it runs as a direct loop nest instead.
   bool isDepthwise() const { return c == 1 && f == 1; }
+  /// One plane of a depthwise convolution (Depthwise.h).
+  remat::runtime::DepthwisePlane plane() const {
+    return {h, w, kh, kw, oh, ow, sh, sw, dh, dw};
+  }
   /// Images per GEMM: enough for 256 columns (oh ow per image), at most n.
   /// Every GEMM call packs the whole filter; with the few output pixels of
   /// a late ResNet stage (2x2) that packing costs as much as the product.
@@ -594,6 +600,10 @@ void forEachUnit(const ConvShape &s, int64_t chunk, Body body) {
 /// is then added to the row of y.
 void depthwiseForward(const ConvShape &s, const float *image,
                       const float *taps, float *out) {
+  if (remat::runtime::depthwiseForwardApplies(s.plane())) {
+    remat::runtime::depthwisePlaneForward(s.plane(), image, taps, out);
+    return;
+  }
   float *sums = scratch(0, s.ow);
   for (int64_t y = 0; y < s.oh; ++y) {
     std::fill(sums, sums + s.ow, 0.0f);
@@ -621,6 +631,10 @@ void depthwiseForward(const ConvShape &s, const float *image,
 /// those of the GEMM path.
 void depthwiseInputGrad(const ConvShape &s, const float *taps,
                         const float *grads, float *image) {
+  if (remat::runtime::depthwiseInputGradApplies(s.plane())) {
+    remat::runtime::depthwisePlaneInputGrad(s.plane(), taps, grads, image);
+    return;
+  }
   for (int64_t i = 0; i < s.kh; ++i)
     for (int64_t j = 0; j < s.kw; ++j) {
       float tap = taps[i * s.kw + j];
@@ -649,6 +663,10 @@ void depthwiseFilterGrad(const ConvShape &s, const float *input,
   for (int64_t image = 0; image < s.n; ++image) {
     const float *x = s.image(input, image, gi);
     const float *dy = outputGrad + s.outputOffset(image, gi);
+    if (remat::runtime::depthwiseFilterGradApplies(s.plane())) {
+      remat::runtime::depthwisePlaneFilterGrad(s.plane(), x, dy, sums);
+      continue;
+    }
     for (int64_t y = 0; y < s.oh; ++y)
       for (int64_t i = 0; i < s.kh; ++i)
         for (int64_t j = 0; j < s.kw; ++j) {

@@ -39,7 +39,7 @@ bool smallGemmApplies(bool transA, bool transB, int64_t n, int64_t k) {
 
 #ifdef REMAT_SMALL_GEMM
 
-bool haveSmallGemm() {
+bool haveAvx512() {
   static const bool have = [] {
     __builtin_cpu_init();
     return __builtin_cpu_supports("avx512f") != 0;
@@ -179,7 +179,7 @@ void smallGemm(bool transB, int64_t m, int64_t n, int64_t k, const float *a,
 
 #else // !REMAT_SMALL_GEMM
 
-bool haveSmallGemm() { return false; }
+bool haveAvx512() { return false; }
 
 void smallGemm(bool, int64_t, int64_t, int64_t, const float *, int64_t,
                const float *, int64_t, float *, int64_t, bool) {}

@@ -25,9 +25,10 @@ namespace remat::runtime {
 /// The largest short dimension smallGemm handles.
 constexpr int64_t kSmallGemmDim = 32;
 
-/// Whether this process runs smallGemm (the CPU has AVX-512F); decided once
-/// per process, so every call of a shape takes the same path.
-bool haveSmallGemm();
+/// Whether the CPU has AVX-512F (this process then runs smallGemm and the
+/// AVX-512 loops of Depthwise.h); decided once per process, so every call of
+/// a shape takes the same path.
+bool haveAvx512();
 
 /// Whether smallGemm computes a product with these transposes and sizes:
 /// C (m x n) = A (m x k) B (k x n) with n <= kSmallGemmDim (`narrow`), or

@@ -60,8 +60,8 @@ void remat_cpu_sgemm(int64_t batch, int64_t m, int64_t n, int64_t k,
  * 32 columns runs as the runtime's own loops instead of cblas_sgemm (each
  * element one fused multiply-add per term in increasing (c, kh, kw) order
  * from +0.0, then added to y; docs/Conventions.md). A depthwise convolution
- * (c = f = 1) is a direct loop nest instead, per image and group
- * (docs/Conventions.md). */
+ * (c = f = 1) is a direct loop nest instead, per image and group, 16 lanes
+ * wide on AVX-512 CPUs with the same bits (docs/Conventions.md). */
 void remat_cpu_sconv2d(int64_t n, int64_t g, int64_t c, int64_t h, int64_t w,
                        int64_t f, int64_t kh, int64_t kw, int64_t oh,
                        int64_t ow, int64_t sh, int64_t sw, int64_t dh,

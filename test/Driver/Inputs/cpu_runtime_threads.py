@@ -158,6 +158,11 @@ conv("conv strided dilated", 3, 3, 6, 21, 17, 24, 3, 2, 2, 1, 2, 3)
 # nests), enough work for threads, and strided and dilated.
 conv("conv depthwise", 8, 32, 1, 34, 34, 1, 3, 3, 1, 1, 1, 1)
 conv("conv depthwise strided dilated", 3, 10, 1, 23, 19, 1, 3, 2, 2, 3, 2, 1)
+# Column stride 2 (AVX-512 CPUs: Depthwise.cpp's 16-lane planes, every
+# second input column gathered or scattered by permutes): 18 output columns
+# (a full vector and 2 lanes), and 13 with dilation 2.
+conv("conv depthwise stride 2", 2, 8, 1, 37, 37, 1, 3, 3, 2, 2, 1, 1)
+conv("conv depthwise stride 2 dilated", 2, 4, 1, 27, 29, 1, 3, 3, 2, 2, 2, 2)
 # Few output columns (AVX-512 CPUs: the runtime's own loops, SmallGemm.cpp):
 # ResNet-18's layer 4 at batch 2 (8 columns, filters 512 x 2304 in two
 # pieces; the filter gradient's GEMM 8 terms deep), one image of 16 columns
