@@ -31,3 +31,32 @@ CbcClaims remat::sched::acceptCbcAnswer(const CbcAnswer &answer) {
     claims.bound = b;
   return claims;
 }
+
+std::optional<double> remat::sched::solutionObjective(const MilpRows &model,
+                                                      const double *x,
+                                                      int cols) {
+  auto tolerance = [](double bound) {
+    return 1e-6 * (1 + (std::fabs(bound) < 1e30 ? std::fabs(bound) : 0));
+  };
+  if (!x || cols != int(model.colLb.size()))
+    return std::nullopt;
+  double objective = 0;
+  for (int c = 0; c != cols; ++c) {
+    if (!std::isfinite(x[c]) ||
+        x[c] < model.colLb[c] - tolerance(model.colLb[c]) ||
+        x[c] > model.colUb[c] + tolerance(model.colUb[c]))
+      return std::nullopt;
+    if (model.colInt[c] && std::fabs(x[c] - std::round(x[c])) > 1e-6)
+      return std::nullopt;
+    objective += model.colObj[c] * x[c];
+  }
+  for (size_t r = 0; r + 1 < model.rowStart.size(); ++r) {
+    double activity = 0;
+    for (int k = model.rowStart[r]; k != model.rowStart[r + 1]; ++k)
+      activity += model.rowVal[k] * x[model.rowCol[k]];
+    if (activity < model.rowLb[r] - tolerance(model.rowLb[r]) ||
+        activity > model.rowUb[r] + tolerance(model.rowUb[r]))
+      return std::nullopt;
+  }
+  return objective;
+}

@@ -109,4 +109,52 @@ TEST(MilpClaims, PlaceholderBoundsNeverCount) {
   }
 }
 
+/// x + y <= 1.5 with x binary, y in [0, 2]; objective 2x + 3y.
+MilpRows smallModel() {
+  MilpRows m;
+  m.colLb = {0, 0};
+  m.colUb = {1, 2};
+  m.colObj = {2, 3};
+  m.colInt = {1, 0};
+  m.rowCol = {0, 1};
+  m.rowVal = {1, 1};
+  m.rowStart = {0, 2};
+  m.rowLb = {-1e300};
+  m.rowUb = {1.5};
+  return m;
+}
+
+/// Points CBC reports count only if they solve the model: the objective of
+/// a solution, none for a fractional binary, a violated row or bound, or a
+/// point of the wrong size.
+TEST(MilpClaims, OnlySolutionsOfTheModelCount) {
+  MilpRows m = smallModel();
+  double good[] = {1, 0.5};
+  std::optional<double> objective = solutionObjective(m, good, 2);
+  ASSERT_TRUE(objective);
+  EXPECT_DOUBLE_EQ(*objective, 3.5);
+  // Within the tolerances: a binary 1e-7 off, the row 1e-7 over.
+  double close[] = {1 - 1e-7, 0.5 + 2e-7};
+  EXPECT_TRUE(solutionObjective(m, close, 2));
+  double fractional[] = {0.5, 0.5}; // The binary at 0.5 (seen from CBC).
+  EXPECT_FALSE(solutionObjective(m, fractional, 2));
+  double overRow[] = {1, 1.5}; // x + y = 2.5 > 1.5.
+  EXPECT_FALSE(solutionObjective(m, overRow, 2));
+  double overBound[] = {0, 2.5};
+  m.rowUb = {3};
+  EXPECT_FALSE(solutionObjective(m, overBound, 2));
+  double negative[] = {0, -0.1};
+  EXPECT_FALSE(solutionObjective(m, negative, 2));
+  EXPECT_FALSE(solutionObjective(m, good, 1));
+  EXPECT_FALSE(solutionObjective(m, nullptr, 2));
+  double nan[] = {0, std::numeric_limits<double>::quiet_NaN()};
+  EXPECT_FALSE(solutionObjective(m, nan, 2));
+  // An equality row ('E': both bounds) missed by 1e-3 fails.
+  m.rowLb = {1.5};
+  m.rowUb = {1.5};
+  EXPECT_TRUE(solutionObjective(m, good, 2));
+  double off[] = {1, 0.501};
+  EXPECT_FALSE(solutionObjective(m, off, 2));
+}
+
 } // namespace

@@ -28,6 +28,7 @@
 
 #include <chrono>
 #include <optional>
+#include <vector>
 
 namespace remat {
 namespace sched {
@@ -70,6 +71,27 @@ struct CbcClaims {
 /// an LP cut short and taken as closed leaves. Values that are not finite or
 /// of magnitude 1e40 and above never count.
 CbcClaims acceptCbcAnswer(const CbcAnswer &answer);
+
+/// A MILP row by row, as `milpOptimal` builds it before handing it to CBC:
+/// column bounds, objective and integrality, and each row's coefficients
+/// (`rowCol`/`rowVal` from `rowStart[r]` to `rowStart[r + 1]`) and range.
+struct MilpRows {
+  std::vector<double> colLb, colUb, colObj;
+  std::vector<char> colInt;
+  std::vector<int> rowStart{0}, rowCol;
+  std::vector<double> rowVal, rowLb, rowUb;
+};
+
+/// The objective of the point `x` (`cols` values) if it is a solution of
+/// `model`: as many values as columns, integral (within 1e-6) where the
+/// column is, within the column bounds and every row's range (within 1e-6
+/// relative to the bound). None otherwise. `milpOptimal` keeps only such
+/// points of the ones CBC reports as it finds them: at an event the model's
+/// bestSolution() is not always the solution reported (a point with a
+/// binary at 0.5 and a row violated by 1 was seen), and such a point must
+/// not displace CBC's result or be lowered to a plan.
+std::optional<double> solutionObjective(const MilpRows &model, const double *x,
+                                        int cols);
 
 } // namespace sched
 } // namespace remat
