@@ -80,7 +80,7 @@ int noCallBack(CbcModel *, int) { return 0; }
 /// and solution events showed a point with a binary at 0.5 and a row
 /// violated by 1; CBC itself returned no solution, and that point's
 /// schedule simulated at 26,720 bytes against the budget of 23,159 ("model
-/// mismatch", 3 of 6 runs at 20-25 s).
+/// mismatch" in 3 of 4 runs at 20-25 s).
 class SolutionKeeper : public CbcEventHandler {
 public:
   struct Best {
