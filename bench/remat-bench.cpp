@@ -83,6 +83,12 @@ static llvm::cl::opt<unsigned> boundJointSteps(
     llvm::cl::desc("Steps of the joint LP in the lower bound of "
                    "--bound-graphs (LowerBoundOptions::jointSteps)"),
     llvm::cl::init(LowerBoundOptions().jointSteps));
+static llvm::cl::opt<bool> boundCardinality(
+    "bound-cardinality",
+    llvm::cl::desc("In --bound-graphs, bound the two sides of a disjunction "
+                   "on how many values of a class of equal cost a step's cut "
+                   "recomputes (LowerBoundOptions::cardinality)"),
+    llvm::cl::init(true));
 static llvm::cl::list<double> boundBudgets(
     "bound-budgets",
     llvm::cl::desc("Budgets of --bound-graphs and --budget-search-graphs as "
@@ -790,6 +796,7 @@ static int runBoundGraph(MLIRContext &ctx, llvm::StringRef path) {
     boundOptions.timeLimitSeconds = boundSeconds;
     boundOptions.maxSplits = boundSplits;
     boundOptions.jointSteps = boundJointSteps;
+    boundOptions.cardinality = boundCardinality;
     LowerBound lb = recomputeLowerBoundAnyOrder(g, budget, boundOptions);
     double boundWall = seconds(t0);
     PlannerOptions options;

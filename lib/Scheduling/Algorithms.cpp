@@ -527,6 +527,9 @@ static std::vector<KeptSeed> boundCutSeeds(const Graph &graph,
   size_t size = graph.workSize();
   LowerBoundOptions boundOptions;
   boundOptions.timeLimitSeconds = options.budgetSearchCutSeconds;
+  // Only the cut seeds the search: the count disjunction raises bounds, not
+  // cuts, and would only spend the seed's time.
+  boundOptions.cardinality = false;
   boundOptions.maxEvaluations = static_cast<unsigned>(std::max(
       4.0, std::clamp(kCutSeedWork / double(std::max<size_t>(size, 1)), 64.0,
                       4000.0) *

@@ -298,7 +298,7 @@ public:
       const Node &node = graph.nodes[v];
       int8_t fix = fixes.empty() ? int8_t(kFree) : fixes[i];
       bool pinned = stays[v] || fix == kLive;
-      net.addEdge(source, 2 * i, pinned ? kInf : node.cost / costUnit);
+      net.addEdge(source, 2 * i, pinned ? kInf : costOf(i));
       net.addEdge(2 * i, 2 * i + 1,
                   fix == kNotLive
                       ? kInf
@@ -318,7 +318,7 @@ public:
     for (unsigned i = 0; i != m; ++i) {
       unsigned v = relevant[i];
       if (!side[2 * i]) {
-        line.cost += graph.nodes[v].cost / costUnit;
+        line.cost += costOf(i);
         line.recomputed[i] = true;
       } else if (!side[2 * i + 1]) {
         line.bytes += facts.counted[v];
@@ -342,10 +342,24 @@ public:
   }
   double totalCost() const {
     double c = 0;
-    for (unsigned v : relevant)
-      c += graph.nodes[v].cost / costUnit;
+    for (unsigned i = 0; i != relevant.size(); ++i)
+      c += costOf(i);
     return c;
   }
+  /// The normalised cost of recomputing relevant value `i`, shifted by
+  /// `setShift`.
+  double costOf(unsigned i) const {
+    double c = graph.nodes[relevant[i]].cost / costUnit;
+    return shift.empty() ? c : c + shift[i];
+  }
+  /// The value is never recomputed in the window (its recomputation costs
+  /// nothing to the cut: it is held live).
+  bool staysLive(unsigned i) const { return stays[relevant[i]]; }
+  /// Adds `delta[i]` (normalised; the shifted costs must stay >= 0) to the
+  /// cost of recomputing each relevant value `i`: a Lagrangian term of a
+  /// side constraint on how many values of a class are recomputed
+  /// (`cardinalityBound`). Empty: no shift.
+  void setShift(std::vector<double> delta) { shift = std::move(delta); }
   /// The nodes `line` recomputes after t (graph indices, increasing).
   std::vector<unsigned> recomputedNodes(const Line &line) const {
     std::vector<unsigned> nodes;
@@ -372,6 +386,8 @@ private:
   std::vector<bool> stays;
   std::vector<unsigned> relevant;
   std::vector<unsigned> local;
+  /// Per relevant value: added to its normalised cost (empty: none).
+  std::vector<double> shift;
 };
 
 struct StepBound {
@@ -470,6 +486,90 @@ StepBound boundStep(const StepCut &cut, int64_t cap, double byteUnit,
   return finish();
 }
 
+/// A bound on one step's cut problem from a disjunction on how many
+/// values of a class of equal cost are recomputed. At the multiplier of
+/// `root`, the two cuts whose lines meet (`root.lo` above the cap,
+/// `root.hi` within it) mix into a fractional pair; where they differ by
+/// values of the largest cost c among those they differ on, the class E of
+/// all values of cost c (as the identical layers of a transformer give
+/// them) is recomputed a fractional number of times m* in that mix, and
+/// branching on single values hardly moves the bound (any other value of E
+/// takes the place of the one fixed). Instead, with k = floor(m*), every
+/// closed pair within the cap recomputes at most k values of E or at least
+/// k + 1. For the first, for every mu >= 0 and lambda >= 0, cost(R) >=
+/// cost(R) + mu (|R & E| - k) + lambda (bytes(L) - cap), so the bound of
+/// the cut problem with the costs of E raised by mu, minus mu k, bounds
+/// them; for the second, lowering the costs of E by mu <= c and adding mu
+/// (k + 1). The least of the two (each maximised over a few mu) bounds
+/// every pair, so the larger of it and `root.value` does; returned
+/// normalised (`root.value` where no class of two or more values mixes).
+double cardinalityBound(const StepCut &cut, int64_t cap, double byteUnit,
+                        const StepBound &root) {
+  const StepCut::Line &lo = root.lo, &hi = root.hi;
+  unsigned m = cut.size();
+  if (root.infeasible || lo.recomputed.size() != m ||
+      hi.recomputed.size() != m || lo.bytes <= cap || hi.bytes > cap ||
+      lo.bytes <= hi.bytes)
+    return root.value;
+  double c = 0;
+  for (unsigned i = 0; i != m; ++i)
+    if (lo.recomputed[i] != hi.recomputed[i] && !cut.staysLive(i))
+      c = std::max(c, cut.costOf(i));
+  if (!(c > 0))
+    return root.value;
+  std::vector<bool> inClass(m, false);
+  unsigned size = 0, mLo = 0, mHi = 0;
+  for (unsigned i = 0; i != m; ++i) {
+    if (cut.staysLive(i) || std::fabs(cut.costOf(i) - c) > 1e-9 * c)
+      continue;
+    inClass[i] = true;
+    ++size;
+    mLo += lo.recomputed[i];
+    mHi += hi.recomputed[i];
+  }
+  if (size < 2 || mLo == mHi)
+    return root.value;
+  // The weight of `lo` in the mix that fills the cap exactly.
+  double theta = double(cap - hi.bytes) / double(lo.bytes - hi.bytes);
+  double mStar = theta * mLo + (1 - theta) * mHi;
+  double k = std::floor(mStar);
+  if (mStar - k < 1e-6 || k + 1 > size)
+    return root.value;
+  // The least cost within the class: lowering by it keeps every cost >= 0.
+  double least = kInf;
+  for (unsigned i = 0; i != m; ++i)
+    if (inClass[i])
+      least = std::min(least, cut.costOf(i));
+  auto shifted = [&](double mu) {
+    StepCut copy = cut;
+    std::vector<double> delta(m, 0);
+    for (unsigned i = 0; i != m; ++i)
+      if (inClass[i])
+        delta[i] = mu;
+    copy.setShift(std::move(delta));
+    StepBound b = boundStep(copy, cap, byteUnit);
+    return b.infeasible ? std::optional<double>() : b.value;
+  };
+  // At most k of the class: costs raised by mu.
+  double atMost = -kInf;
+  for (double f : {0.25, 0.5, 1.0, 2.0, 4.0, 16.0}) {
+    std::optional<double> b = shifted(f * c);
+    if (!b)
+      return root.value;
+    atMost = std::max(atMost, *b - f * c * k);
+  }
+  // At least k + 1: costs lowered by mu (never below 0).
+  double atLeast = -kInf;
+  for (double f : {0.25, 0.5, 1.0}) {
+    double mu = f < 1 ? f * c : least;
+    std::optional<double> b = shifted(-mu);
+    if (!b)
+      return root.value;
+    atLeast = std::max(atLeast, *b + mu * (k + 1));
+  }
+  return std::max(root.value, std::min(atMost, atLeast));
+}
+
 /// Branch and bound over the knapsack row of one step's cut problem: the
 /// Lagrangian bound of a cut may lie well below its least cost within the
 /// cap (a few large values decide it). Each branch fixes one value live or
@@ -481,10 +581,10 @@ StepBound boundStep(const StepCut &cut, int64_t cap, double byteUnit,
 /// closed pair within the cap exists; `feasible` gets the cheapest cut
 /// within the cap found in any leaf (unchanged if none is cheaper than it).
 template <typename OutOfTime>
-std::optional<double> branchAndBound(const StepCut &cut, int64_t cap,
-                                     double byteUnit, unsigned maxSplits,
-                                     OutOfTime outOfTime, unsigned &splits,
-                                     StepCut::Line &feasible) {
+std::optional<double>
+branchAndBound(const StepCut &cut, int64_t cap, double byteUnit,
+               unsigned maxSplits, bool cardinality, OutOfTime outOfTime,
+               unsigned &splits, StepCut::Line &feasible) {
   struct Leaf {
     double bound;
     std::vector<int8_t> fixes;
@@ -499,8 +599,12 @@ std::optional<double> branchAndBound(const StepCut &cut, int64_t cap,
     if (root.feasibleCost < kInf &&
         (feasible.recomputed.empty() || root.feasibleCost < feasible.cost))
       feasible = root.feasible;
-    heap.push_back(Leaf{root.value,
-                        std::vector<int8_t>(cut.size(), StepCut::kFree),
+    // The root's bound, raised by the disjunction on a class's count where
+    // that applies: every leaf's pairs are among the root's, so it bounds
+    // them all.
+    double bound =
+        cardinality ? cardinalityBound(cut, cap, byteUnit, root) : root.value;
+    heap.push_back(Leaf{bound, std::vector<int8_t>(cut.size(), StepCut::kFree),
                         std::move(root)});
   }
   while (!heap.empty()) {
@@ -995,8 +1099,8 @@ LowerBound remat::sched::recomputeLowerBound(const Graph &graph,
       maxSplits = std::min(maxSplits, options.maxEvaluations / 4 -
                                           unsigned(result.splits));
     std::optional<double> b =
-        branchAndBound(cut, budgetBytes - facts.fixed[o.t], byteUnit,
-                       maxSplits, outOfTime, splits, feasible);
+        branchAndBound(cut, budgetBytes - facts.fixed[o.t], byteUnit, maxSplits,
+                       options.cardinality, outOfTime, splits, feasible);
     result.splits += splits;
     if (!b)
       return infeasibleAt(o.t);

@@ -412,6 +412,99 @@ TEST(LowerBoundTest, BranchAndBoundRaisesTheBoundWithinTheOptimum) {
   EXPECT_GT(raised, 100u);
 }
 
+TEST(LowerBoundTest, CardinalityByHand) {
+  // Three identical layers x0..x2 (10 bytes, cost 5, read by nothing in the
+  // forward pass), each read by its own backward node; the loss (15 bytes)
+  // reads x2. During g (the loss gradient, the first backward node) the
+  // layers kept, the loss and g are live: at 31 bytes two layers must go
+  // (one fits beside 16 bytes, 26), so the optimum recomputes two, cost
+  // 10. The knapsack row's multiplier mixes the cuts dropping one and two
+  // layers (7.5 at lambda = 1/2), and one split leaves that mix in both
+  // branches (x0 live: the other two mix; x0 dropped: 5 plus half of
+  // another). The count of the class {x0, x1, x2} decides: at most one
+  // dropped fits no pair, at least two cost 10.
+  Graph g;
+  std::vector<unsigned> x;
+  for (unsigned i = 0; i != 3; ++i) {
+    Node node;
+    node.name = "x" + std::to_string(i);
+    node.bytes = 10;
+    node.cost = 5;
+    x.push_back(g.addNode(node));
+  }
+  Node loss;
+  loss.name = "loss";
+  loss.bytes = 15;
+  loss.cost = 1;
+  loss.operands = {x[2]};
+  unsigned l = g.addNode(loss);
+  Node grad;
+  grad.name = "g";
+  grad.backward = true;
+  grad.bytes = 1;
+  grad.cost = 1;
+  grad.operands = {l};
+  unsigned prev = g.addNode(grad);
+  for (unsigned i = 3; i-- != 0;) {
+    Node b;
+    b.name = "b" + std::to_string(i);
+    b.backward = true;
+    b.bytes = 1;
+    b.cost = 1;
+    b.operands = {prev, x[i]};
+    b.output = i == 0;
+    prev = g.addNode(b);
+  }
+  ASSERT_FALSE(g.validate());
+  double optimum = leastWithin(allSchedules(g), 31);
+  EXPECT_DOUBLE_EQ(optimum, 10);
+  LowerBoundOptions on, off;
+  on.maxSplits = off.maxSplits = 1;
+  on.timeLimitSeconds = off.timeLimitSeconds = 0;
+  off.cardinality = false;
+  LowerBound withCount = recomputeLowerBound(g, 31, on);
+  LowerBound without = recomputeLowerBound(g, 31, off);
+  ASSERT_FALSE(withCount.infeasible || without.infeasible);
+  EXPECT_NEAR(without.recomputeCost, 7.5, 1e-9);
+  EXPECT_NEAR(withCount.recomputeCost, 10, 1e-9);
+}
+
+TEST(LowerBoundTest, CardinalityNeverAboveExhaustiveOptimum) {
+  // On random graphs (costs 1..10, so classes of equal cost are common),
+  // with one split per step (the same tree with and without the count):
+  // the count never lowers the bound nor lifts it above the least
+  // recompute of every enumerated schedule, and raises it somewhere.
+  std::mt19937 rng(1357);
+  unsigned raised = 0, compared = 0;
+  for (unsigned iter = 0; iter != 60; ++iter) {
+    unsigned numF = 3 + iter % 2, numB = 8 - numF - (iter % 3 == 0);
+    Graph g = test::makeRandomGraph(rng, numF, numB);
+    ASSERT_FALSE(g.validate());
+    std::vector<std::pair<int64_t, double>> points = allSchedules(g);
+    auto [minPeak, maxPeak] = peakRange(points);
+    LowerBoundOptions on, off;
+    on.maxSplits = off.maxSplits = 1;
+    on.timeLimitSeconds = off.timeLimitSeconds = 0;
+    off.cardinality = false;
+    for (int64_t budget = minPeak; budget <= maxPeak; ++budget) {
+      double optimum = leastWithin(points, budget);
+      LowerBound withCount = recomputeLowerBound(g, budget, on);
+      LowerBound without = recomputeLowerBound(g, budget, off);
+      ASSERT_FALSE(withCount.infeasible || without.infeasible)
+          << "graph " << iter << " budget " << budget;
+      EXPECT_GE(withCount.recomputeCost,
+                without.recomputeCost * (1 - 1e-9) - 1e-9)
+          << "graph " << iter << " budget " << budget;
+      EXPECT_LE(withCount.recomputeCost, optimum * (1 + 1e-9) + 1e-9)
+          << "graph " << iter << " budget " << budget;
+      ++compared;
+      raised += withCount.recomputeCost > without.recomputeCost * (1 + 1e-6);
+    }
+  }
+  EXPECT_GT(compared, 0u);
+  EXPECT_GT(raised, 0u) << "of " << compared;
+}
+
 TEST(LowerBoundTest, JointLpNeverAboveTheOptimum) {
   if (!milpAvailable())
     GTEST_SKIP() << "built without CBC/CLP";

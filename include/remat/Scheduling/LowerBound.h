@@ -96,6 +96,13 @@ struct LowerBoundOptions {
   /// Splits of the branch and bound on the knapsack row at each step
   /// whose cut to the end could raise the bound (0: no branch and bound).
   unsigned maxSplits = 64;
+  /// At the root of each step's branch and bound, also bound the two sides
+  /// of a disjunction on how many values of a class of equal cost the cut
+  /// recomputes (at most k, or at least k + 1, with k the floor of the
+  /// fractional count at the best multiplier): splits on single values of
+  /// a class of identical values (a transformer's layers) hardly move the
+  /// bound, the count does.
+  bool cardinality = true;
   /// Deterministic work limit (0: none): at most this many step evaluations
   /// in all (windows up to half of it, then cuts to the end up to three
   /// quarters) and a quarter of it in branch-and-bound splits. Unlike the
