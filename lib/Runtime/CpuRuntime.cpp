@@ -318,8 +318,9 @@ void gemmPiece(const Gemm &g, int64_t piece, int64_t pieces) {
   if (g.isSmall()) {
     // No zero fill: the loops write +0.0 + the product over C.
     Gemm p = band(g, byRows, begin, end);
-    remat::runtime::smallGemm(p.transB, p.m, p.n, p.k, p.a, p.lda, p.b, p.ldb,
-                              p.c, p.ldc, p.zeroC || p.beta == 0.0f);
+    remat::runtime::smallGemm(p.transA, p.transB, p.m, p.n, p.k, p.a, p.lda,
+                              p.b, p.ldb, p.c, p.ldc,
+                              p.zeroC || p.beta == 0.0f);
     return;
   }
   if (!g.zeroC) {
@@ -769,14 +770,14 @@ extern "C" void remat_cpu_sconv2d_input_grad(
     if (k == 1 && s.imageIsMatrix()) {
       // dx[i, gi] (depth x pixels) += w[gi]^T (depth x f) * dy[i, gi].
       gemm({true, false, depth, pixels, f, wg, depth, grads, pixels, 1.0f,
-            s.image(inputGrad, i0, gi), pixels});
+            s.image(inputGrad, i0, gi), pixels, false, true});
       return;
     }
     // col (depth x k pixels) = w[gi]^T * dy, then each image's columns are
     // added back to the windows they came from.
     float *col = scratch(0, depth * columns);
     gemm({true, false, depth, columns, f, wg, depth, grads, columns, 0.0f, col,
-          columns});
+          columns, false, true});
     for (int64_t j = 0; j < k; ++j)
       col2im(s, col + j * pixels, columns, s.image(inputGrad, i0 + j, gi));
   });

@@ -120,9 +120,12 @@ void remat_cpu_sconv2d_filter_grad_set(
  * chunk's oh ow), whose sum over f is one GEMM dot product, then per image
  * a col2im that adds col's rows (c, kh, kw) in increasing order, (oh, ow)
  * within each, to dx. A 1x1, stride-1 convolution over an input of the
- * output's size multiplies straight into dx, one image at a time. A
- * depthwise convolution (c = f = 1) adds the same products in the same
- * order from a direct loop nest per image and group (no GEMM, no col). */
+ * output's size multiplies straight into dx, one image at a time. On a CPU
+ * with AVX-512F a GEMM with at most 8 columns runs as the runtime's own
+ * loops (each element of col one fused multiply-add per term in increasing
+ * f order from +0.0). A depthwise convolution (c = f = 1) adds the same
+ * products in the same order from a direct loop nest per image and group
+ * (no GEMM, no col). */
 void remat_cpu_sconv2d_input_grad(int64_t n, int64_t g, int64_t c, int64_t h,
                                   int64_t w, int64_t f, int64_t kh, int64_t kw,
                                   int64_t oh, int64_t ow, int64_t sh,

@@ -171,6 +171,12 @@ conv("conv depthwise stride 2 dilated", 2, 4, 1, 27, 29, 1, 3, 3, 2, 2, 2, 2)
 conv("conv narrow", 2, 1, 256, 4, 4, 512, 3, 3, 1, 1, 1, 1)
 conv("conv narrow one image", 1, 1, 64, 6, 6, 64, 3, 3, 1, 1, 1, 1)
 conv("conv narrow tails", 3, 2, 5, 5, 5, 37, 3, 3, 1, 1, 1, 1)
+# Input gradients of at most 8 columns (w^T dy: blocks of 48 rows of col,
+# 16 terms a pass; "conv narrow" has 2304 rows in two pieces): 45 rows (a
+# partial block only) and 37 terms; a 1x1 convolution of one image added
+# straight to dx, 100 rows (two blocks and 4 rows).
+conv("conv transposed tails", 1, 1, 5, 4, 5, 37, 3, 3, 1, 1, 1, 1)
+conv("conv transposed 1x1", 1, 1, 100, 2, 3, 24, 1, 1, 1, 1, 1, 1)
 # The filter gradient written over garbage: bands of 256 columns (512
 # filters, two pieces of 288 columns each), of 2048 rows (5000 filters of
 # depth 64, two pieces of 2500 rows), and no images at all (gw = 0).
