@@ -4,9 +4,10 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// The matcher shared by --remat-gpu-split-reductions and
-// --remat-gpu-block-reductions (GpuBlockReductions.cpp): a host
-// linalg.generic whose every output folds its accumulator once.
+// The matcher shared by --remat-gpu-split-reductions,
+// --remat-gpu-block-reductions (GpuBlockReductions.cpp) and
+// --remat-cpu-row-reductions: a host linalg.generic whose every output folds
+// its accumulator once.
 //
 //===----------------------------------------------------------------------===//
 

@@ -124,6 +124,7 @@ LogicalResult driver::runCpuLLVMStage(ModuleOp module,
   cpu.parallelThreshold = options.parallelThreshold;
   cpu.upstreamVectorize = options.upstreamVectorize;
   cpu.upstreamContractions = options.upstreamContractions;
+  cpu.rowReductions = options.rowReductions;
   PassManager pm(module.getContext());
   buildCpuLLVMPipeline(pm, cpu);
   return run(pm, module, options, "mlir-llvm");

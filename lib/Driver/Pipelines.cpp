@@ -131,11 +131,17 @@ void remat::buildCpuLLVMPipeline(OpPassManager &pm,
   // (bench/perf-results.md, "Upstream vectorisation").
   bool upstream = !options.gpuLoops &&
                   (options.upstreamVectorize || options.upstreamContractions);
+  // Row reductions in vector lanes and a fixed lane tree, whichever
+  // vectoriser runs (docs/Conventions.md, "Row reductions (CPU)").
+  bool rows = !options.gpuLoops && options.rowReductions;
+  int64_t minWork = openmp ? options.parallelThreshold : int64_t(-1);
+  if (rows)
+    pm.addPass(createRematCpuRowReductions(
+        RematCpuRowReductionsOptions{/*lanes=*/8, /*minLength=*/16, minWork}));
   if (upstream) {
     pm.addPass(createRematCpuVectorize(RematCpuVectorizeOptions{
         options.vectorSize,
-        /*contractionsOnly=*/!options.upstreamVectorize,
-        /*minWork=*/openmp ? options.parallelThreshold : int64_t(-1)}));
+        /*contractionsOnly=*/!options.upstreamVectorize, minWork}));
     VectorTransferToSCFOptions transfers;
     transfers.enableFullUnroll();
     pm.addNestedPass<func::FuncOp>(createConvertVectorToSCFPass(transfers));
@@ -157,7 +163,7 @@ void remat::buildCpuLLVMPipeline(OpPassManager &pm,
     pm.addPass(createConvertSCFToOpenMPPass());
   pm.addPass(memref::createExpandStridedMetadataPass());
   pm.addPass(createLowerAffinePass());
-  if (upstream)
+  if (upstream || rows)
     pm.addPass(createConvertVectorToLLVMPass());
   // Before convert-scf-to-cf: the memref.alloca_scope that
   // convert-scf-to-openmp puts around each loop body must still hold one

@@ -142,9 +142,16 @@ static cl::opt<CpuVectorizer> cpuVectorize(
                           "(default)"),
                clEnumValN(CpuVectorizer::Upstream, "upstream",
                           "remat-cpu-vectorize: linalg tiling and "
-                          "linalg::vectorize, then vector to LLVM (those "
-                          "ops run on one thread)")),
+                          "linalg::vectorize, then vector to LLVM, every "
+                          "op it can take")),
     cl::init(CpuVectorizer::Contractions));
+static cl::opt<bool> cpuRowReductions(
+    "cpu-row-reductions",
+    cl::desc("CPU: fold the reductions over the unit-stride dimension "
+             "(softmax, layer-norm rows) in 8 vector lanes, then the lanes "
+             "in a fixed tree (docs/Conventions.md, \"Row reductions "
+             "(CPU)\"); false: one scalar chain per row"),
+    cl::init(true));
 
 static cl::opt<bool> verbose("v",
                              cl::desc("Print each stage and its wall time to "
@@ -228,6 +235,7 @@ int main(int argc, char **argv) {
   options.parallelThreshold = parallelThreshold;
   options.upstreamVectorize = cpuVectorize == CpuVectorizer::Upstream;
   options.upstreamContractions = cpuVectorize == CpuVectorizer::Contractions;
+  options.rowReductions = cpuRowReductions;
   if (!(timeGflops > 0) || !(timeGBps > 0) || !std::isfinite(timeGflops) ||
       !std::isfinite(timeGBps)) {
     errs() << "error: --time-gflops and --time-gbps must be positive\n";

@@ -108,6 +108,10 @@ struct CompileOptions {
   /// CPU, without upstreamVectorize: remat-cpu-vectorize only for the
   /// contractions that call no library (f64/f16/bf16 matmuls).
   bool upstreamContractions = true;
+  /// CPU: reductions over the unit-stride dimension (softmax, layer-norm
+  /// rows) folded in 8 vector lanes then a fixed lane tree
+  /// (remat-cpu-row-reductions) rather than in one scalar chain.
+  bool rowReductions = true;
   /// With a budget or a strategy: the flops and bytes per second of the
   /// step's time estimate (TimeEstimate.h), reported in a remark beside
   /// the plan's.

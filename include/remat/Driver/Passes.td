@@ -556,4 +556,83 @@ def RematCpuVectorize : Pass<"remat-cpu-vectorize", "mlir::ModuleOp"> {
   ];
 }
 
+def RematCpuRowReductions
+    : Pass<"remat-cpu-row-reductions", "mlir::ModuleOp"> {
+  let summary = "Folds host row reductions over the unit-stride dimension "
+                "in vector lanes, then the lanes in a fixed tree";
+  let description = [{
+    A `linalg.generic` on buffers with static sizes whose one reduction
+    dimension is its last loop dimension, of at least `min-length`
+    iterations, that every input indexes (if at all) only in its last,
+    unit-stride dimension, whose body is elementwise arithmetic (ops with
+    the `Elementwise` trait, constants) and folds each output once with
+    `arith.addf`, `mulf`, `maximumf`, `minimumf`, `maxnumf` or `minnumf`
+    (the folds `remat-gpu-block-reductions` matches), becomes a loop nest
+    over its parallel dimensions whose body reduces the row in `lanes`
+    (a power of 2) vector lanes: softmax, log-softmax and layer-norm rows,
+    their gradients' row sums. The order, for a row of `n` elements
+    `x_0 .. x_(n-1)` (the body's value at each reduced index) folded into
+    the output's value `y` (docs/Conventions.md, "Row reductions (CPU)"):
+    lane `l` starts at the fold's identity (-0.0 for a sum) and folds
+    `x_k` for every `k` with `k mod lanes = l`, in increasing `k`; then
+    lane `l` is folded with lane `l + w/2` for `w = lanes, lanes/2, .., 2`
+    (a tree: for 8 lanes `((p0+p4) + (p2+p6)) + ((p1+p5) + (p3+p7))`);
+    the output becomes `y` folded with the tree's result. The order depends
+    only on `n` and `lanes`: the same for every strategy, thread count and
+    `--cpu-vectorize` choice. Each row is reduced by one thread. With
+    `min-work` (remat-compile passes `--parallel-threshold`), an op that
+    `remat-cpu-parallel-loops` would share among threads (the same rule)
+    gets its outermost loop as an `scf.parallel` under the same thread
+    test, with a sequential copy for one thread.
+
+    Before (`lanes=8`):
+    ```mlir
+    linalg.generic {indexing_maps = [#id, #rows],
+                    iterator_types = ["parallel", "reduction"]}
+        ins(%a : memref<4x20xf32>) outs(%s : memref<4xf32>) {
+    ^bb0(%x: f32, %y: f32):
+      %e = math.exp %x : f32
+      %t = arith.addf %y, %e : f32
+      linalg.yield %t : f32
+    }
+    ```
+    After (abridged):
+    ```mlir
+    scf.for %i = %c0 to %c4 step %c1 {
+      %p = scf.for %k = %c0 to %c16 step %c8 iter_args(%acc = %minus_zero)
+          -> (vector<8xf32>) {
+        %x = vector.load %a[%i, %k] : memref<4x20xf32>, vector<8xf32>
+        %e = math.exp %x : vector<8xf32>
+        %t = arith.addf %acc, %e : vector<8xf32>
+        scf.yield %t : vector<8xf32>
+      }
+      %x = vector.maskedload %a[%i, %c16], %first4, %zeros ...
+      %e = math.exp %x : vector<8xf32>
+      %t = arith.addf %p, %e : vector<8xf32>
+      %q = arith.select %first4, %t, %p : vector<8xi1>, vector<8xf32>
+      // lanes l + 4, l + 2, l + 1 (vector.extract_strided_slice, addf)
+      ...
+      %y = memref.load %s[%i] : memref<4xf32>
+      %r = arith.addf %y, %total : f32
+      memref.store %r, %s[%i] : memref<4xf32>
+    }
+    ```
+  }];
+  let options = [
+    Option<"lanes", "lanes", "int64_t", /*default=*/"8",
+           "Vector lanes of each row's partial folds (a power of 2)">,
+    Option<"minLength", "min-length", "int64_t", /*default=*/"16",
+           "Rows shorter than this stay convert-linalg-to-loops' loops">,
+    Option<"minWork", "min-work", "int64_t", /*default=*/"-1",
+           "As remat-cpu-vectorize's min-work: ops remat-cpu-parallel-loops "
+           "would share among threads get their outer loop on threads; -1: "
+           "every loop sequential">,
+  ];
+  let dependentDialects = [
+    "::mlir::affine::AffineDialect", "::mlir::arith::ArithDialect",
+    "::mlir::memref::MemRefDialect", "::mlir::scf::SCFDialect",
+    "::mlir::vector::VectorDialect", "::mlir::func::FuncDialect"
+  ];
+}
+
 #endif // REMAT_DRIVER_PASSES_TD

@@ -130,6 +130,12 @@ struct CpuLLVMPipelineOptions
                      "{contractions-only} (the matmuls that call no "
                      "library); the other loops are left to LLVM"),
       llvm::cl::init(true)};
+  PassOptions::Option<bool> rowReductions{
+      *this, "row-reductions",
+      llvm::cl::desc("Fold the reductions over the unit-stride dimension in "
+                     "8 vector lanes, then the lanes in a fixed tree "
+                     "(remat-cpu-row-reductions; not with gpu-loops)"),
+      llvm::cl::init(true)};
   PassOptions::Option<int64_t> vectorSize{
       *this, "vector-size",
       llvm::cl::desc("Lanes of remat-cpu-vectorize with upstream-vectorize"),
