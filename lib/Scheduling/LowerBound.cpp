@@ -500,9 +500,13 @@ StepBound boundStep(const StepCut &cut, int64_t cap, double byteUnit,
 /// cost(R) + mu (|R & E| - k) + lambda (bytes(L) - cap), so the bound of
 /// the cut problem with the costs of E raised by mu, minus mu k, bounds
 /// them; for the second, lowering the costs of E by mu <= c and adding mu
-/// (k + 1). The least of the two (each maximised over a few mu) bounds
+/// (k + 1). The least of the two (each maximised over mu) bounds
 /// every pair, so the larger of it and `root.value` does; returned
 /// normalised (`root.value` where no class of two or more values mixes).
+/// Golden-section steps per side of `cardinalityBound` (each one cut
+/// bound of the shifted problem).
+constexpr unsigned kCountSearchSteps = 10;
+
 double cardinalityBound(const StepCut &cut, int64_t cap, double byteUnit,
                         const StepBound &root) {
   const StepCut::Line &lo = root.lo, &hi = root.hi;
@@ -550,24 +554,56 @@ double cardinalityBound(const StepCut &cut, int64_t cap, double byteUnit,
     StepBound b = boundStep(copy, cap, byteUnit);
     return b.infeasible ? std::optional<double>() : b.value;
   };
-  // At most k of the class: costs raised by mu.
-  double atMost = -kInf;
-  for (double f : {0.25, 0.5, 1.0, 2.0, 4.0, 16.0}) {
-    std::optional<double> b = shifted(f * c);
-    if (!b)
-      return root.value;
-    atMost = std::max(atMost, *b - f * c * k);
-  }
+  // Each side is a concave function of mu (a minimum of lines over the
+  // closed pairs, maximised over lambda): golden-section search over
+  // [0, hi], the best value seen kept (every one is a valid bound).
+  auto maximise = [&](double hi, auto side) -> std::optional<double> {
+    constexpr double kRatio = 0.6180339887498949;
+    double a = 0, b = hi, best = -kInf;
+    auto at = [&](double mu) -> std::optional<double> {
+      std::optional<double> v = side(mu);
+      if (v)
+        best = std::max(best, *v);
+      return v;
+    };
+    double x1 = b - kRatio * (b - a), x2 = a + kRatio * (b - a);
+    std::optional<double> f1 = at(x1), f2 = at(x2);
+    for (unsigned iter = 0; iter != kCountSearchSteps; ++iter) {
+      if (!f1 || !f2)
+        return std::nullopt;
+      if (*f1 < *f2) {
+        a = x1;
+        x1 = x2;
+        f1 = f2;
+        x2 = a + kRatio * (b - a);
+        f2 = at(x2);
+      } else {
+        b = x2;
+        x2 = x1;
+        f2 = f1;
+        x1 = b - kRatio * (b - a);
+        f1 = at(x1);
+      }
+    }
+    if (!f1 || !f2 || !at(hi))
+      return std::nullopt;
+    return best;
+  };
+  // At most k of the class: costs raised by mu (up to 16 c).
+  std::optional<double> atMost =
+      maximise(16 * c, [&](double mu) -> std::optional<double> {
+        std::optional<double> b = shifted(mu);
+        return b ? std::optional<double>(*b - mu * k) : std::nullopt;
+      });
   // At least k + 1: costs lowered by mu (never below 0).
-  double atLeast = -kInf;
-  for (double f : {0.25, 0.5, 1.0}) {
-    double mu = f < 1 ? f * c : least;
-    std::optional<double> b = shifted(-mu);
-    if (!b)
-      return root.value;
-    atLeast = std::max(atLeast, *b + mu * (k + 1));
-  }
-  return std::max(root.value, std::min(atMost, atLeast));
+  std::optional<double> atLeast =
+      maximise(least, [&](double mu) -> std::optional<double> {
+        std::optional<double> b = shifted(-mu);
+        return b ? std::optional<double>(*b + mu * (k + 1)) : std::nullopt;
+      });
+  if (!atMost || !atLeast)
+    return root.value;
+  return std::max(root.value, std::min(*atMost, *atLeast));
 }
 
 /// Branch and bound over the knapsack row of one step's cut problem: the
