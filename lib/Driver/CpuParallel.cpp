@@ -20,6 +20,7 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
+#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/PatternMatch.h"
@@ -38,26 +39,61 @@ namespace remat {
 using namespace mlir;
 using namespace remat;
 
+/// Work of one body operation, in units of one cheap scalar operation (an
+/// add, a multiply, a compare, one element loaded or stored). A division
+/// takes several such units on the development machine's cores, and a
+/// math function (exp, tanh, log, erf, ...: a polynomial after libm's or
+/// LLVM's expansion) a dozen or more.
+static constexpr int64_t kDivideWork = 4;
+static constexpr int64_t kMathWork = 16;
+
+/// Returns the work of one iteration point of `op`: one unit per operand
+/// element read or written (each input and output operand), plus the work
+/// of every operation of its body (kDivideWork, kMathWork, else one).
+static int64_t workPerPoint(linalg::LinalgOp op) {
+  int64_t work = op->getNumOperands();
+  for (Operation &inner : op.getBlock()->without_terminator()) {
+    if (isa<arith::DivFOp, arith::RemFOp, arith::DivSIOp, arith::DivUIOp,
+            arith::RemSIOp, arith::RemUIOp>(inner))
+      work += kDivideWork;
+    else if (inner.getName().getDialectNamespace() == "math" &&
+             !isa<math::AbsFOp, math::FmaOp, math::CopySignOp>(inner))
+      work += kMathWork;
+    else
+      work += 1;
+  }
+  return work;
+}
+
+/// Returns the static work estimate of `op`: its iteration points (the
+/// product of its loop trip counts), times workPerPoint with `bodyWork`,
+/// saturated at INT64_MAX; std::nullopt when a loop range is dynamic or
+/// empty.
+static std::optional<int64_t> estimateWork(linalg::LinalgOp op, bool bodyWork) {
+  int64_t work = bodyWork ? workPerPoint(op) : 1;
+  for (int64_t range : op.getStaticLoopRanges()) {
+    if (ShapedType::isDynamic(range) || range <= 0)
+      return std::nullopt;
+    // Saturates instead of overflowing: only the comparison matters.
+    if (work > std::numeric_limits<int64_t>::max() / range)
+      return std::numeric_limits<int64_t>::max();
+    work *= range;
+  }
+  return work;
+}
+
 /// Returns true if `op` is worth running on several threads: static loop
-/// ranges with at least `minWork` points in all and a parallel first loop
-/// of at least two iterations.
-static bool isWorthParallel(linalg::LinalgOp op, int64_t minWork) {
+/// ranges, an estimated work (estimateWork) of at least `minWork` and a
+/// parallel first loop of at least two iterations.
+static bool isWorthParallel(linalg::LinalgOp op, int64_t minWork,
+                            bool bodyWork = false) {
   if (!op.hasPureBufferSemantics() || op.getNumLoops() == 0 ||
       !linalg::isParallelIterator(op.getIteratorTypesArray().front()))
     return false;
-  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
-  if (ranges.front() < 2)
+  if (op.getStaticLoopRanges().front() < 2)
     return false;
-  int64_t work = 1;
-  for (int64_t range : ranges) {
-    if (ShapedType::isDynamic(range) || range <= 0)
-      return false;
-    // Saturates instead of overflowing: only the comparison matters.
-    if (work > std::numeric_limits<int64_t>::max() / range)
-      return true;
-    work *= range;
-  }
-  return work >= minWork;
+  std::optional<int64_t> work = estimateWork(op, bodyWork);
+  return work && *work >= minWork;
 }
 
 /// Bytes of a cache line: threads that store into the same line at the same
@@ -181,8 +217,9 @@ static FailureOr<func::FuncOp> getMaxThreadsFunc(ModuleOp module) {
   return func;
 }
 
-bool remat::shouldRunParallel(linalg::LinalgOp op, int64_t minWork) {
-  if (!isWorthParallel(op, minWork))
+bool remat::shouldRunParallel(linalg::LinalgOp op, int64_t minWork,
+                              bool bodyWork) {
+  if (!isWorthParallel(op, minWork, bodyWork))
     return false;
   // One thread at most: left sequential.
   std::optional<int64_t> most = maxUsefulThreads(op);
@@ -245,9 +282,19 @@ struct CpuParallelLoopsPass
     for (auto func : module.getOps<func::FuncOp>()) {
       SmallVector<linalg::LinalgOp> ops;
       func.walk([&](linalg::LinalgOp op) {
-        // Else left for convert-linalg-to-loops.
-        if (op->getParentOp() == func.getOperation() &&
-            shouldRunParallel(op, minWork))
+        if (op->getParentOp() != func.getOperation())
+          return;
+        bool worth = isWorthParallel(op, minWork, bodyWork);
+        // One thread at most: left for convert-linalg-to-loops.
+        std::optional<int64_t> most;
+        bool parallel = false;
+        if (worth) {
+          most = maxUsefulThreads(op);
+          parallel = !most || *most >= 2;
+        }
+        if (remarks)
+          remarkDecision(op, parallel, most);
+        if (parallel)
           ops.push_back(op);
       });
       if (!ops.empty())
@@ -286,6 +333,26 @@ struct CpuParallelLoopsPass
           return signalPassFailure();
       }
     }
+  }
+
+  /// Says whether `op` runs in parallel, and why: its work against
+  /// min-work (points, and the work of one point, which counts with
+  /// body-work), or the thread bound of its reduction.
+  void remarkDecision(linalg::LinalgOp op, bool parallel,
+                      std::optional<int64_t> most) {
+    InFlightDiagnostic remark = op.emitRemark("remat-cpu-parallel-loops: ");
+    remark << (parallel ? "parallel" : "serial") << ", work ";
+    std::optional<int64_t> work = estimateWork(op, bodyWork);
+    std::optional<int64_t> points = estimateWork(op, /*bodyWork=*/false);
+    if (work && points)
+      remark << *work << " (" << *points << " points, " << workPerPoint(op)
+             << " per point)";
+    else
+      remark << "unknown (dynamic sizes)";
+    remark << ", min-work " << static_cast<int64_t>(minWork)
+           << (bodyWork ? " (body-work)" : "");
+    if (most)
+      remark << ", at most " << *most << " threads";
   }
 
   /// Replaces `op` by `scf.if %several` whose then-branch holds its loop

@@ -22,10 +22,12 @@
 namespace remat {
 
 /// Returns true if `op` is worth running on several threads: static loop
-/// ranges with at least `minWork` points in all and a parallel first loop
-/// of at least two iterations, and (maxUsefulThreads) a second thread that
-/// writes its own cache lines.
-bool shouldRunParallel(mlir::linalg::LinalgOp op, int64_t minWork);
+/// ranges with at least `minWork` points in all (with `bodyWork`, points
+/// times the work of one point) and a parallel first loop of at least two
+/// iterations, and (maxUsefulThreads) a second thread that writes its own
+/// cache lines.
+bool shouldRunParallel(mlir::linalg::LinalgOp op, int64_t minWork,
+                       bool bodyWork = false);
 
 /// The number of threads the calls of `func` get: the result of a call of
 /// `omp_get_max_threads()` at the start of its body, made (and the function

@@ -122,6 +122,7 @@ LogicalResult driver::runCpuLLVMStage(ModuleOp module,
   cpu.gpuLoops = options.gpuLoopsOnCpu;
   cpu.blockSize = options.gpuBlockSize;
   cpu.parallelThreshold = options.parallelThreshold;
+  cpu.parallelBodyWork = options.parallelBodyWork;
   cpu.upstreamVectorize = options.upstreamVectorize;
   cpu.upstreamContractions = options.upstreamContractions;
   cpu.rowReductions = options.rowReductions;

@@ -156,8 +156,8 @@ void remat::buildCpuLLVMPipeline(OpPassManager &pm,
     addGpuLoopNest(pm, options.blockSize);
   }
   if (openmp)
-    pm.addPass(createRematCpuParallelLoops(
-        RematCpuParallelLoopsOptions{options.parallelThreshold}));
+    pm.addPass(createRematCpuParallelLoops(RematCpuParallelLoopsOptions{
+        options.parallelThreshold, options.parallelBodyWork}));
   pm.addNestedPass<func::FuncOp>(createConvertLinalgToLoopsPass());
   if (openmp)
     pm.addPass(createConvertSCFToOpenMPPass());

@@ -129,6 +129,12 @@ static cl::opt<long long> parallelThreshold(
              "their outermost parallel loop on OpenMP threads; smaller ones "
              "stay sequential (-1: no OpenMP)"),
     cl::init(32768));
+static cl::opt<bool> parallelBodyWork(
+    "parallel-body-work",
+    cl::desc("CPU: --parallel-threshold counts loop iterations times the "
+             "work of one iteration (operands, operations, 4 per division, "
+             "16 per math function) instead of iterations"),
+    cl::init(false));
 
 enum class CpuVectorizer { LLVM, Contractions, Upstream };
 static cl::opt<CpuVectorizer> cpuVectorize(
@@ -233,6 +239,7 @@ int main(int argc, char **argv) {
   options.verbose = verbose;
   options.splitInstructions = splitThreshold;
   options.parallelThreshold = parallelThreshold;
+  options.parallelBodyWork = parallelBodyWork;
   options.upstreamVectorize = cpuVectorize == CpuVectorizer::Upstream;
   options.upstreamContractions = cpuVectorize == CpuVectorizer::Contractions;
   options.rowReductions = cpuRowReductions;

@@ -101,6 +101,9 @@ struct CompileOptions {
   /// outermost parallel loop on OpenMP threads (remat-cpu-parallel-loops);
   /// negative: no OpenMP (the object then needs no libomp).
   int64_t parallelThreshold = 32768;
+  /// CPU: parallelThreshold counts iteration points times the work of one
+  /// point (remat-cpu-parallel-loops' body-work).
+  bool parallelBodyWork = false;
   /// CPU: the loops that call no library are vectorised by
   /// remat-cpu-vectorize (upstream linalg tiling and linalg::vectorize, then
   /// vector to LLVM) rather than by LLVM's vectorizers at -O<n> alone.

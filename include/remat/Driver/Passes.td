@@ -367,6 +367,21 @@ def RematCpuParallelLoops
     that the stores do not alias the loads (a reduction keeps its running
     value in a register, as in the sequential loops).
 
+    The threshold rests on a measurement (`bench/omp-forkjoin.cpp`,
+    `bench/perf-results.md` "Fork and join cost"): a fork and join of two
+    OpenMP threads costs about 0.7 us on the development machine, and the
+    smallest op the default lets through, a fill of 32768 floats, takes a
+    few microseconds on one thread. With `body-work`, the work of an op is
+    its points times the work of one point instead: one unit per operand
+    (an element read or written) and per body operation, 4 per division, 16
+    per math function (`math.exp`, `math.tanh`, ...; not `math.absf`,
+    `math.fma`, `math.copysign`), so that a costly body runs in parallel at
+    fewer points and a copy needs more; off by default (it changes which
+    ops of the bundled and imported models run in parallel, and was not
+    measured on a quiet machine). With `remarks`, every outermost linalg op
+    gets a remark: parallel or serial, its work, points and work per point,
+    and the thread bound of a reduction.
+
     An op with a reduction stores each output element at every reduction
     step, so its threads must write output ranges at least a cache line
     (64 bytes) apart: with R outer iterations whose outputs lie S bytes
@@ -412,7 +427,14 @@ def RematCpuParallelLoops
   let options = [
     Option<"minWork", "min-work", "int64_t", /*default=*/"32768",
            "Least number of iteration points (product of the static loop "
-           "trip counts) of an op that runs in parallel">,
+           "trip counts; with body-work, times the work of one point) of "
+           "an op that runs in parallel">,
+    Option<"bodyWork", "body-work", "bool", /*default=*/"false",
+           "Weigh each iteration point by the work of the op's body "
+           "(operands, operations, divisions, math functions)">,
+    Option<"remarks", "remarks", "bool", /*default=*/"false",
+           "A remark per outermost linalg op: parallel or serial, and its "
+           "work">,
   ];
   let dependentDialects = ["::mlir::scf::SCFDialect",
                            "::mlir::memref::MemRefDialect",

@@ -117,6 +117,12 @@ struct CpuLLVMPipelineOptions
                      "(remat-cpu-parallel-loops); -1: no OpenMP (not with "
                      "gpu-loops)"),
       llvm::cl::init(32768)};
+  PassOptions::Option<bool> parallelBodyWork{
+      *this, "parallel-body-work",
+      llvm::cl::desc("parallel-threshold counts iteration points times the "
+                     "work of one point (remat-cpu-parallel-loops' "
+                     "body-work)"),
+      llvm::cl::init(false)};
   PassOptions::Option<bool> upstreamVectorize{
       *this, "upstream-vectorize",
       llvm::cl::desc("Vectorise the loops that call no library with "
