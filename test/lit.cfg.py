@@ -60,6 +60,12 @@ config.substitutions.append(("%remat_plugin", remat_plugin))
 config.substitutions.append(("%remat_obj_root", config.remat_obj_root))
 if os.path.exists(remat_plugin):
     config.available_features.add("remat-plugin")
+# The OMPT tool that counts the OpenMP regions a program enters
+# (bench/omp-regions.cpp), built where libomp's omp-tools.h was found.
+omp_regions = os.path.join(config.remat_obj_root, "lib", "libRematOmpRegions.so")
+config.substitutions.append(("%omp_regions", omp_regions))
+if os.path.exists(omp_regions):
+    config.available_features.add("omp-regions")
 if shutil.which("cmake") and shutil.which("ninja"):
     config.available_features.add("cmake")
 
