@@ -19,6 +19,7 @@
 
 #include "remat/Runtime/CpuRuntime.h"
 
+#include "CpuIsa.h"
 #include "Depthwise.h"
 #include "SmallGemm.h"
 

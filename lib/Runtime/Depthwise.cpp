@@ -15,7 +15,7 @@
 
 #include "Depthwise.h"
 
-#include "SmallGemm.h"
+#include "CpuIsa.h"
 
 #include <algorithm>
 

@@ -39,14 +39,6 @@ bool smallGemmApplies(bool transA, bool transB, int64_t n, int64_t k) {
 
 #ifdef REMAT_SMALL_GEMM
 
-bool haveAvx512() {
-  static const bool have = [] {
-    __builtin_cpu_init();
-    return __builtin_cpu_supports("avx512f") != 0;
-  }();
-  return have;
-}
-
 namespace {
 
 #define REMAT_AVX512 __attribute__((target("avx512f")))
@@ -276,8 +268,6 @@ void smallGemm(bool transA, bool transB, int64_t m, int64_t n, int64_t k,
 }
 
 #else // !REMAT_SMALL_GEMM
-
-bool haveAvx512() { return false; }
 
 void smallGemm(bool, bool, int64_t, int64_t, int64_t, const float *, int64_t,
                const float *, int64_t, float *, int64_t, bool) {}

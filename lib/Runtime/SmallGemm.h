@@ -28,11 +28,6 @@ constexpr int64_t kSmallGemmDim = 32;
 /// The most columns of a transposed product (C = A^T B) smallGemm handles.
 constexpr int64_t kTransposedColumns = 8;
 
-/// Whether the CPU has AVX-512F (this process then runs smallGemm and the
-/// AVX-512 loops of Depthwise.h); decided once per process, so every call of
-/// a shape takes the same path.
-bool haveAvx512();
-
 /// Whether smallGemm computes a product with these transposes and sizes:
 /// C (m x n) = A (m x k) B (k x n) with n <= kSmallGemmDim (`narrow`),
 /// C = A (m x k) B^T with k <= kSmallGemmDim (`shallow`), or C = A^T (A:

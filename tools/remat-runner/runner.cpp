@@ -583,6 +583,7 @@ int run(int argc, char **argv) {
   }
   std::printf("perf threads %d blas %s\n", remat_cpu_num_threads(),
               remat_cpu_blas_name());
+  std::printf("perf isa %s\n", remat_cpu_isa());
 #endif
 
   std::vector<void *> buffers(REMAT_NUM_BUFFERS);

@@ -159,6 +159,15 @@ int remat_cpu_num_threads(void);
 int remat_cpu_default_num_threads(void);
 /* The BLAS library and its build configuration, e.g. "OpenBLAS 0.3.21 ...". */
 const char *remat_cpu_blas_name(void);
+/* The instruction set of the runtime's own loops in this process: "avx512"
+ * (the AVX-512F loops of the few-column GEMMs and the depthwise planes) or
+ * "generic" (OpenBLAS and the scalar loops). Decided at the first call of
+ * the runtime that needs it: the CPU's, unless $REMAT_CPU_ISA is `generic`
+ * (forces generic) or `avx512` (generic on a CPU without AVX-512F, with a
+ * message on stderr); unset, empty, `auto` or any other value (a message on
+ * stderr) take the CPU's. Results differ between the two only in the GEMMs
+ * with few columns (docs/Conventions.md, Convolutions). */
+const char *remat_cpu_isa(void);
 
 #ifdef __cplusplus
 }
