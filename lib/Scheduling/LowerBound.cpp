@@ -486,6 +486,10 @@ StepBound boundStep(const StepCut &cut, int64_t cap, double byteUnit,
   return finish();
 }
 
+/// Golden-section steps per side of `cardinalityBound` (each one cut
+/// bound of the shifted problem).
+constexpr unsigned kCountSearchSteps = 10;
+
 /// A bound on one step's cut problem from a disjunction on how many
 /// values of a class of equal cost are recomputed. At the multiplier of
 /// `root`, the two cuts whose lines meet (`root.lo` above the cap,
@@ -503,12 +507,11 @@ StepBound boundStep(const StepCut &cut, int64_t cap, double byteUnit,
 /// (k + 1). The least of the two (each maximised over mu) bounds
 /// every pair, so the larger of it and `root.value` does; returned
 /// normalised (`root.value` where no class of two or more values mixes).
-/// Golden-section steps per side of `cardinalityBound` (each one cut
-/// bound of the shifted problem).
-constexpr unsigned kCountSearchSteps = 10;
-
+/// When `outOfTime` turns true the search over mu stops where it is (every
+/// mu tried gives a valid bound).
+template <typename OutOfTime>
 double cardinalityBound(const StepCut &cut, int64_t cap, double byteUnit,
-                        const StepBound &root) {
+                        const StepBound &root, OutOfTime outOfTime) {
   const StepCut::Line &lo = root.lo, &hi = root.hi;
   unsigned m = cut.size();
   if (root.infeasible || lo.recomputed.size() != m ||
@@ -568,7 +571,7 @@ double cardinalityBound(const StepCut &cut, int64_t cap, double byteUnit,
     };
     double x1 = b - kRatio * (b - a), x2 = a + kRatio * (b - a);
     std::optional<double> f1 = at(x1), f2 = at(x2);
-    for (unsigned iter = 0; iter != kCountSearchSteps; ++iter) {
+    for (unsigned iter = 0; iter != kCountSearchSteps && !outOfTime(); ++iter) {
       if (!f1 || !f2)
         return std::nullopt;
       if (*f1 < *f2) {
@@ -585,7 +588,7 @@ double cardinalityBound(const StepCut &cut, int64_t cap, double byteUnit,
         f1 = at(x1);
       }
     }
-    if (!f1 || !f2 || !at(hi))
+    if (!f1 || !f2 || (!outOfTime() && !at(hi)))
       return std::nullopt;
     return best;
   };
@@ -638,8 +641,9 @@ branchAndBound(const StepCut &cut, int64_t cap, double byteUnit,
     // The root's bound, raised by the disjunction on a class's count where
     // that applies: every leaf's pairs are among the root's, so it bounds
     // them all.
-    double bound =
-        cardinality ? cardinalityBound(cut, cap, byteUnit, root) : root.value;
+    double bound = cardinality
+                       ? cardinalityBound(cut, cap, byteUnit, root, outOfTime)
+                       : root.value;
     heap.push_back(Leaf{bound, std::vector<int8_t>(cut.size(), StepCut::kFree),
                         std::move(root)});
   }
