@@ -13,6 +13,10 @@ remat-compile (wall and CPU seconds), builds the runner, and runs --steps
 steps at each thread count; PyTorch (bench/torch_step.py, eager, float32)
 runs the same model on the weights the runner dumped, in the same process
 tree, right after. Step times are medians over the steps after the first.
+A model whose compiled store-all step is short runs more steps on both
+sides (enough for --min-seconds of compiled steps, at most 2,000): the
+microsecond steps of the small zoo models are too noisy over 10 steps to
+tell 1 thread from 2.
 Models of python/remat/zoo.py named by --imported are imported with
 remat.torch_import (weights and batch included); PyTorch times the torch
 module itself on them (bench/torch_zoo_step.py).
@@ -188,6 +192,11 @@ def main():
                              "cnn), imported with remat.torch_import; "
                              "PyTorch runs the torch module itself "
                              "(bench/torch_zoo_step.py)")
+    parser.add_argument("--min-seconds", type=float, default=0.5,
+                        help="run at least this many seconds of compiled "
+                             "store-all steps per measurement (more steps "
+                             "than --steps for short steps, both sides; at "
+                             "most 2,000)")
     parser.add_argument("-o", "--output")
     args = parser.parse_args()
     threads = [int(t) for t in args.threads.split(",")]
@@ -237,14 +246,21 @@ def main():
             dump = base + "-dump"
             os.makedirs(dump)
             run_step(base + "-store.run", 1, 1, dump, extra)
+            # A short step gets more steps (both sides, every thread count).
+            probe_ms = run_step(base + "-store.run", args.steps, 1,
+                                extra=extra)[0]
+            steps = args.steps
+            if probe_ms > 0:
+                steps = min(max(steps, int(args.min_seconds * 1000 /
+                                           probe_ms) + 1), 2000)
             for t in threads:
                 store_ms = None
                 if imported:
                     torch_ms, torch_rss, blas["torch"] = run_torch_zoo(
-                        name, args.steps, t)
+                        name, steps, t)
                 else:
                     torch_ms, torch_rss, blas["torch"] = run_torch(
-                        model, dump, args.steps, t)
+                        model, dump, steps, t)
                 for label, (wall, cpu, arena, _, predicted,
                             estimated) in strategies:
                     suffix = {"store-all": "-store", "sqrt": "-sqrt",
@@ -253,7 +269,7 @@ def main():
                               "store-all, upstream vector": "-vector"}.get(
                                   label, "-budget")
                     ms, rss, blas["remat"] = run_step(
-                        base + suffix + ".run", args.steps, t, extra=extra)
+                        base + suffix + ".run", steps, t, extra=extra)
                     shown = name + (" (imported)" if imported else "")
                     # Recompute overhead in time: this plan's step over
                     # store-all's, same model, threads and run, beside what
@@ -270,7 +286,7 @@ def main():
                         estimated = None
                     rows.append((shown, label, t, ms, torch_ms, ms / torch_ms,
                                  measured, predicted, estimated, rss,
-                                 torch_rss, arena, wall, cpu))
+                                 torch_rss, arena, wall, cpu, steps))
                     print(rows[-1], file=sys.stderr)
                 loads.append(os.getloadavg()[0])
                 print(f"{name} threads {t} done", file=sys.stderr)
@@ -282,16 +298,18 @@ def main():
 
 
     lines = [
-        "| model | strategy | threads | compiled ms | PyTorch ms | ratio | "
+        "| model | strategy | threads | steps | compiled ms | PyTorch ms | "
+        "ratio | "
         "recompute time % (measured) | recompute % of fwd (planned) | "
         "recompute % of step (estimated: time / flops) | "
         "compiled RSS MiB | PyTorch RSS MiB | arena bytes | compile wall s | "
         "compile CPU s |",
         "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
-        "---:|"]
+        "---:|---:|"]
     for (name, label, t, ms, tms, ratio, measured, predicted, estimated, rss,
-         trss, arena, wall, cpu) in rows:
-        lines.append(f"| {name} | {label} | {t} | {milliseconds(ms)} | "
+         trss, arena, wall, cpu, steps) in rows:
+        lines.append(f"| {name} | {label} | {t} | {steps} | "
+                     f"{milliseconds(ms)} | "
                      f"{milliseconds(tms)} | "
                      f"{ratio:.2f} | {percent(measured)} | "
                      f"{percent(predicted)} | {estimate_cell(estimated)} | "
