@@ -44,7 +44,7 @@ public:
     if (exhausted())
       return false;
     ++count;
-    out.schedule = lowerKeptSet(graph, choice.kept, choice.refresh);
+    out.schedule = lowerKeptChoice(graph, choice);
     return !simulator.liveBytesTrace(out.schedule, out.sim, out.steps);
   }
 
@@ -56,6 +56,11 @@ private:
 };
 
 } // namespace
+
+Schedule remat::sched::lowerKeptChoice(const Graph &graph,
+                                       const KeptChoice &choice) {
+  return lowerKeptSet(graph, choice.kept, choice.refresh, choice.refreshGap);
+}
 
 /// The nodes `schedule` recomputes that a move may keep, the most expensive
 /// first (ties: lower index first, so the order is deterministic).
@@ -195,6 +200,34 @@ static std::vector<unsigned> chainOf(const Graph &graph,
   return chain;
 }
 
+/// The dropped values a chain refresh of `u` refreshes: `u` and,
+/// transitively, its dropped operands (not kept, not yet refreshed) that
+/// cost at most `kChainCostRatio` times as much as `u`. Refreshing `u`
+/// alone only moves its bytes to its inputs, which its later
+/// recomputations then need held: a recomputed residual stream (each block
+/// output brought back for the next block's recomputation and held to its
+/// own backward reader) piles up at the step that recomputes it unless the
+/// whole cheap chain is recomputed at every reader.
+static std::vector<unsigned>
+refreshChainOf(const Graph &graph, const KeptChoice &choice, unsigned u) {
+  constexpr double kChainCostRatio = 4;
+  double cap = kChainCostRatio * graph.nodes[u].cost;
+  std::vector<unsigned> chain{u}, work{u};
+  while (!work.empty()) {
+    unsigned v = work.back();
+    work.pop_back();
+    for (unsigned w : graph.nodes[v].operands) {
+      const Node &node = graph.nodes[w];
+      if (node.backward || choice.kept[w] || choice.refresh[w] ||
+          isAlwaysKept(node) || node.cost > cap || llvm::is_contained(chain, w))
+        continue;
+      chain.push_back(w);
+      work.push_back(w);
+    }
+  }
+  return chain;
+}
+
 /// Repairs `over` (the plan of `choice`, which keeps `added` and exceeds
 /// the budget) one change at a time, each relieving its peak step: dropping
 /// a kept value live there, or refreshing a recomputed value whose instance
@@ -256,6 +289,12 @@ static bool repair(const Graph &graph, KeptChoice &choice, Evaluated over,
             refreshes.resize(options.maxEjections);
           for (unsigned u : refreshes)
             cands.push_back({{u}, true});
+          if (options.refreshChains)
+            for (unsigned u : refreshes) {
+              std::vector<unsigned> chain = refreshChainOf(graph, choice, u);
+              if (chain.size() > 1)
+                cands.push_back({std::move(chain), true});
+            }
         }
       }
       for (size_t i = 0; i != cands.size(); ++i) {
@@ -364,7 +403,8 @@ std::optional<KeptChoice> remat::sched::reduceRecomputeInBudget(
     const BudgetSearchOptions &options, unsigned *evaluations) {
   assert(kept.size() == graph.size() && "one entry per node");
   Evaluator evaluator(graph, options.maxEvaluations);
-  KeptChoice start{std::move(kept), std::vector<bool>(graph.size(), false)};
+  KeptChoice start{std::move(kept), std::vector<bool>(graph.size(), false),
+                   options.refreshGap};
   std::optional<KeptChoice> result =
       reduce(graph, std::move(start), budgetBytes, options, evaluator);
   if (evaluations)
@@ -401,6 +441,7 @@ remat::sched::fitToBudget(const Graph &graph, KeptChoice choice,
   assert(choice.kept.size() == graph.size() &&
          choice.refresh.size() == graph.size() && "one entry per node");
   Evaluator evaluator(graph, options.maxEvaluations);
+  choice.refreshGap = options.refreshGap;
   std::optional<KeptChoice> result =
       fit(graph, std::move(choice), budgetBytes, options, maxChanges,
           evaluator);
@@ -450,6 +491,7 @@ std::vector<PlanResult> remat::sched::searchWithinBudget(
     // A start whose share is spent still gets its first evaluation.
     share.maxEvaluations = std::max(share.maxEvaluations, 1u);
     KeptChoice choice = std::move(origin.choice);
+    choice.refreshGap = options.refreshGap;
     if (origin.seed) {
       // A seed may exceed the budget: made to fit first, with the larger
       // changes, on an evaluator of its own.
@@ -488,7 +530,7 @@ std::vector<PlanResult> remat::sched::searchWithinBudget(
     plan.detail = origin.detail.empty()
                       ? "local search in the budget"
                       : origin.detail + ", local search in the budget";
-    plan.schedule = lowerKeptSet(graph, improved->kept, improved->refresh);
+    plan.schedule = lowerKeptChoice(graph, *improved);
     if (simulate(graph, plan.schedule, plan.sim) ||
         plan.sim.peakBytes > budgetBytes || plan.sim.recomputeCost >= best)
       continue;

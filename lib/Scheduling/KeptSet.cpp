@@ -27,6 +27,13 @@ Schedule remat::sched::lowerKeptSet(const Graph &graph,
 Schedule remat::sched::lowerKeptSet(const Graph &graph,
                                     const std::vector<bool> &kept,
                                     const std::vector<bool> &refresh) {
+  return lowerKeptSet(graph, kept, refresh, /*refreshGap=*/0);
+}
+
+Schedule remat::sched::lowerKeptSet(const Graph &graph,
+                                    const std::vector<bool> &kept,
+                                    const std::vector<bool> &refresh,
+                                    unsigned refreshGap) {
   unsigned n = graph.size();
   assert(kept.size() == n && refresh.size() == n &&
          "kept and refresh sets must have one entry per node");
@@ -39,7 +46,11 @@ Schedule remat::sched::lowerKeptSet(const Graph &graph,
   // search last pushed v; as the graph is a DAG a node pushed in a step's
   // search is emitted before it could be reached again in that search.
   std::vector<bool> resident(n);
-  std::vector<unsigned> madeAt(n, kNever), enteredAt(n, kNever);
+  // readAt[v]: the last step that read v's latest recomputed instance (or
+  // made it): a refreshed instance serves a step at most `refreshGap` steps
+  // later.
+  std::vector<unsigned> madeAt(n, kNever), enteredAt(n, kNever),
+      readAt(n, kNever);
   for (unsigned v = 0; v != n; ++v)
     if (!nodes[v].backward)
       resident[v] = kept[v] || isAlwaysKept(nodes[v]);
@@ -55,8 +66,9 @@ Schedule remat::sched::lowerKeptSet(const Graph &graph,
   for (unsigned k = firstBackward; k < n; ++k) {
     bool droppedLateStep = !nodes[k].backward && !resident[k];
     auto available = [&](unsigned v) {
-      return resident[v] ||
-             (madeAt[v] != kNever && (!refresh[v] || madeAt[v] == k));
+      return resident[v] || (madeAt[v] != kNever &&
+                             (!refresh[v] || madeAt[v] == k ||
+                              (refreshGap > 0 && k - readAt[v] <= refreshGap)));
     };
     // Forward nodes only have forward operands (Graph::validate), so only
     // the roots can be backward nodes.
@@ -69,8 +81,19 @@ Schedule remat::sched::lowerKeptSet(const Graph &graph,
           enteredAt[v] = k;
           return true;
         },
-        [&](unsigned v) { madeAt[v] = k; }, schedule.recomputeBefore[k],
-        stack);
+        [&](unsigned v) { madeAt[v] = readAt[v] = k; },
+        schedule.recomputeBefore[k], stack);
+    if (refreshGap > 0) {
+      // Reads of this step: node k's operands and those of its list.
+      auto markRead = [&](unsigned u) {
+        for (unsigned v : nodes[u].operands)
+          if (madeAt[v] != kNever)
+            readAt[v] = k;
+      };
+      markRead(k);
+      for (unsigned u : schedule.recomputeBefore[k])
+        markRead(u);
+    }
   }
   return schedule;
 }

@@ -146,8 +146,7 @@ TEST(BudgetSearchTest, DropsACheapChainToKeepTheExpensiveValue) {
   EXPECT_FALSE(choice->kept[1]);
   EXPECT_FALSE(choice->kept[2]);
   SimResult after;
-  ASSERT_FALSE(simulate(
-      g, lowerKeptSet(g, choice->kept, choice->refresh), after));
+  ASSERT_FALSE(simulate(g, lowerKeptChoice(g, *choice), after));
   EXPECT_LE(after.peakBytes, kChainBudget);
   EXPECT_EQ(after.recomputeCost, 2);
   // searchWithinBudget runs the single moves, then the larger changes.
@@ -214,8 +213,7 @@ TEST(BudgetSearchTest, FitToBudgetRepairsASeedOverTheBudget) {
   EXPECT_TRUE(fitted->kept[0]);
   EXPECT_FALSE(fitted->kept[1]);
   SimResult sim;
-  ASSERT_FALSE(
-      simulate(g, lowerKeptSet(g, fitted->kept, fitted->refresh), sim));
+  ASSERT_FALSE(simulate(g, lowerKeptChoice(g, *fitted), sim));
   EXPECT_LE(sim.peakBytes, kTradeBudget);
   EXPECT_EQ(sim.recomputeCost, 1);
   EXPECT_GT(evaluations, 1u);
@@ -267,6 +265,80 @@ TEST(BudgetSearchTest, SearchWithinBudgetStartsFromASeedOverTheBudget) {
   ASSERT_FALSE(simulate(g, storeAll.schedule, storeAll.sim));
   EXPECT_TRUE(
       searchWithinBudget(g, {storeAll}, 400, noMoves, {seed}).empty());
+}
+
+/// A recomputed chain brought back early and read again late: A (10 B,
+/// cost 100) feeds the cheap values r0 -> r1 -> r2 (100 B each, cost 1);
+/// the first backward step g1 reads r2, ten 200-byte gradient steps follow,
+/// and the last step reads r1:
+///   0 A   1 r0(A)   2 r1(r0)   3 r2(r1)   4 loss(r2), output
+///   5 g1(loss, r2)   6..15 m0(g1) .. m9(m8), 200 B   16 g4(m9, r1), output
+/// With A kept and r0..r2 dropped, step 5 recomputes the chain and holds
+/// r1 to step 16: 500 B at the gradient steps. Within 450 B r1 must be
+/// recomputed again at step 16; refreshing r1 alone only holds r0 instead
+/// (the same bytes), so the repair needs r0 and r1 refreshed together.
+Graph makeRefreshChainGraph() {
+  Graph g;
+  g.addNode(makeCostNode("A", 10, 100, {}));
+  g.addNode(makeCostNode("r0", 100, 1, {0}));
+  g.addNode(makeCostNode("r1", 100, 1, {1}));
+  g.addNode(makeCostNode("r2", 100, 1, {2}));
+  g.addNode(makeCostNode("loss", 1, 1, {3}));
+  g.nodes[4].output = true;
+  g.addNode(makeCostNode("g1", 10, 1, {4, 3}, true));
+  for (unsigned i = 0; i != 10; ++i)
+    g.addNode(makeCostNode("m" + std::to_string(i), 200, 1,
+                           {unsigned(g.size() - 1)}, true));
+  g.addNode(makeCostNode("g4", 10, 1, {15, 2}, true));
+  g.nodes[16].output = true;
+  return g;
+}
+
+TEST(BudgetSearchTest, RefreshesARecomputedChainToFitTheBudget) {
+  Graph g = makeRefreshChainGraph();
+  ASSERT_FALSE(g.validate());
+  constexpr int64_t budget = 450;
+  KeptChoice seed{std::vector<bool>(g.size(), false),
+                  std::vector<bool>(g.size(), false)};
+  seed.kept[0] = true;
+  SimResult start;
+  ASSERT_FALSE(simulate(g, lowerKeptChoice(g, seed), start));
+  EXPECT_EQ(start.peakBytes, 500);
+  EXPECT_EQ(start.recomputeCost, 3);
+  // Without chain refreshes the repair gets stuck over the budget.
+  BudgetSearchOptions old;
+  old.refreshChains = false;
+  EXPECT_FALSE(fitToBudget(g, seed, budget, old, 8));
+  EXPECT_TRUE(searchWithinBudget(g, {}, budget, old,
+                                 {KeptSeed{seed, "seeded", "a seed"}})
+                  .empty());
+  // With them r0 and r1 are recomputed again for g4: 2 more, within the
+  // budget.
+  std::optional<KeptChoice> fitted =
+      fitToBudget(g, seed, budget, BudgetSearchOptions(), 8);
+  ASSERT_TRUE(fitted);
+  EXPECT_TRUE(fitted->refresh[1] && fitted->refresh[2]);
+  SimResult sim;
+  ASSERT_FALSE(simulate(g, lowerKeptChoice(g, *fitted), sim));
+  EXPECT_LE(sim.peakBytes, budget);
+  EXPECT_EQ(sim.recomputeCost, 5);
+  // The search then keeps r2 (read only by g1): r0 and r1 are recomputed
+  // for g4 alone, the optimum (r1 must be brought back for g4, and holding
+  // r0 or r1 through the gradient steps exceeds the budget).
+  std::vector<PlanResult> found =
+      searchWithinBudget(g, {}, budget, BudgetSearchOptions(),
+                         {KeptSeed{seed, "seeded", "a seed"}});
+  ASSERT_EQ(found.size(), 1u);
+  SimResult check;
+  ASSERT_FALSE(simulate(g, found[0].schedule, check));
+  EXPECT_EQ(check.peakBytes, found[0].sim.peakBytes);
+  EXPECT_LE(check.peakBytes, budget);
+  EXPECT_EQ(check.recomputeCost, 2);
+  // With a refresh gap of 11 or more the readers of r1 at steps 5 and 16
+  // share its recomputation again: nothing fits.
+  BudgetSearchOptions wide;
+  wide.refreshGap = 11;
+  EXPECT_FALSE(fitToBudget(g, seed, budget, wide, 8));
 }
 
 /// On random training graphs at budgets of 0.4 .. 0.9 of store-all, from

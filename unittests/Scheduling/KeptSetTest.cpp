@@ -216,3 +216,72 @@ TEST(KeptSetTest, RandomRefreshSetsSimulateAndRecomputeAtEachStep) {
     }
   }
 }
+
+/// A refreshed value read at steps 3, 4 and 9: with no gap each of those
+/// steps recomputes it; with a gap of 1 the readers at 3 and 4 share one
+/// recomputation and the reader five steps later gets its own; with a gap of
+/// 5 or more one recomputation serves all three (it is `lowerKeptSet`'s).
+TEST(KeptSetTest, RefreshGapSharesARecomputationBetweenCloseReaders) {
+  Graph g;
+  g.addNode(test::makeCostNode("F", 100, 1, {}));
+  g.addNode(test::makeCostNode("s", 10, 1, {0}));
+  g.addNode(test::makeCostNode("loss", 1, 1, {1}));
+  g.nodes[2].output = true;
+  g.addNode(test::makeCostNode("g1", 10, 1, {2, 0}, true));
+  g.addNode(test::makeCostNode("g2", 10, 1, {3, 0}, true));
+  for (unsigned i = 0; i != 4; ++i)
+    g.addNode(test::makeCostNode("m" + std::to_string(i), 200, 1,
+                                 {unsigned(g.size() - 1)}, true));
+  g.addNode(test::makeCostNode("g3", 10, 1, {8, 0}, true));
+  g.nodes[9].output = true;
+  ASSERT_FALSE(g.validate());
+  std::vector<bool> kept(g.size(), false), refresh(g.size(), false);
+  kept[1] = true;
+  refresh[0] = true;
+  EXPECT_EQ(lowerKeptSet(g, kept, refresh, 0).recomputeBefore,
+            lowerKeptSet(g, kept, refresh).recomputeBefore);
+  Schedule each = lowerKeptSet(g, kept, refresh, 0);
+  EXPECT_EQ(each.numRecomputed(), 3u);
+  EXPECT_EQ(each.recomputeBefore[4], List{0});
+  Schedule close = lowerKeptSet(g, kept, refresh, 1);
+  EXPECT_EQ(close.recomputeBefore[3], List{0});
+  EXPECT_TRUE(close.recomputeBefore[4].empty());
+  EXPECT_EQ(close.recomputeBefore[9], List{0});
+  EXPECT_EQ(close.numRecomputed(), 2u);
+  SimResult sim;
+  ASSERT_FALSE(simulate(g, close, sim));
+  EXPECT_EQ(sim.recomputeCost, 2);
+  // F is freed between the two recomputations: the 200-byte steps hold
+  // only their own values.
+  EXPECT_EQ(sim.peakBytes, 400);
+  SimResult held;
+  ASSERT_FALSE(simulate(g, lowerKeptSet(g, kept), held));
+  EXPECT_EQ(held.peakBytes, 500);
+  EXPECT_EQ(lowerKeptSet(g, kept, refresh, 4).numRecomputed(), 2u);
+  EXPECT_EQ(lowerKeptSet(g, kept, refresh, 5).recomputeBefore,
+            lowerKeptSet(g, kept).recomputeBefore);
+}
+
+/// Random graphs, kept and refresh sets and gaps: the lowering simulates,
+/// and a larger gap never recomputes more often.
+TEST(KeptSetTest, RandomRefreshGapsSimulateAndRecomputeLessWithLargerGaps) {
+  std::mt19937 rng(17);
+  for (int iter = 0; iter < 200; ++iter) {
+    Graph g = test::makeRandomGraph(rng, 3 + iter % 30, 2 + iter % 20);
+    std::vector<bool> kept(g.size()), refresh(g.size());
+    for (unsigned v = 0; v < g.size(); ++v) {
+      kept[v] = rng() % 3 == 0;
+      refresh[v] = rng() % 2 == 0;
+    }
+    size_t previous = ~size_t(0);
+    for (unsigned gap : {0u, 1u, 2u, 4u, 8u, 1000u}) {
+      Schedule s = lowerKeptSet(g, kept, refresh, gap);
+      SimResult sim;
+      ASSERT_FALSE(simulate(g, s, sim)) << "iteration " << iter;
+      EXPECT_LE(s.numRecomputed(), previous) << "iteration " << iter;
+      previous = s.numRecomputed();
+    }
+    EXPECT_EQ(lowerKeptSet(g, kept, refresh, 1000).recomputeBefore,
+              lowerKeptSet(g, kept).recomputeBefore);
+  }
+}

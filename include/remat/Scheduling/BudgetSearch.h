@@ -24,7 +24,12 @@
 /// alone keeps its input live instead, the same bytes), and refreshing a
 /// recomputed value live at the peak (recomputing it before each later
 /// reader instead of holding it, `lowerKeptSet` with a refresh set: a value
-/// may then be recomputed several times). A move is taken when the lowered
+/// may then be recomputed several times), alone or together with the cheap
+/// dropped values that feed it (a chain refresh: refreshing one value of a
+/// recomputed chain alone keeps its inputs held instead, as when a residual
+/// stream recomputed for one block's gradient would be held to each
+/// block's own). Readers of a refreshed value at most `refreshGap` steps
+/// apart share one recomputation. A move is taken when the lowered
 /// plan fits the budget and recomputes strictly less; the search passes
 /// over the recomputed values, most expensive first, until a pass takes no
 /// move or the evaluation limit is reached. `searchWithinBudget` runs the
@@ -70,6 +75,15 @@ struct BudgetSearchOptions {
   /// that feed it (up to the expensive op whose output it is then
   /// recomputed from).
   bool chains = true;
+  /// With `refresh`: repairs may also refresh a recomputed value together
+  /// with the cheap dropped values that feed it (refreshing one value of a
+  /// recomputed chain alone only keeps its inputs live instead).
+  bool refreshChains = true;
+  /// The refresh gap of the search's plans (`KeptChoice::refreshGap`):
+  /// readers of a refreshed value at most this many steps apart share its
+  /// recomputation (a gradient op and the mask op beside it), readers
+  /// farther apart get their own.
+  unsigned refreshGap = 8;
 };
 
 /// A plan of the search: a kept set and the dropped values recomputed at
@@ -77,8 +91,14 @@ struct BudgetSearchOptions {
 struct KeptChoice {
   std::vector<bool> kept;
   std::vector<bool> refresh;
+  /// A refreshed value's instance also serves the steps at most this many
+  /// steps after its last read (`lowerKeptSet` with a refresh gap).
+  unsigned refreshGap = 0;
 };
 
+/// `lowerKeptSet(graph, choice.kept, choice.refresh, choice.refreshGap)`:
+/// the schedule of a plan of the search.
+Schedule lowerKeptChoice(const Graph &graph, const KeptChoice &choice);
 
 /// Improves `kept`, whose lowering must fit `budgetBytes`, by the moves
 /// above. Returns the improved kept and refresh sets, or none if the
@@ -93,12 +113,12 @@ reduceRecomputeInBudget(const Graph &graph, std::vector<bool> kept,
                         const BudgetSearchOptions &options,
                         unsigned *evaluations = nullptr);
 
-/// Makes the lowering of `choice` (`lowerKeptSet` with its refresh set)
-/// fit `budgetBytes` by the repair changes above (drops of kept values,
-/// chain drops, refreshes, each relieving the current peak step, at most
-/// `maxChanges` of them), whatever recompute that adds. Returns the repaired
-/// choice, `choice` itself if it fits already, or none if the repair gets
-/// stuck (no change lowers the excess), runs out of changes or of
+/// Makes the lowering of `choice` (`lowerKeptChoice`, with the refresh gap
+/// of `options`) fit `budgetBytes` by the repair changes above (drops of kept
+/// values, chain drops, refreshes, each relieving the current peak step, at
+/// most `maxChanges` of them), whatever recompute that adds. Returns the
+/// repaired choice, `choice` itself if it fits already, or none if the repair
+/// gets stuck (no change lowers the excess), runs out of changes or of
 /// `options.maxEvaluations`. `evaluations`, if given, receives the number
 /// of lowerings and simulations spent. Late forward nodes (Phases.h) are
 /// values like the others: a move may drop them (`lowerKeptSet`).

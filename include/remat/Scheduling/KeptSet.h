@@ -63,6 +63,15 @@ Schedule lowerKeptSet(const Graph &graph, const std::vector<bool> &kept);
 Schedule lowerKeptSet(const Graph &graph, const std::vector<bool> &kept,
                       const std::vector<bool> &refresh);
 
+/// Like `lowerKeptSet(graph, kept, refresh)`, except that a refreshed
+/// value's recomputed instance also serves every later step at most
+/// `refreshGap` steps after the last step that read it (or made it): readers
+/// close together (a gradient op and the mask op beside it) share one
+/// recomputation, readers far apart get their own. With `refreshGap` 0 it
+/// is `lowerKeptSet(graph, kept, refresh)`.
+Schedule lowerKeptSet(const Graph &graph, const std::vector<bool> &kept,
+                      const std::vector<bool> &refresh, unsigned refreshGap);
+
 /// The kept set of `schedule`: every forward node that it never recomputes.
 std::vector<bool> keptSetOf(const Graph &graph, const Schedule &schedule);
 
