@@ -1153,6 +1153,36 @@ LowerBound remat::sched::recomputeLowerBound(const Graph &graph,
       setCut(cut, feasible, feasible.recomputed.empty() ? kInf : feasible.cost);
     }
   }
+  // More splits at the step that gives the bound, for a cheaper cut
+  // within the cap there (a seed for planners), when the cut found there
+  // is poor (none, or more than 25% above the step's bound); the bound it
+  // proves at that step holds too.
+  constexpr double kPoorCut = 1.25;
+  if (options.cutSplits && !result.fromJoint && result.step < n &&
+      (result.cutCost < 0 ||
+       result.cutCost >
+           kPoorCut * (result.recomputeCost - prefix[result.step])) &&
+      !outOfTime()) {
+    unsigned t = result.step;
+    StepCut cut(graph, facts, t, n, costUnit, byteUnit, budgetBytes,
+                options.recomputeMemory);
+    unsigned splits = 0;
+    StepCut::Line feasible;
+    std::optional<double> b = branchAndBound(
+        cut, budgetBytes - facts.fixed[t], byteUnit, options.cutSplits,
+        options.cardinality, outOfTime, splits, feasible);
+    result.splits += splits;
+    if (!b)
+      return infeasibleAt(t);
+    result.recomputeCost =
+        std::max(result.recomputeCost, prefix[t] + *b * costUnit);
+    if (!feasible.recomputed.empty() &&
+        (result.cutCost < 0 || feasible.cost * costUnit < result.cutCost)) {
+      std::vector<unsigned> before = std::move(result.cutRecomputed);
+      setCut(cut, feasible, feasible.cost);
+      result.cutBeforeSplits = std::move(before);
+    }
+  }
   if (outOfTime())
     result.complete = false;
   result.seconds = elapsed();
@@ -1179,6 +1209,9 @@ LowerBound remat::sched::recomputeLowerBoundAnyOrder(
     for (unsigned &v : result.cutRecomputed)
       v = order[v];
     llvm::sort(result.cutRecomputed);
+    for (unsigned &v : result.cutBeforeSplits)
+      v = order[v];
+    llvm::sort(result.cutBeforeSplits);
   }
   result.peakBytes = std::min(input.peakBytes, other.peakBytes);
   result.complete = input.complete && other.complete;

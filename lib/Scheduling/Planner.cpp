@@ -459,9 +459,13 @@ static PlanOutcome planAnyOrder(const Graph &graph,
     return planGraph(graph, options);
   LDBG() << late.size()
          << " late forward op(s): planning the input order and forward-first";
-  PlanOutcome inOrder = planGraph(pinLateForward(graph), options);
+  // The extra splits of the cut seed's bound go to the late forward search
+  // below only (PlannerOptions::budgetSearchCutSplits).
+  PlannerOptions derived = options;
+  derived.budgetSearchCutSplits = false;
+  PlanOutcome inOrder = planGraph(pinLateForward(graph), derived);
   std::vector<unsigned> order = forwardFirstOrder(graph);
-  PlanOutcome reordered = planGraph(reorderGraph(graph, order), options);
+  PlanOutcome reordered = planGraph(reorderGraph(graph, order), derived);
   for (PlanResult &p : reordered.candidates)
     markReordered(p, order);
   if (reordered.plan)

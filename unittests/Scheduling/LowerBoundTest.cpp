@@ -505,6 +505,71 @@ TEST(LowerBoundTest, CardinalityNeverAboveExhaustiveOptimum) {
   EXPECT_GT(raised, 0u) << "of " << compared;
 }
 
+/// Extra splits at the best step (`LowerBoundOptions::cutSplits`): the
+/// bound never falls and never exceeds the enumerated optimum (7-8 node
+/// graphs); the cut at the best step is never dearer and its cost is that
+/// of its values, and on 40-78 node graphs it is strictly cheaper at some
+/// budgets (the multiplier search leaves poor cuts within the cap when the
+/// branch and bound is off).
+TEST(LowerBoundTest, CutSplitsFindCheaperCutsWithinTheOptimum) {
+  std::mt19937 rng(4321);
+  unsigned cheaper = 0;
+  for (unsigned iter = 0; iter != 40; ++iter) {
+    unsigned numF = 3 + iter % 2, numB = 8 - numF - (iter % 3 == 0);
+    Graph g = test::makeRandomGraph(rng, numF, numB);
+    ASSERT_FALSE(g.validate());
+    std::vector<std::pair<int64_t, double>> points = allSchedules(g);
+    auto [minPeak, maxPeak] = peakRange(points);
+    LowerBoundOptions plainOptions, cutOptions;
+    plainOptions.maxSplits = cutOptions.maxSplits = 0;
+    cutOptions.cutSplits = 1000;
+    plainOptions.timeLimitSeconds = cutOptions.timeLimitSeconds = 0;
+    for (int64_t budget = minPeak; budget <= maxPeak; ++budget) {
+      double optimum = leastWithin(points, budget);
+      LowerBound plain = recomputeLowerBound(g, budget, plainOptions);
+      LowerBound cut = recomputeLowerBound(g, budget, cutOptions);
+      ASSERT_FALSE(plain.infeasible || cut.infeasible)
+          << "graph " << iter << " budget " << budget;
+      EXPECT_GE(cut.recomputeCost, plain.recomputeCost * (1 - 1e-9) - 1e-9)
+          << "graph " << iter << " budget " << budget;
+      EXPECT_LE(cut.recomputeCost, optimum * (1 + 1e-9) + 1e-9)
+          << "graph " << iter << " budget " << budget;
+      if (plain.cutCost < 0 || cut.cutCost < 0 || cut.step != plain.step)
+        continue;
+      EXPECT_LE(cut.cutCost, plain.cutCost * (1 + 1e-9) + 1e-9)
+          << "graph " << iter << " budget " << budget;
+      double sum = 0;
+      for (unsigned v : cut.cutRecomputed)
+        sum += g.nodes[v].cost;
+      EXPECT_NEAR(sum, cut.cutCost, 1e-6 * (1 + sum));
+      cheaper += cut.cutCost < plain.cutCost * (1 - 1e-6);
+    }
+  }
+  // Larger graphs, where the multiplier search leaves more room.
+  for (unsigned iter = 0; iter != 30; ++iter) {
+    Graph g = test::makeRandomGraph(rng, 20 + iter, 20 + iter);
+    ASSERT_FALSE(g.validate());
+    SimResult storeAll;
+    ASSERT_FALSE(simulate(g, Schedule(g.size()), storeAll));
+    LowerBoundOptions plainOptions, cutOptions;
+    plainOptions.maxSplits = cutOptions.maxSplits = 0;
+    cutOptions.cutSplits = 1000;
+    plainOptions.timeLimitSeconds = cutOptions.timeLimitSeconds = 0;
+    for (double f : {0.4, 0.5, 0.6, 0.7, 0.8}) {
+      int64_t budget = int64_t(f * double(storeAll.peakBytes));
+      LowerBound plain = recomputeLowerBound(g, budget, plainOptions);
+      LowerBound cut = recomputeLowerBound(g, budget, cutOptions);
+      if (plain.infeasible || plain.cutCost < 0 || cut.cutCost < 0 ||
+          cut.step != plain.step)
+        continue;
+      EXPECT_GE(cut.recomputeCost, plain.recomputeCost * (1 - 1e-9) - 1e-9);
+      EXPECT_LE(cut.cutCost, plain.cutCost * (1 + 1e-9) + 1e-9);
+      cheaper += cut.cutCost < plain.cutCost * (1 - 1e-6);
+    }
+  }
+  EXPECT_GT(cheaper, 0u);
+}
+
 TEST(LowerBoundTest, JointLpNeverAboveTheOptimum) {
   if (!milpAvailable())
     GTEST_SKIP() << "built without CBC/CLP";

@@ -120,6 +120,13 @@ struct LowerBoundOptions {
   /// its workspace, its recomputable operands and what is live in every
   /// schedule there. Off only to compare with the bound without it.
   bool recomputeMemory = true;
+  /// After the rest, this many more splits of the branch and bound at the
+  /// step that gives the bound (a single step's cut to the end), for a
+  /// cheaper cut within the cap there (`LowerBound::cutRecomputed`, a seed
+  /// for planners; the multiplier search often leaves a poor one), when the
+  /// cut found there costs more than 25% above that step's bound or none
+  /// was found. 0: none.
+  unsigned cutSplits = 0;
 };
 
 /// A lower bound and how it was found.
@@ -171,6 +178,9 @@ struct LowerBound {
   /// planners and a witness of how loose the bound is at that step.
   std::vector<unsigned> cutRecomputed;
   double cutCost = -1;
+  /// With `LowerBoundOptions::cutSplits`, when the extra splits found a
+  /// cheaper cut: the cut they improved on (same indices; empty otherwise).
+  std::vector<unsigned> cutBeforeSplits;
   /// Every candidate step was evaluated (not cut short by the limits).
   bool complete = true;
   /// Wall time spent.

@@ -89,6 +89,12 @@ struct PlannerOptions {
   /// speed); 0: no such seed. Used only with `budgetSearch`; `remat-bench
   /// --budget-search-cut-seeds` measures what the seed adds.
   double budgetSearchCutSeconds = 5;
+  /// That bound also spends extra branch-and-bound splits at its best step
+  /// for a cheaper cut (`LowerBoundOptions::cutSplits`). The planner turns
+  /// it off for the pinned and the forward-first orders of a graph with
+  /// late forward ops (Phases.h): there only the search with late forward
+  /// values droppable gets them (`lateForwardCandidates`), one per plan.
+  bool budgetSearchCutSplits = true;
 };
 
 //===----------------------------------------------------------------------===//
