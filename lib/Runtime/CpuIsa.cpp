@@ -11,39 +11,46 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <initializer_list>
 
 namespace remat::runtime {
 
 namespace {
 
-/// Whether the CPU has AVX-512F and this build has loops for it.
-bool cpuHasAvx512() {
+/// The best set the CPU has that this build has loops for.
+CpuIsa cpuBest() {
 #if defined(__x86_64__) && defined(__GNUC__)
   __builtin_cpu_init();
-  return __builtin_cpu_supports("avx512f") != 0;
-#else
-  return false;
+  if (__builtin_cpu_supports("avx512f"))
+    return CpuIsa::Avx512;
+  if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma"))
+    return CpuIsa::Avx2;
 #endif
+  return CpuIsa::Generic;
 }
 
 /// Reads $REMAT_CPU_ISA (see CpuIsa.h).
 CpuIsa chooseIsa() {
-  bool avx512 = cpuHasAvx512();
-  CpuIsa best = avx512 ? CpuIsa::Avx512 : CpuIsa::Generic;
+  CpuIsa best = cpuBest();
   const char *value = std::getenv("REMAT_CPU_ISA");
   if (!value || !*value || std::strcmp(value, "auto") == 0)
     return best;
   if (std::strcmp(value, "generic") == 0)
     return CpuIsa::Generic;
-  if (std::strcmp(value, "avx512") == 0) {
-    if (!avx512)
-      std::fprintf(stderr, "remat runtime: REMAT_CPU_ISA=avx512, but this CPU "
-                           "has no AVX-512F: using generic\n");
+  for (CpuIsa isa : {CpuIsa::Avx2, CpuIsa::Avx512}) {
+    if (std::strcmp(value, cpuIsaName(isa)) != 0)
+      continue;
+    if (best >= isa)
+      return isa;
+    std::fprintf(stderr,
+                 "remat runtime: REMAT_CPU_ISA=%s, but this CPU does not "
+                 "have it: using auto (%s)\n",
+                 value, cpuIsaName(best));
     return best;
   }
   std::fprintf(stderr,
                "remat runtime: unknown REMAT_CPU_ISA value '%s' (expected "
-               "auto, generic or avx512): using auto (%s)\n",
+               "auto, generic, avx2 or avx512): using auto (%s)\n",
                value, cpuIsaName(best));
   return best;
 }
@@ -58,7 +65,15 @@ CpuIsa cpuIsa() {
 bool haveAvx512() { return cpuIsa() == CpuIsa::Avx512; }
 
 const char *cpuIsaName(CpuIsa isa) {
-  return isa == CpuIsa::Avx512 ? "avx512" : "generic";
+  switch (isa) {
+  case CpuIsa::Avx512:
+    return "avx512";
+  case CpuIsa::Avx2:
+    return "avx2";
+  case CpuIsa::Generic:
+    break;
+  }
+  return "generic";
 }
 
 } // namespace remat::runtime

@@ -227,7 +227,7 @@ struct Gemm {
   bool isSmall() const {
     return small && (beta == 0.0f || beta == 1.0f) &&
            remat::runtime::smallGemmApplies(transA, transB, n, k) &&
-           remat::runtime::haveAvx512();
+           remat::runtime::smallGemmRuns(transA, transB, n);
   }
 };
 

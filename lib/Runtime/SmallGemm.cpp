@@ -4,8 +4,10 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// AVX-512F loops (function target attributes, chosen at run time: the rest
-// of the runtime is compiled for baseline x86-64). A narrow product keeps
+// AVX-512F loops, and AVX2 + FMA loops for narrow products of at most 16
+// columns (function target
+// attributes, chosen at run time, CpuIsa.h: the rest of the runtime is
+// compiled for baseline x86-64). A narrow product keeps
 // the short rows of C in registers, R rows at a time (one or two 16-lane
 // vectors each), and streams A once: per inner index p, B's row p is loaded
 // once and multiplied by R broadcast elements of A. A shallow product first
@@ -19,6 +21,8 @@
 
 #include "SmallGemm.h"
 
+#include "CpuIsa.h"
+
 #include <algorithm>
 #include <vector>
 
@@ -28,6 +32,18 @@
 #endif
 
 namespace remat::runtime {
+
+bool smallGemmRuns(bool transA, bool transB, int64_t n) {
+  switch (cpuIsa()) { // Generic where REMAT_SMALL_GEMM is not defined
+  case CpuIsa::Avx512:
+    return true;
+  case CpuIsa::Avx2:
+    return !transA && !transB && n <= kAvx2Columns;
+  case CpuIsa::Generic:
+    break;
+  }
+  return false;
+}
 
 bool smallGemmApplies(bool transA, bool transB, int64_t n, int64_t k) {
   if (transA)
@@ -108,6 +124,75 @@ void narrow(int64_t m, int64_t n, int64_t k, const float *a, int64_t lda,
   for (; i < m; ++i)
     narrowRows<1, V>(k, a + i * lda, lda, b, ldb, last, c + i * ldc, ldc,
                      overwrite);
+}
+
+#define REMAT_AVX2 __attribute__((target("avx2,fma")))
+
+constexpr int64_t kLanes8 = 8;
+
+/// A maskload / maskstore mask of the first `count` (1 to 8) lanes.
+REMAT_AVX2 inline __m256i firstLanes8(int64_t count) {
+  return _mm256_cmpgt_epi32(_mm256_set1_epi32(static_cast<int>(count)),
+                            _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+}
+
+/// narrowRows in 8-lane AVX2 vectors (V of them, the last one `last` lanes
+/// wide): per element of C the same FMA chain from +0.0 in increasing p,
+/// then the same addition to C or to +0.0, so the same bits.
+template <int R, int V>
+REMAT_AVX2 void narrowRowsAvx2(int64_t k, const float *a, int64_t lda,
+                               const float *b, int64_t ldb, __m256i last,
+                               float *c, int64_t ldc, bool overwrite) {
+  __m256 acc[R][V];
+#pragma GCC unroll 8
+  for (int r = 0; r < R; ++r)
+#pragma GCC unroll 4
+    for (int v = 0; v < V; ++v)
+      acc[r][v] = _mm256_setzero_ps();
+  for (int64_t p = 0; p < k; ++p) {
+    const float *row = b + p * ldb;
+    __m256 bv[V];
+#pragma GCC unroll 4
+    for (int v = 0; v < V; ++v)
+      bv[v] = v == V - 1 ? _mm256_maskload_ps(row + v * kLanes8, last)
+                         : _mm256_loadu_ps(row + v * kLanes8);
+#pragma GCC unroll 8
+    for (int r = 0; r < R; ++r) {
+      __m256 av = _mm256_broadcast_ss(a + r * lda + p);
+#pragma GCC unroll 4
+      for (int v = 0; v < V; ++v)
+        acc[r][v] = _mm256_fmadd_ps(av, bv[v], acc[r][v]);
+    }
+  }
+  const __m256i all = _mm256_set1_epi32(-1);
+#pragma GCC unroll 8
+  for (int r = 0; r < R; ++r)
+#pragma GCC unroll 4
+    for (int v = 0; v < V; ++v) {
+      float *out = c + r * ldc + v * kLanes8;
+      __m256i mask = v == V - 1 ? last : all;
+      __m256 old =
+          overwrite ? _mm256_setzero_ps() : _mm256_maskload_ps(out, mask);
+      _mm256_maskstore_ps(out, mask, _mm256_add_ps(old, acc[r][v]));
+    }
+}
+
+/// A narrow product of V (1 or 2) 8-lane vectors per row of C (AVX2 +
+/// FMA): blocks of R rows (R V accumulators, V rows of B and a broadcast
+/// within the 16 registers), then the remaining rows one at a time.
+template <int V>
+REMAT_AVX2 void narrowAvx2(int64_t m, int64_t n, int64_t k, const float *a,
+                           int64_t lda, const float *b, int64_t ldb, float *c,
+                           int64_t ldc, bool overwrite) {
+  constexpr int R = V == 1 ? 8 : 6;
+  __m256i last = firstLanes8(n - (V - 1) * kLanes8);
+  int64_t i = 0;
+  for (; i + R <= m; i += R)
+    narrowRowsAvx2<R, V>(k, a + i * lda, lda, b, ldb, last, c + i * ldc, ldc,
+                         overwrite);
+  for (; i < m; ++i)
+    narrowRowsAvx2<1, V>(k, a + i * lda, lda, b, ldb, last, c + i * ldc, ldc,
+                         overwrite);
 }
 
 /// R rows of a shallow product: a is R x k (row stride lda), bt k x n (row
@@ -259,6 +344,13 @@ void smallGemm(bool transA, bool transB, int64_t m, int64_t n, int64_t k,
   }
   if (transB) {
     shallow(m, n, k, a, lda, b, ldb, c, ldc, overwrite);
+    return;
+  }
+  if (!haveAvx512()) {
+    if (n <= kLanes8)
+      narrowAvx2<1>(m, n, k, a, lda, b, ldb, c, ldc, overwrite);
+    else
+      narrowAvx2<2>(m, n, k, a, lda, b, ldb, c, ldc, overwrite);
     return;
   }
   if (n <= kLanes)

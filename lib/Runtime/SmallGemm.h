@@ -28,6 +28,18 @@ constexpr int64_t kSmallGemmDim = 32;
 /// The most columns of a transposed product (C = A^T B) smallGemm handles.
 constexpr int64_t kTransposedColumns = 8;
 
+/// The most columns of a narrow product that smallGemm computes on CPUs
+/// with AVX2 + FMA but not AVX-512F. With more (three or four 8-lane
+/// vectors per row of C) its loops measured slower than OpenBLAS (25 and
+/// 32 columns: 1.2-1.45x OpenBLAS's time), with 8 to 16 faster (0.7-0.9x).
+constexpr int64_t kAvx2Columns = 16;
+
+/// Whether this process runs smallGemm for products with these transposes
+/// and n columns of C (CpuIsa.h): all that smallGemmApplies to on AVX-512F,
+/// narrow ones (neither transposed) of at most kAvx2Columns columns on AVX2 +
+/// FMA, none on generic.
+bool smallGemmRuns(bool transA, bool transB, int64_t n);
+
 /// Whether smallGemm computes a product with these transposes and sizes:
 /// C (m x n) = A (m x k) B (k x n) with n <= kSmallGemmDim (`narrow`),
 /// C = A (m x k) B^T with k <= kSmallGemmDim (`shallow`), or C = A^T (A:

@@ -160,13 +160,15 @@ int remat_cpu_default_num_threads(void);
 /* The BLAS library and its build configuration, e.g. "OpenBLAS 0.3.21 ...". */
 const char *remat_cpu_blas_name(void);
 /* The instruction set of the runtime's own loops in this process: "avx512"
- * (the AVX-512F loops of the few-column GEMMs and the depthwise planes) or
+ * (the AVX-512F loops of the few-column GEMMs and the depthwise planes),
+ * "avx2" (AVX2 + FMA loops for forward GEMMs of at most 16 columns) or
  * "generic" (OpenBLAS and the scalar loops). Decided at the first call of
- * the runtime that needs it: the CPU's, unless $REMAT_CPU_ISA is `generic`
- * (forces generic) or `avx512` (generic on a CPU without AVX-512F, with a
- * message on stderr); unset, empty, `auto` or any other value (a message on
- * stderr) take the CPU's. Results differ between the two only in the GEMMs
- * with few columns (docs/Conventions.md, Convolutions). */
+ * the runtime that needs it: the CPU's best, unless $REMAT_CPU_ISA is
+ * `generic` (forces generic), `avx2` or `avx512` (that set, or the CPU's
+ * best with a message on stderr where it lacks it); unset, empty, `auto` or
+ * any other value (a message on stderr) take the CPU's best. Results differ
+ * between them only in the GEMMs with few columns (docs/Conventions.md,
+ * Convolutions). */
 const char *remat_cpu_isa(void);
 
 #ifdef __cplusplus

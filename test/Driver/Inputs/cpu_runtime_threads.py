@@ -4,25 +4,32 @@ threads, and checks every result against a float64 numpy reference (relative
 error below 1e-5 of the largest |term|) and that 1, 2 and 3 threads give the
 same bits.
 
-usage: cpu_runtime_threads.py LIBRARY [--save FILE | --compare FILE]
+usage: cpu_runtime_threads.py LIBRARY [--save FILE]
+                              [--same-bits FILE REGEX]...
 Prints "isa <remat_cpu_isa()>", then one line per case: "<case> ok" or
-"<case> FAIL <why>"; exit 1 on any failure. --save writes the results of the
-cases whose bits do not depend on the instruction set (GEMMs through
-remat_cpu_sgemm, depthwise convolutions) to FILE (numpy .npz); --compare
-checks that this run gives the same bits as the run that saved FILE (run with
-another $REMAT_CPU_ISA): "<case> same bits as FILE" or "<case> FAIL ...".
+"<case> FAIL <why>"; exit 1 on any failure. --save writes every case's
+1-thread result to FILE (numpy .npz); --same-bits checks that the cases whose
+names match REGEX (re.search) give the bits FILE holds (saved by a run with
+another $REMAT_CPU_ISA): "<case> same bits as <FILE's name>" or
+"<case> FAIL ...", in the order of the cases.
 """
 
+import argparse
 import ctypes
 import os
+import re
 import sys
 
 import numpy as np
 
 I64, PTR = ctypes.c_int64, ctypes.c_void_p
-lib = ctypes.CDLL(sys.argv[1])
-mode, bits_file = sys.argv[2:4] if len(sys.argv) > 2 else (None, None)
-assert mode in (None, "--save", "--compare"), "usage: see the docstring"
+parser = argparse.ArgumentParser()
+parser.add_argument("library")
+parser.add_argument("--save")
+parser.add_argument("--same-bits", nargs=2, action="append", default=[],
+                    metavar=("FILE", "REGEX"))
+args = parser.parse_args()
+lib = ctypes.CDLL(args.library)
 lib.remat_cpu_isa.restype = ctypes.c_char_p
 print("isa " + lib.remat_cpu_isa().decode())
 lib.remat_cpu_set_num_threads.argtypes = [ctypes.c_int]
@@ -35,18 +42,17 @@ for name in ("remat_cpu_sconv2d", "remat_cpu_sconv2d_input_grad",
     getattr(lib, name).argtypes = CONV
 rng = np.random.default_rng(7)
 failures = 0
-# Case name -> bytes of its 1-thread result, for --save / --compare.
-isa_independent = {}
+# Case name -> bytes of its 1-thread result, for --save / --same-bits.
+bits = {}
 
 
 def ptr(array):
     return array.ctypes.data
 
 
-def check(name, run, reference, scale, same_on_every_isa=False):
+def check(name, run, reference, scale):
     """run(threads) -> float32 result; reference float64; scale: the largest
-    sum of |terms| per element (the tolerance's unit); same_on_every_isa:
-    the result is saved or compared (--save, --compare)."""
+    sum of |terms| per element (the tolerance's unit)."""
     global failures
     results = []
     for threads in (1, 2, 3):
@@ -61,8 +67,7 @@ def check(name, run, reference, scale, same_on_every_isa=False):
             why = f"{threads} threads differ from 1"
     print(f"{name} " + ("ok" if why is None else "FAIL " + why))
     failures += why is not None
-    if same_on_every_isa:
-        isa_independent[name] = np.frombuffer(results[0].tobytes(), np.uint8)
+    bits[name] = np.frombuffer(results[0].tobytes(), np.uint8)
 
 
 def gemm(name, batch, m, n, k, trans_a, trans_b, pad=0, broadcast_c=False):
@@ -93,7 +98,7 @@ def gemm(name, batch, m, n, k, trans_a, trans_b, pad=0, broadcast_c=False):
                             0 if broadcast_c else c[0].size)
         return c[:, :, :n]
 
-    check(name, run, reference, scale, same_on_every_isa=True)
+    check(name, run, reference, scale)
 
 
 def windows(x, i, j, s):
@@ -140,20 +145,17 @@ def conv(name, n, g, c, h, w, f, kh, kw, sh, sw, dh, dw, set_only=False):
         return result if result.tobytes() == added.tobytes() else \
             np.full(gw.shape, np.nan, np.float32)
 
-    # Depthwise planes: the same bits in the AVX-512 and the scalar loops.
-    depthwise = c == 1 and f == 1
-    check(name + " filter grad set", overwrite, gw, float(gwa.max()),
-          depthwise)
+    check(name + " filter grad set", overwrite, gw, float(gwa.max()))
     if set_only:
         return
     check(name + " forward", lambda: call(lib.remat_cpu_sconv2d, x, wt, y), y,
-          float(ya.max()), depthwise)
+          float(ya.max()))
     check(name + " input grad",
           lambda: call(lib.remat_cpu_sconv2d_input_grad, wt, dy, dx), dx,
-          float(dxa.max()), depthwise)
+          float(dxa.max()))
     check(name + " filter grad",
           lambda: call(lib.remat_cpu_sconv2d_filter_grad, x, dy, gw), gw,
-          float(gwa.max()), depthwise)
+          float(gwa.max()))
 
 
 # Rows cut into pieces (m >= n), columns (n > m), five pieces over rows that
@@ -188,6 +190,9 @@ conv("conv depthwise stride 2 dilated", 2, 4, 1, 27, 29, 1, 3, 3, 2, 2, 2, 2)
 conv("conv narrow", 2, 1, 256, 4, 4, 512, 3, 3, 1, 1, 1, 1)
 conv("conv narrow one image", 1, 1, 64, 6, 6, 64, 3, 3, 1, 1, 1, 1)
 conv("conv narrow tails", 3, 2, 5, 5, 5, 37, 3, 3, 1, 1, 1, 1)
+# 12 columns (AVX2 CPUs: two 8-lane vectors, the second half masked) with 21
+# filters (blocks of 6 rows and 3 left over).
+conv("conv narrow 12 columns", 1, 1, 7, 5, 6, 21, 3, 3, 1, 1, 1, 1)
 # Input gradients of at most 8 columns (w^T dy: blocks of 48 rows of col,
 # 16 terms a pass; "conv narrow" has 2304 rows in two pieces): 45 rows (a
 # partial block only) and 37 terms; a 1x1 convolution of one image added
@@ -204,13 +209,17 @@ lib.remat_cpu_sconv2d_filter_grad_set(0, 1, 3, 5, 5, 4, 2, 2, 4, 4, 1, 1, 1,
                                       1, 0, 0, 0, 0, ptr(empty), 0)
 print("conv set no images " + ("ok" if not empty.any() else "FAIL not zero"))
 failures += bool(empty.any())
-if mode == "--save":
-    np.savez(bits_file, **isa_independent)
-elif mode == "--compare":
-    saved = np.load(bits_file)
-    for name, bits in isa_independent.items():
-        same = name in saved and np.array_equal(saved[name], bits)
-        print(f"{name} " + (f"same bits as {os.path.basename(bits_file)}"
-                            if same else "FAIL bits differ between paths"))
+if args.save:
+    np.savez(args.save, **bits)
+for path, pattern in args.same_bits:
+    saved = np.load(path)
+    matches = [name for name in bits if re.search(pattern, name)]
+    if not matches:
+        print(f"FAIL no case matches {pattern}")
+        failures += 1
+    for name in matches:
+        same = name in saved and np.array_equal(saved[name], bits[name])
+        print(f"{name} " + (f"same bits as {os.path.basename(path)}"
+                            if same else f"FAIL bits differ from {path}"))
         failures += not same
 sys.exit(1 if failures else 0)
