@@ -171,6 +171,11 @@ void remat::buildCpuLLVMPipeline(OpPassManager &pm,
   pm.addPass(createFinalizeMemRefToLLVMConversionPass());
   pm.addPass(createScfToCfPass());
   addHostScalarPasses(pm);
+  // convert-math-to-libm unrolls vector math functions without an LLVM
+  // intrinsic (erf, the exact GELU's) into vector.extract / a libm call /
+  // vector.insert per lane: those vector ops are lowered here.
+  if (upstream || rows)
+    pm.addPass(createConvertVectorToLLVMPass());
   pm.addPass(createArithToLLVMConversionPass());
   ConvertFuncToLLVMPassOptions funcToLLVM;
   funcToLLVM.useBarePtrCallConv = true;
