@@ -127,8 +127,8 @@ void remat::buildCpuLLVMPipeline(OpPassManager &pm,
   // Upstream vectorisation: before the parallel loops; the ops it
   // vectorises that remat-cpu-parallel-loops would put on threads get their
   // outer tile loop on threads (the same rule and threshold). By default
-  // only the contractions that call no library, where it is faster
-  // (bench/perf-results.md, "Upstream vectorisation").
+  // every op it can take; upstream-vectorize=0 keeps it to the contractions
+  // that call no library (bench/perf-results.md, "Upstream vectorisation").
   bool upstream = !options.gpuLoops &&
                   (options.upstreamVectorize || options.upstreamContractions);
   // Row reductions in vector lanes and a fixed lane tree, whichever

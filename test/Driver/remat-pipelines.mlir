@@ -33,7 +33,7 @@
 // remat-cpu-llvm-pipeline: loops, then the LLVM dialect.
 // RUN: remat-opt %t.buffers.mlir --remat-cpu-llvm-pipeline -o %t.llvm.mlir
 // RUN: remat-opt %t.buffers.mlir -o %t.llvm-text.mlir \
-// RUN:   --pass-pipeline='builtin.module(remat-cpu-vectorize{contractions-only},func.func(convert-vector-to-scf{full-unroll}),remat-cpu-parallel-loops{min-work=32768},func.func(convert-linalg-to-loops),convert-scf-to-openmp,expand-strided-metadata,lower-affine,convert-vector-to-llvm,finalize-memref-to-llvm,convert-scf-to-cf{allow-pattern-rollback=false},arith-expand,convert-math-to-llvm,convert-math-to-libm,convert-vector-to-llvm,convert-arith-to-llvm,convert-func-to-llvm{use-bare-ptr-memref-call-conv=1},convert-cf-to-llvm,convert-openmp-to-llvm,reconcile-unrealized-casts)'
+// RUN:   --pass-pipeline='builtin.module(remat-cpu-vectorize{min-work=32768},func.func(convert-vector-to-scf{full-unroll}),remat-cpu-parallel-loops{min-work=32768},func.func(convert-linalg-to-loops),convert-scf-to-openmp,expand-strided-metadata,lower-affine,convert-vector-to-llvm,finalize-memref-to-llvm,convert-scf-to-cf{allow-pattern-rollback=false},arith-expand,convert-math-to-llvm,convert-math-to-libm,convert-vector-to-llvm,convert-arith-to-llvm,convert-func-to-llvm{use-bare-ptr-memref-call-conv=1},convert-cf-to-llvm,convert-openmp-to-llvm,reconcile-unrealized-casts)'
 // RUN: diff %t.llvm.mlir %t.llvm-text.mlir
 // RUN: FileCheck %s --check-prefix=LLVM < %t.llvm.mlir
 // With a threshold every op meets, the loops become OpenMP worksharing
@@ -41,7 +41,7 @@
 // RUN: remat-opt %t.buffers.mlir --remat-cpu-llvm-pipeline='parallel-threshold=1' | FileCheck %s --check-prefix=OMP
 // RUN: remat-opt %t.buffers.mlir --remat-cpu-llvm-pipeline='parallel-threshold=-1' -o %t.seq.mlir
 // RUN: remat-opt %t.buffers.mlir -o %t.seq-text.mlir \
-// RUN:   --pass-pipeline='builtin.module(remat-cpu-vectorize{contractions-only},func.func(convert-vector-to-scf{full-unroll}),func.func(convert-linalg-to-loops),expand-strided-metadata,lower-affine,convert-vector-to-llvm,finalize-memref-to-llvm,convert-scf-to-cf{allow-pattern-rollback=false},arith-expand,convert-math-to-llvm,convert-math-to-libm,convert-vector-to-llvm,convert-arith-to-llvm,convert-func-to-llvm{use-bare-ptr-memref-call-conv=1},convert-cf-to-llvm,reconcile-unrealized-casts)'
+// RUN:   --pass-pipeline='builtin.module(remat-cpu-vectorize,func.func(convert-vector-to-scf{full-unroll}),func.func(convert-linalg-to-loops),expand-strided-metadata,lower-affine,convert-vector-to-llvm,finalize-memref-to-llvm,convert-scf-to-cf{allow-pattern-rollback=false},arith-expand,convert-math-to-llvm,convert-math-to-libm,convert-vector-to-llvm,convert-arith-to-llvm,convert-func-to-llvm{use-bare-ptr-memref-call-conv=1},convert-cf-to-llvm,reconcile-unrealized-casts)'
 // RUN: diff %t.seq.mlir %t.seq-text.mlir
 //
 // The CUDA path: remat-buffer-pipeline with cuda=true, then

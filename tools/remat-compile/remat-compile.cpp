@@ -144,13 +144,12 @@ static cl::opt<CpuVectorizer> cpuVectorize(
                           "LLVM's loop and SLP vectorizers at -O<n>"),
                clEnumValN(CpuVectorizer::Contractions, "contractions",
                           "remat-cpu-vectorize for the matmuls that call "
-                          "no library (f64/f16/bf16), LLVM for the rest "
-                          "(default)"),
+                          "no library (f64/f16/bf16), LLVM for the rest"),
                clEnumValN(CpuVectorizer::Upstream, "upstream",
                           "remat-cpu-vectorize: linalg tiling and "
                           "linalg::vectorize, then vector to LLVM, every "
-                          "op it can take")),
-    cl::init(CpuVectorizer::Contractions));
+                          "op it can take (default)")),
+    cl::init(CpuVectorizer::Upstream));
 static cl::opt<bool> cpuRowReductions(
     "cpu-row-reductions",
     cl::desc("CPU: fold the reductions over the unit-stride dimension "

@@ -106,8 +106,9 @@ struct CompileOptions {
   bool parallelBodyWork = false;
   /// CPU: the loops that call no library are vectorised by
   /// remat-cpu-vectorize (upstream linalg tiling and linalg::vectorize, then
-  /// vector to LLVM) rather than by LLVM's vectorizers at -O<n> alone.
-  bool upstreamVectorize = false;
+  /// vector to LLVM) rather than by LLVM's vectorizers at -O<n> alone
+  /// (the default: faster at 1 and 2 threads, same bits; bench/perf-results.md).
+  bool upstreamVectorize = true;
   /// CPU, without upstreamVectorize: remat-cpu-vectorize only for the
   /// contractions that call no library (f64/f16/bf16 matmuls).
   bool upstreamContractions = true;

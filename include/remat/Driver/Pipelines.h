@@ -129,7 +129,7 @@ struct CpuLLVMPipelineOptions
                      "remat-cpu-vectorize (linalg tiling and "
                      "linalg::vectorize, then vector to LLVM) instead of "
                      "leaving them to LLVM's vectorizers at -O2"),
-      llvm::cl::init(false)};
+      llvm::cl::init(true)};
   PassOptions::Option<bool> upstreamContractions{
       *this, "upstream-contractions",
       llvm::cl::desc("Without upstream-vectorize: remat-cpu-vectorize "
