@@ -173,15 +173,11 @@ static double excessOver(const Evaluated &e, int64_t budget) {
   return excess;
 }
 
-/// The kept values a chain drop of `u` clears: `u` and, transitively, its
-/// kept operands that cost at most `kChainCostRatio` times as much as `u`
-/// (the cheap ops between `u` and the expensive op that feeds them, as a
-/// batch norm and its activation between two convolutions), so that `u` is
-/// recomputed from the expensive op's output instead of keeping its inputs
-/// live.
-static std::vector<unsigned> chainOf(const Graph &graph,
-                                     const std::vector<bool> &kept,
-                                     unsigned u) {
+/// `u` and, transitively, the operands `joins` accepts that are forward,
+/// not always kept and cost at most `kChainCostRatio` times as much as `u`.
+template <typename Joins>
+static std::vector<unsigned> cheapChainOf(const Graph &graph, unsigned u,
+                                          Joins joins) {
   constexpr double kChainCostRatio = 4;
   double cap = kChainCostRatio * graph.nodes[u].cost;
   std::vector<unsigned> chain{u}, work{u};
@@ -190,8 +186,8 @@ static std::vector<unsigned> chainOf(const Graph &graph,
     work.pop_back();
     for (unsigned w : graph.nodes[v].operands) {
       const Node &node = graph.nodes[w];
-      if (node.backward || !kept[w] || isAlwaysKept(node) || node.cost > cap ||
-          llvm::is_contained(chain, w))
+      if (node.backward || !joins(w) || isAlwaysKept(node) ||
+          node.cost > cap || llvm::is_contained(chain, w))
         continue;
       chain.push_back(w);
       work.push_back(w);
@@ -200,32 +196,29 @@ static std::vector<unsigned> chainOf(const Graph &graph,
   return chain;
 }
 
+/// The kept values a chain drop of `u` clears: `u` and, transitively, its
+/// cheap kept operands (the cheap ops between `u` and the expensive op that
+/// feeds them, as a batch norm and its activation between two
+/// convolutions), so that `u` is recomputed from the expensive op's output
+/// instead of keeping its inputs live.
+static std::vector<unsigned> chainOf(const Graph &graph,
+                                     const std::vector<bool> &kept,
+                                     unsigned u) {
+  return cheapChainOf(graph, u, [&](unsigned w) { return bool(kept[w]); });
+}
+
 /// The dropped values a chain refresh of `u` refreshes: `u` and,
-/// transitively, its dropped operands (not kept, not yet refreshed) that
-/// cost at most `kChainCostRatio` times as much as `u`. Refreshing `u`
-/// alone only moves its bytes to its inputs, which its later
+/// transitively, its cheap dropped operands (not kept, not yet refreshed).
+/// Refreshing `u` alone only moves its bytes to its inputs, which its later
 /// recomputations then need held: a recomputed residual stream (each block
 /// output brought back for the next block's recomputation and held to its
 /// own backward reader) piles up at the step that recomputes it unless the
 /// whole cheap chain is recomputed at every reader.
 static std::vector<unsigned>
 refreshChainOf(const Graph &graph, const KeptChoice &choice, unsigned u) {
-  constexpr double kChainCostRatio = 4;
-  double cap = kChainCostRatio * graph.nodes[u].cost;
-  std::vector<unsigned> chain{u}, work{u};
-  while (!work.empty()) {
-    unsigned v = work.back();
-    work.pop_back();
-    for (unsigned w : graph.nodes[v].operands) {
-      const Node &node = graph.nodes[w];
-      if (node.backward || choice.kept[w] || choice.refresh[w] ||
-          isAlwaysKept(node) || node.cost > cap || llvm::is_contained(chain, w))
-        continue;
-      chain.push_back(w);
-      work.push_back(w);
-    }
-  }
-  return chain;
+  return cheapChainOf(graph, u, [&](unsigned w) {
+    return !choice.kept[w] && !choice.refresh[w];
+  });
 }
 
 /// Repairs `over` (the plan of `choice`, which keeps `added` and exceeds
