@@ -137,6 +137,19 @@ def run_step(runner, steps, threads, dump=None, extra=()):
     return statistics.median(times), rss, blas
 
 
+MAX_STEPS = 2000
+
+
+def steps_for(probe_ms, steps, min_seconds):
+    """Steps to time a model whose step took PROBE_MS: at least STEPS, and
+    enough for MIN_SECONDS of steps, at most MAX_STEPS (never fewer than
+    STEPS)."""
+    if probe_ms <= 0:
+        return steps
+    wanted = int(min_seconds * 1000 / probe_ms) + 1
+    return max(steps, min(wanted, MAX_STEPS))
+
+
 def run_torch_script(script, args, steps, threads):
     """Runs bench/SCRIPT (torch_step.py or torch_zoo_step.py) and parses its
     result line: (median ms, max RSS KiB, BLAS library)."""
@@ -249,10 +262,7 @@ def main():
             # A short step gets more steps (both sides, every thread count).
             probe_ms = run_step(base + "-store.run", args.steps, 1,
                                 extra=extra)[0]
-            steps = args.steps
-            if probe_ms > 0:
-                steps = min(max(steps, int(args.min_seconds * 1000 /
-                                           probe_ms) + 1), 2000)
+            steps = steps_for(probe_ms, args.steps, args.min_seconds)
             for t in threads:
                 store_ms = None
                 if imported:

@@ -44,3 +44,15 @@ def test_columns():
     assert perf.estimate_cell(None) == "-"
     assert perf.percent(None) == "-"
     assert perf.percent(-7.14) == "-7.1"
+
+
+def test_short_steps_run_more_steps():
+    # A 28 ms step runs 0.5 s worth, a 100 ms one keeps --steps, a 0.5 ms one
+    # 0.5 s worth, a 0.01 ms one stops at the cap, a step of 0 ms (not
+    # measured) keeps --steps, and the cap never lowers --steps.
+    assert perf.steps_for(28.0, 10, 0.5) == 18
+    assert perf.steps_for(100.0, 10, 0.5) == 10
+    assert perf.steps_for(0.5, 10, 0.5) == 1001
+    assert perf.steps_for(0.01, 10, 0.5) == perf.MAX_STEPS
+    assert perf.steps_for(0.0, 10, 0.5) == 10
+    assert perf.steps_for(0.01, 3000, 0.5) == 3000
