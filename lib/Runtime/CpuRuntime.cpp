@@ -10,8 +10,10 @@
 // in a per-thread scratch buffer and multiply it with the filters by one
 // cblas_sgemm per group and chunk of images; the input gradient multiplies
 // the transposed filters with the output gradient and adds the result back
-// to the windows (col2im). GEMMs with few columns (a CNN's last stages)
-// run as SmallGemm.cpp's loops on AVX-512 CPUs. Depthwise convolutions (one
+// to the windows (col2im). A convolution of one chunk and group runs these
+// steps as phases of one parallel region (parallelPhases). GEMMs with few
+// columns (a CNN's last stages) run as SmallGemm.cpp's loops on AVX-512
+// CPUs. Depthwise convolutions (one
 // input and one output channel per group) are direct loop nests instead
 // (Depthwise.cpp's 16-lane planes on AVX-512 CPUs).
 //
@@ -201,6 +203,52 @@ void parallelFor(int64_t count, bool parallel, Body body) {
     body(i);
 }
 
+/// One step of a parallelPhases region: body(i) for i in [0, count).
+template <typename Body> struct Phase {
+  int64_t count;
+  Body body;
+};
+
+template <typename Body> Phase<Body> phase(int64_t count, Body body) {
+  return {count, std::move(body)};
+}
+
+/// body(i) for i in [0, count) in increasing order on the calling thread.
+template <typename Body> void runSerially(const Phase<Body> &p) {
+  for (int64_t i = 0; i < p.count; ++i)
+    p.body(i);
+}
+
+/// The iterations of `p` shared among the threads of the enclosing region
+/// (static schedule, as parallelFor), then a barrier: the next phase sees
+/// all of this one's writes. A phase without iterations has no barrier
+/// (every thread skips it alike).
+template <typename Body> void runShared(const Phase<Body> &p) {
+  if (p.count == 0)
+    return;
+#pragma omp for schedule(static)
+  for (int64_t i = 0; i < p.count; ++i)
+    p.body(i);
+}
+
+/// Runs the phases one after the other, as parallelFor would run each, but
+/// in one parallel region: the threads meet at a barrier between phases
+/// instead of a join and the next fork, and small phases (an im2col matrix
+/// of a few thousand elements, the add of a product into y) are shared too,
+/// as they then cost only that barrier. Serially (every phase in increasing
+/// order on the calling thread) unless `parallel` holds, two threads are
+/// there and no region is active. Each iteration computes what it would on
+/// one thread, so the bits do not depend on the thread count.
+template <typename... Bodies>
+void parallelPhases(bool parallel, const Phase<Bodies> &...phases) {
+  if (!parallel || omp_in_parallel() || ContentionPolicy::get().update() < 2) {
+    (runSerially(phases), ...);
+    return;
+  }
+#pragma omp parallel
+  { (runShared(phases), ...); }
+}
+
 /// One row-major product C (m x n) = op(A) * op(B) + beta C, with k the
 /// inner dimension; every size and leading dimension fits an int.
 struct Gemm {
@@ -252,7 +300,7 @@ constexpr int64_t kMaxPieces = 8;
 /// core, the rest left to OpenBLAS's packed panels).
 constexpr int64_t kZeroBandElements = int64_t(1) << 17;
 
-/// The number of pieces `gemm` splits an m x n x k product into: bands of
+/// The number of pieces an m x n x k product is split into: bands of
 /// the larger of m and n. A function of the shape only, never of the thread
 /// count, so that every count computes the same pieces, and the same bits
 /// (docs/Conventions.md, Threads).
@@ -350,11 +398,12 @@ void gemmPiece(const Gemm &g, int64_t piece, int64_t pieces) {
   }
 }
 
-/// Computes `g`, its pieces (gemmPieces) shared among the OpenMP threads.
-void gemm(const Gemm &g) {
+/// The pieces of a convolution's GEMM `g` (gemmPieces) as a phase of
+/// parallelPhases.
+auto gemmPhase(const Gemm &g) {
   int64_t pieces = gemmPieces(g.m, g.n, g.k);
-  parallelFor(pieces, true,
-              [&](int64_t piece) { gemmPiece(g, piece, pieces); });
+  return phase(pieces,
+               [g, pieces](int64_t piece) { gemmPiece(g, piece, pieces); });
 }
 
 } // namespace
@@ -499,83 +548,86 @@ void copyRow(const float *from, int64_t step, int64_t count, float *to) {
     to[x] = from[x * step];
 }
 
-/// Least number of elements an im2col matrix must have to be written (or
-/// added back by col2im) by several OpenMP threads: below, the fork and
-/// join cost more than the copy.
-constexpr int64_t kMinParallelElements = 32768;
-
-/// Writes the im2col matrix of one image's group `image` ([c, h, w]) to
-/// `col`, whose rows are `ld` apart: row (ci, i, j), column (y, x) holds
-/// image[ci][y * sh + i * dh][x * sw + j * dw]. A large matrix is written by
-/// the OpenMP threads, each its own rows (a copy: the bits do not depend on
-/// the number of threads).
-void im2col(const ConvShape &s, const float *image, float *col, int64_t ld) {
-  int64_t rows = s.depth();
-  parallelFor(
-      rows, rows * s.pixels() >= kMinParallelElements, [&](int64_t row) {
-        int64_t ci = row / (s.kh * s.kw), i = row / s.kw % s.kh, j = row % s.kw;
-        const float *plane = image + ci * s.h * s.w + i * s.dh * s.w + j * s.dw;
-        for (int64_t y = 0; y < s.oh; ++y)
-          copyRow(plane + y * s.sh * s.w, s.sw, s.ow,
-                  col + row * ld + y * s.ow);
-      });
+/// Copies row `row` = (ci, i, j) of the im2col matrix of one image's group
+/// `image` ([c, h, w]) to `to`: column (y, x) holds
+/// image[ci][y * sh + i * dh][x * sw + j * dw].
+void im2colRow(const ConvShape &s, const float *image, int64_t row, float *to) {
+  int64_t ci = row / (s.kh * s.kw), i = row / s.kw % s.kh, j = row % s.kw;
+  const float *plane = image + ci * s.h * s.w + i * s.dh * s.w + j * s.dw;
+  for (int64_t y = 0; y < s.oh; ++y)
+    copyRow(plane + y * s.sh * s.w, s.sw, s.ow, to + y * s.ow);
 }
 
-/// The transpose of im2col: adds column (y, x) of row (ci, i, j) of `col`
-/// (rows `ld` apart) to image[ci][y * sh + i * dh][x * sw + j * dw], rows
-/// in increasing order. Rows of one channel overlap in the image, rows of
-/// different channels never: a large matrix is shared among the OpenMP
-/// threads by channel, each channel's rows still added in increasing order
-/// by one thread (the same bits for any number of threads).
-void col2im(const ConvShape &s, const float *col, int64_t ld, float *image) {
+/// The transpose of im2col for channel `ci`: adds column (y, x) of row
+/// (ci, i, j) of `col` (rows `ld` apart) to
+/// image[ci][y * sh + i * dh][x * sw + j * dw], rows in increasing order.
+/// Rows of one channel overlap in the image, rows of different channels
+/// never.
+void col2imChannel(const ConvShape &s, const float *col, int64_t ld, int64_t ci,
+                   float *image) {
   int64_t window = s.kh * s.kw;
-  parallelFor(
-      s.c, s.depth() * s.pixels() >= kMinParallelElements, [&](int64_t ci) {
-        for (int64_t i = 0; i < s.kh; ++i)
-          for (int64_t j = 0; j < s.kw; ++j) {
-            const float *rowCol = col + (ci * window + i * s.kw + j) * ld;
-            float *plane = image + ci * s.h * s.w + i * s.dh * s.w + j * s.dw;
-            for (int64_t y = 0; y < s.oh; ++y) {
-              float *row = plane + y * s.sh * s.w;
-              const float *from = rowCol + y * s.ow;
-              for (int64_t x = 0; x < s.ow; ++x)
-                row[x * s.sw] += from[x];
-            }
-          }
-      });
+  for (int64_t i = 0; i < s.kh; ++i)
+    for (int64_t j = 0; j < s.kw; ++j) {
+      const float *rowCol = col + (ci * window + i * s.kw + j) * ld;
+      float *plane = image + ci * s.h * s.w + i * s.dh * s.w + j * s.dw;
+      for (int64_t y = 0; y < s.oh; ++y) {
+        float *row = plane + y * s.sh * s.w;
+        const float *from = rowCol + y * s.ow;
+        for (int64_t x = 0; x < s.ow; ++x)
+          row[x * s.sw] += from[x];
+      }
+    }
 }
 
-/// The im2col matrices of images [i0, i0 + k), group gi, side by side in
-/// `col` ([depth, k oh ow]); image i0 itself when k is 1 and it already is
-/// its matrix.
-const float *unfold(const ConvShape &s, const float *x, int64_t i0, int64_t k,
-                    int64_t gi, float *col) {
-  if (k == 1 && s.imageIsMatrix())
-    return s.image(x, i0, gi);
-  int64_t columns = k * s.pixels();
-  for (int64_t j = 0; j < k; ++j)
-    im2col(s, s.image(x, i0 + j, gi), col + j * s.pixels(), columns);
-  return col;
+/// Whether images [i0, i0 + k) need an im2col matrix: not when k is 1 and
+/// the image already is its matrix.
+bool needsColumns(const ConvShape &s, int64_t k) {
+  return k > 1 || !s.imageIsMatrix();
 }
 
-/// The [f, oh ow] blocks of images [i0, i0 + k), group gi, of `y` side by
-/// side in `out` ([f, k oh ow]); y's own block when k is 1.
-const float *gatherOutputs(const ConvShape &s, const float *y, int64_t i0,
-                           int64_t k, int64_t gi, float *out) {
-  int64_t pixels = s.pixels(), columns = k * pixels;
-  if (k == 1)
-    return y + s.outputOffset(i0, gi);
-  parallelFor(s.f, s.f * columns >= kMinParallelElements, [&](int64_t fi) {
+/// Writes the im2col matrices of images [i0, i0 + k), group gi, of `x` side
+/// by side in `col` ([depth, k oh ow]), one iteration per row, for every
+/// image (a copy: any thread may write any row); nothing without
+/// needsColumns.
+auto unfoldPhase(const ConvShape &s, const float *x, int64_t i0, int64_t k,
+                 int64_t gi, float *col) {
+  return phase(needsColumns(s, k) ? s.depth() : 0, [=, &s](int64_t row) {
+    int64_t pixels = s.pixels();
+    for (int64_t j = 0; j < k; ++j)
+      im2colRow(s, s.image(x, i0 + j, gi), row,
+                col + row * k * pixels + j * pixels);
+  });
+}
+
+/// Copies the [f, oh ow] blocks of images [i0, i0 + k), group gi, of `y`
+/// side by side to `out` ([f, k oh ow]), one iteration per row f; nothing
+/// when k is 1 (the GEMM reads y's own block).
+auto gatherPhase(const ConvShape &s, const float *y, int64_t i0, int64_t k,
+                 int64_t gi, float *out) {
+  return phase(k > 1 ? s.f : 0, [=, &s](int64_t fi) {
+    int64_t pixels = s.pixels(), columns = k * pixels;
     for (int64_t j = 0; j < k; ++j)
       std::memcpy(out + fi * columns + j * pixels,
                   y + s.outputOffset(i0 + j, gi) + fi * pixels,
                   static_cast<size_t>(pixels) * sizeof(float));
   });
-  return out;
+}
+
+/// Adds the columns of images [i0, i0 + k) of `col` ([depth, k oh ow]) back
+/// to the windows of group gi of `x` they came from, one iteration per
+/// channel, for every image (col2imChannel); nothing without needsColumns.
+auto foldPhase(const ConvShape &s, const float *col, int64_t i0, int64_t k,
+               int64_t gi, float *x) {
+  return phase(needsColumns(s, k) ? s.c : 0, [=, &s](int64_t ci) {
+    int64_t pixels = s.pixels();
+    for (int64_t j = 0; j < k; ++j)
+      col2imChannel(s, col + j * pixels, k * pixels, ci,
+                    s.image(x, i0 + j, gi));
+  });
 }
 
 /// Whether a convolution has enough multiply-adds (kMinSplitWork) to share
-/// its chunks or groups among threads.
+/// its chunks, groups or phases among threads.
 bool worthThreads(const ConvShape &s) {
   return static_cast<double>(s.n * s.g * s.f) *
              static_cast<double>(s.depth() * s.pixels()) >=
@@ -585,8 +637,8 @@ bool worthThreads(const ConvShape &s) {
 /// Runs `body(i0, k, gi)` for images [i0, i0 + k) and group gi, for every
 /// chunk of `chunk` images and every group. Units write disjoint outputs:
 /// several are shared among the OpenMP threads when the convolution is
-/// worth it (each unit then computes its GEMM's pieces itself, one after
-/// the other).
+/// worth it (each unit then runs its phases itself, one after the other);
+/// a single unit shares its phases (parallelPhases) instead.
 template <typename Body>
 void forEachUnit(const ConvShape &s, int64_t chunk, Body body) {
   int64_t chunks = (s.n + chunk - 1) / chunk, units = chunks * s.g;
@@ -714,32 +766,37 @@ extern "C" void remat_cpu_sconv2d(int64_t n, int64_t g, int64_t c, int64_t h,
     });
     return;
   }
+  bool worth = worthThreads(s);
   forEachUnit(s, chunk, [&](int64_t i0, int64_t k, int64_t gi) {
     int64_t columns = k * pixels;
-    float *col =
-        k == 1 && s.imageIsMatrix() ? nullptr : scratch(0, depth * columns);
-    const float *matrix = unfold(s, input, i0, k, gi, col);
+    float *col = needsColumns(s, k) ? scratch(0, depth * columns) : nullptr;
+    const float *matrix = col ? col : s.image(input, i0, gi);
     const float *wg = weights + gi * f * depth;
     if (k == 1) {
       // y[i, gi] (f x pixels) += w[gi] (f x depth) * col (depth x pixels).
-      gemm({false, false, f, pixels, depth, wg, depth, matrix, pixels, 1.0f,
-            output + s.outputOffset(i0, gi), pixels, false, true});
+      parallelPhases(
+          worth, unfoldPhase(s, input, i0, k, gi, col),
+          gemmPhase({false, false, f, pixels, depth, wg, depth, matrix, pixels,
+                     1.0f, output + s.outputOffset(i0, gi), pixels, false,
+                     true}));
       return;
     }
     // product (f x k pixels) = w[gi] * col, then y[i0 + j, gi] += its
     // columns of image j: each element one addition, rows fi shared among
     // the threads.
     float *product = scratch(1, f * columns);
-    gemm({false, false, f, columns, depth, wg, depth, matrix, columns, 0.0f,
-          product, columns, false, true});
-    parallelFor(f, f * columns >= kMinParallelElements, [&](int64_t fi) {
-      for (int64_t j = 0; j < k; ++j) {
-        const float *from = product + fi * columns + j * pixels;
-        float *to = output + s.outputOffset(i0 + j, gi) + fi * pixels;
-        for (int64_t p = 0; p < pixels; ++p)
-          to[p] += from[p];
-      }
-    });
+    parallelPhases(
+        worth, unfoldPhase(s, input, i0, k, gi, col),
+        gemmPhase({false, false, f, columns, depth, wg, depth, matrix, columns,
+                   0.0f, product, columns, false, true}),
+        phase(f, [&](int64_t fi) {
+          for (int64_t j = 0; j < k; ++j) {
+            const float *from = product + fi * columns + j * pixels;
+            float *to = output + s.outputOffset(i0 + j, gi) + fi * pixels;
+            for (int64_t p = 0; p < pixels; ++p)
+              to[p] += from[p];
+          }
+        }));
   });
 }
 
@@ -763,24 +820,28 @@ extern "C" void remat_cpu_sconv2d_input_grad(
     });
     return;
   }
+  bool worth = worthThreads(s);
   forEachUnit(s, chunk, [&](int64_t i0, int64_t k, int64_t gi) {
     int64_t columns = k * pixels;
     float *gathered = k > 1 ? scratch(1, f * columns) : nullptr;
-    const float *grads = gatherOutputs(s, outputGrad, i0, k, gi, gathered);
+    const float *grads =
+        gathered ? gathered : outputGrad + s.outputOffset(i0, gi);
     const float *wg = weights + gi * f * depth;
-    if (k == 1 && s.imageIsMatrix()) {
+    if (!needsColumns(s, k)) {
       // dx[i, gi] (depth x pixels) += w[gi]^T (depth x f) * dy[i, gi].
-      gemm({true, false, depth, pixels, f, wg, depth, grads, pixels, 1.0f,
-            s.image(inputGrad, i0, gi), pixels, false, true});
+      parallelPhases(
+          worth,
+          gemmPhase({true, false, depth, pixels, f, wg, depth, grads, pixels,
+                     1.0f, s.image(inputGrad, i0, gi), pixels, false, true}));
       return;
     }
     // col (depth x k pixels) = w[gi]^T * dy, then each image's columns are
     // added back to the windows they came from.
     float *col = scratch(0, depth * columns);
-    gemm({true, false, depth, columns, f, wg, depth, grads, columns, 0.0f, col,
-          columns, false, true});
-    for (int64_t j = 0; j < k; ++j)
-      col2im(s, col + j * pixels, columns, s.image(inputGrad, i0 + j, gi));
+    parallelPhases(worth, gatherPhase(s, outputGrad, i0, k, gi, gathered),
+                   gemmPhase({true, false, depth, columns, f, wg, depth, grads,
+                              columns, 0.0f, col, columns, false, true}),
+                   foldPhase(s, col, i0, k, gi, inputGrad));
   });
 }
 
@@ -815,17 +876,22 @@ void filterGrad(const ConvShape &s, const float *input, const float *outputGrad,
   // Every chunk adds to the same gw[gi], so one thread adds them in
   // increasing order; groups (and each GEMM's pieces) are shared among
   // threads.
-  parallelFor(s.g, worthThreads(s), [&](int64_t gi) {
+  bool worth = worthThreads(s);
+  parallelFor(s.g, worth, [&](int64_t gi) {
     for (int64_t i0 = 0; i0 < s.n; i0 += chunk) {
       int64_t k = std::min(chunk, s.n - i0), columns = k * pixels;
-      float *col =
-          k == 1 && s.imageIsMatrix() ? nullptr : scratch(0, depth * columns);
+      float *col = needsColumns(s, k) ? scratch(0, depth * columns) : nullptr;
       float *gathered = k > 1 ? scratch(1, s.f * columns) : nullptr;
-      const float *matrix = unfold(s, input, i0, k, gi, col);
-      const float *grads = gatherOutputs(s, outputGrad, i0, k, gi, gathered);
+      const float *matrix = col ? col : s.image(input, i0, gi);
+      const float *grads =
+          gathered ? gathered : outputGrad + s.outputOffset(i0, gi);
       // gw[gi] (f x depth) += dy (f x k pixels) * col^T (k pixels x depth).
-      gemm({false, true, s.f, depth, columns, grads, columns, matrix, columns,
-            1.0f, filterGrad + gi * s.f * depth, depth, set && i0 == 0, true});
+      parallelPhases(
+          worth, unfoldPhase(s, input, i0, k, gi, col),
+          gatherPhase(s, outputGrad, i0, k, gi, gathered),
+          gemmPhase({false, true, s.f, depth, columns, grads, columns, matrix,
+                     columns, 1.0f, filterGrad + gi * s.f * depth, depth,
+                     set && i0 == 0, true}));
     }
   });
 }

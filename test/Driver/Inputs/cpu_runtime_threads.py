@@ -173,6 +173,13 @@ gemm("gemm small", 2, 5, 7, 3, 1, 0)
 conv("conv images", 4, 2, 8, 18, 18, 16, 3, 3, 1, 1, 1, 1)
 conv("conv chunks", 20, 1, 32, 6, 6, 64, 3, 3, 1, 1, 1, 1)
 conv("conv strided dilated", 3, 3, 6, 21, 17, 24, 3, 2, 2, 1, 2, 3)
+# One unit whose phases share one parallel region (ResNet-18's stride-2
+# layer-2 convolution: im2col rows, the GEMM's two pieces, the add into y;
+# the gathered dy, the GEMM, col2im's channels over overlapping windows),
+# and a filter gradient of three chunks of images (2, 2, 1), each its own
+# region, the first zeroing gw.
+conv("conv strided one unit", 2, 1, 64, 17, 17, 128, 3, 3, 2, 2, 1, 1)
+conv("conv three chunks", 5, 1, 16, 34, 34, 32, 3, 3, 1, 1, 1, 1)
 # Depthwise (one input and one output channel per group: the direct loop
 # nests), enough work for threads, and strided and dilated.
 conv("conv depthwise", 8, 32, 1, 34, 34, 1, 3, 3, 1, 1, 1, 1)
