@@ -536,3 +536,17 @@ std::vector<PlanResult> remat::sched::searchWithinBudget(
     p.planSeconds = seconds;
   return out;
 }
+
+std::vector<PlanResult> remat::sched::searchWithinBudgetGaps(
+    const Graph &graph, const std::vector<PlanResult> &candidates,
+    int64_t budgetBytes, const BudgetSearchOptions &options,
+    llvm::ArrayRef<unsigned> refreshGaps, const std::vector<KeptSeed> &seeds) {
+  std::vector<PlanResult> out;
+  for (unsigned gap : refreshGaps) {
+    BudgetSearchOptions withGap = options;
+    withGap.refreshGap = gap;
+    llvm::append_range(out, searchWithinBudget(graph, candidates, budgetBytes,
+                                               withGap, seeds));
+  }
+  return out;
+}

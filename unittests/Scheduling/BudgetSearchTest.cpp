@@ -341,6 +341,86 @@ TEST(BudgetSearchTest, RefreshesARecomputedChainToFitTheBudget) {
   EXPECT_FALSE(fitToBudget(g, seed, budget, wide, 8));
 }
 
+/// A cheap value read early and twice late, next to each other: A (10 B,
+/// cost 100) feeds X (100 B, cost 1); the first backward step g1 reads X,
+/// ten 200-byte gradient steps follow, then g2 and g3 both read X:
+///   0 A   1 X(A)   2 loss(X), output   3 g1(loss, X)
+///   4..13 m0(g1) .. m9(m8), 200 B   14 g2(m9, X)   15 g3(g2, X), output
+/// Within 450 B X cannot be held through the gradient steps (510 B), so it
+/// is recomputed for g1 and again after them: before each of g2 and g3
+/// with a refresh gap of 0 (cost 3), once for both with a gap of 1 or more
+/// (cost 2).
+Graph makeCloseReadersGraph() {
+  Graph g;
+  g.addNode(makeCostNode("A", 10, 100, {}));
+  g.addNode(makeCostNode("X", 100, 1, {0}));
+  g.addNode(makeCostNode("loss", 1, 1, {1}));
+  g.nodes[2].output = true;
+  g.addNode(makeCostNode("g1", 10, 1, {2, 1}, true));
+  for (unsigned i = 0; i != 10; ++i)
+    g.addNode(makeCostNode("m" + std::to_string(i), 200, 1,
+                           {unsigned(g.size() - 1)}, true));
+  g.addNode(makeCostNode("g2", 10, 1, {13, 1}, true));
+  g.addNode(makeCostNode("g3", 10, 1, {14, 1}, true));
+  g.nodes[15].output = true;
+  return g;
+}
+
+/// The least recompute of `plans` (-1 if empty), each checked: it
+/// simulates as reported and fits `budget`.
+double cheapestChecked(const Graph &g, const std::vector<PlanResult> &plans,
+                       int64_t budget) {
+  double best = -1;
+  for (const PlanResult &p : plans) {
+    SimResult sim;
+    EXPECT_FALSE(simulate(g, p.schedule, sim));
+    EXPECT_EQ(sim.peakBytes, p.sim.peakBytes);
+    EXPECT_EQ(sim.recomputeCost, p.sim.recomputeCost);
+    EXPECT_LE(sim.peakBytes, budget);
+    if (best < 0 || sim.recomputeCost < best)
+      best = sim.recomputeCost;
+  }
+  return best;
+}
+
+TEST(BudgetSearchTest, BothRefreshGapsKeepTheBetterPlan) {
+  Graph g = makeCloseReadersGraph();
+  ASSERT_FALSE(g.validate());
+  constexpr int64_t budget = 450;
+  KeptSeed seed{
+      {std::vector<bool>(g.size(), true), std::vector<bool>(g.size(), false)},
+      "seeded",
+      "X dropped"};
+  seed.choice.kept[1] = false;
+  BudgetSearchOptions options;
+  double gap0 = cheapestChecked(
+      g, searchWithinBudgetGaps(g, {}, budget, options, {0u}, {seed}), budget);
+  double gap8 = cheapestChecked(
+      g, searchWithinBudgetGaps(g, {}, budget, options, {8u}, {seed}), budget);
+  double both = cheapestChecked(
+      g, searchWithinBudgetGaps(g, {}, budget, options, {0u, 8u}, {seed}),
+      budget);
+  EXPECT_EQ(gap0, 3);
+  EXPECT_EQ(gap8, 2);
+  EXPECT_EQ(both, 2);
+  // On the graph where a wide gap fits nothing, both gaps keep the plan of
+  // the gap of 0 (RefreshesARecomputedChainToFitTheBudget).
+  Graph chain = makeRefreshChainGraph();
+  KeptSeed chainSeed{{std::vector<bool>(chain.size(), false),
+                      std::vector<bool>(chain.size(), false)},
+                     "seeded",
+                     "A kept"};
+  chainSeed.choice.kept[0] = true;
+  EXPECT_TRUE(
+      searchWithinBudgetGaps(chain, {}, 450, options, {11u}, {chainSeed})
+          .empty());
+  EXPECT_EQ(cheapestChecked(chain,
+                            searchWithinBudgetGaps(chain, {}, 450, options,
+                                                   {0u, 11u}, {chainSeed}),
+                            450),
+            2);
+}
+
 /// On random training graphs at budgets of 0.4 .. 0.9 of store-all, from
 /// every strategy's plans: what the search returns simulates, fits the
 /// budget and recomputes less than every candidate within it; and auto's

@@ -45,6 +45,8 @@
 #include "remat/Scheduling/Graph.h"
 #include "remat/Scheduling/Plan.h"
 
+#include "llvm/ADT/ArrayRef.h"
+
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -154,6 +156,19 @@ std::vector<PlanResult>
 searchWithinBudget(const Graph &graph, const std::vector<PlanResult> &candidates,
                    int64_t budgetBytes, const BudgetSearchOptions &options,
                    const std::vector<KeptSeed> &seeds = {});
+
+/// `searchWithinBudget` once per refresh gap of `refreshGaps` (each with
+/// `options`' evaluations and `BudgetSearchOptions::refreshGap` set to the
+/// gap), from the same candidates and seeds: all their plans. No gap is
+/// best everywhere: sharing a refreshed value's recomputation between
+/// readers close together makes some plans cheaper (ResNet-50) and others
+/// no longer fit, which changes where the search goes (small graphs).
+std::vector<PlanResult>
+searchWithinBudgetGaps(const Graph &graph,
+                       const std::vector<PlanResult> &candidates,
+                       int64_t budgetBytes, const BudgetSearchOptions &options,
+                       llvm::ArrayRef<unsigned> refreshGaps,
+                       const std::vector<KeptSeed> &seeds = {});
 
 } // namespace sched
 } // namespace remat
