@@ -24,7 +24,8 @@ llvm_config.with_system_environment(["HOME", "INCLUDE", "LIB", "TMP", "TEMP"])
 llvm_config.use_default_substitutions()
 
 tool_dirs = [config.remat_tools_dir, config.llvm_tools_dir]
-tools = ["remat-opt", "mlir-opt", "mlir-runner", "mlir-translate", "llvm-nm", "not", "count",
+tools = ["remat-opt", "mlir-opt", "mlir-runner", "mlir-translate", "llvm-nm",
+         "llvm-dwarfdump", "not", "count",
          ToolSubst("remat-compile", unresolved="ignore"),
          ToolSubst("remat-import", unresolved="ignore"),
          ToolSubst("remat-runner", unresolved="ignore"),

@@ -11,6 +11,7 @@
 #include "remat/Driver/Pipelines.h"
 
 #include "mlir/Dialect/Bufferization/IR/BufferizableOpInterface.h"
+#include "mlir/Dialect/LLVMIR/Transforms/Passes.h"
 #include "mlir/Pass/PassManager.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Process.h"
@@ -128,6 +129,10 @@ LogicalResult driver::runCpuLLVMStage(ModuleOp module,
   cpu.rowReductions = options.rowReductions;
   PassManager pm(module.getContext());
   buildCpuLLVMPipeline(pm, cpu);
+  // A subprogram per function: the translation then turns the ops' file
+  // locations into line tables.
+  if (options.debugLines)
+    pm.addPass(LLVM::createDIScopeForLLVMFuncOpPass());
   return run(pm, module, options, "mlir-llvm");
 }
 

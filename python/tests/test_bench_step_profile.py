@@ -74,3 +74,30 @@ def test_no_compiled_code():
     samples = profile.parse_samples(PERF.splitlines()[0] + "\n", RUNNER,
                                     COMPILED)
     assert profile.summarise(samples, steps=1, freq=1000) is None
+
+
+# With srcline (remat-compile -g): the input line under each sample.
+PERF_LINES = """\
+ 100 10.001: 55ab forward_arena.extracted.7 (/tmp/x/resnet.run)
+  model.mlir:12
+ 100 10.002: 55ad forward_arena..omp_par.3 (/tmp/x/resnet.run)
+  model.mlir:14
+ 101 10.002: 55ad forward_arena..omp_par.3 (/tmp/x/resnet.run)
+  model.mlir:14
+ 101 10.003: 55ae remat::runtime::smallGemm (/tmp/x/resnet.run)
+  Gemm.cpp:80
+ 100 10.004: 55ad forward_arena..omp_par.3 (/tmp/x/resnet.run)
+  model.mlir:0
+"""
+
+
+def test_per_line():
+    samples = profile.parse_samples(PERF_LINES, RUNNER, COMPILED)
+    assert [sample[4] for sample in samples] == [12, 14, 14, 0, 0]
+    lines = profile.per_line(samples, steps=1, freq=1000)
+    # Serial on the main thread / in regions on it / in regions elsewhere.
+    assert lines == {12: [1.0, 0.0, 0.0], 14: [0.0, 1.0, 1.0],
+                     0: [0.0, 1.0, 0.0]}
+    assert profile.op_of("    %13:3 = remat.batch_norm %12, %w {e = 1.0}") \
+        == "%13:3 = remat.batch_norm"
+    assert profile.op_of("  remat.yield %a") == "remat.yield"

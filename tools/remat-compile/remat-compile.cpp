@@ -129,6 +129,12 @@ static cl::opt<long long> parallelThreshold(
              "their outermost parallel loop on OpenMP threads; smaller ones "
              "stay sequential (-1: no OpenMP)"),
     cl::init(32768));
+static cl::opt<bool> debugLines(
+    "g",
+    cl::desc("CPU: line tables (DWARF) from the input's locations, so that "
+             "a profiler (perf report --sort srcline) or a debugger names "
+             "the input line of every loop"),
+    cl::init(false));
 static cl::opt<bool> parallelBodyWork(
     "parallel-body-work",
     cl::desc("CPU: --parallel-threshold counts loop iterations times the "
@@ -239,6 +245,7 @@ int main(int argc, char **argv) {
   options.splitInstructions = splitThreshold;
   options.parallelThreshold = parallelThreshold;
   options.parallelBodyWork = parallelBodyWork;
+  options.debugLines = debugLines;
   options.upstreamVectorize = cpuVectorize == CpuVectorizer::Upstream;
   options.upstreamContractions = cpuVectorize == CpuVectorizer::Contractions;
   options.rowReductions = cpuRowReductions;

@@ -116,6 +116,10 @@ struct CompileOptions {
   /// rows) folded in 8 vector lanes then a fixed lane tree
   /// (remat-cpu-row-reductions) rather than in one scalar chain.
   bool rowReductions = true;
+  /// CPU: line tables (DWARF) from the input's locations in the object,
+  /// so that profilers and debuggers name the input line (the model op) of
+  /// every host loop (`-g`).
+  bool debugLines = false;
   /// With a budget or a strategy: the flops and bytes per second of the
   /// step's time estimate (TimeEstimate.h), reported in a remark beside
   /// the plan's.
