@@ -3,7 +3,7 @@
 usage: /usr/bin/python3 bench/perf.py [--build build] [--steps 10]
            [--threads 1,2] [--models mlp_d100_w256_b32,gpt_l2,...]
            [--baseline-models resnet_n4,...] [--serial-models resnet_n4,...]
-           [--vectorize-models gpt_l2,...]
+           [--vectorize-models gpt_l2,...] [--body-work-models resnet18,...]
            [--imported resnet18,cnn]
            [-o bench/perf-results.md]
 
@@ -200,6 +200,11 @@ def main():
                              "row: store-all with the non-library loops "
                              "vectorised by remat-cpu-vectorize "
                              "(--cpu-vectorize=upstream)")
+    parser.add_argument("--body-work-models", default="",
+                        help="models that also get a 'body-work' row: "
+                             "store-all with --parallel-body-work (the "
+                             "parallel threshold counts iterations times "
+                             "the work of one iteration)")
     parser.add_argument("--imported", default="",
                         help="models of python/remat/zoo.py (e.g. resnet18, "
                              "cnn), imported with remat.torch_import; "
@@ -256,6 +261,11 @@ def main():
                                        ["--strategy=store-all",
                                         "--cpu-vectorize=upstream"],
                                        base + "-vector")))
+            if name in args.body_work_models.split(","):
+                strategies.append(("store-all, body-work", compile_step(
+                    args.build, model, ["--strategy=store-all",
+                                        "--parallel-body-work"],
+                    base + "-bodywork")))
             dump = base + "-dump"
             os.makedirs(dump)
             run_step(base + "-store.run", 1, 1, dump, extra)
@@ -276,7 +286,8 @@ def main():
                     suffix = {"store-all": "-store", "sqrt": "-sqrt",
                               "store-all, loops": "-loops",
                               "store-all, no OpenMP": "-serial",
-                              "store-all, upstream vector": "-vector"}.get(
+                              "store-all, upstream vector": "-vector",
+                              "store-all, body-work": "-bodywork"}.get(
                                   label, "-budget")
                     ms, rss, blas["remat"] = run_step(
                         base + suffix + ".run", steps, t, extra=extra)
@@ -288,11 +299,11 @@ def main():
                     if label == "store-all":
                         store_ms = ms
                     measured = None
-                    if predicted is not None and store_ms and \
-                            "OpenMP" not in label and "vector" not in label:
+                    variant = any(word in label for word in (
+                        "OpenMP", "loops", "vector", "body-work"))
+                    if predicted is not None and store_ms and not variant:
                         measured = overhead_percent(ms, store_ms)
-                    if "OpenMP" in label or "loops" in label or \
-                            "vector" in label:
+                    if variant:
                         estimated = None
                     rows.append((shown, label, t, ms, torch_ms, ms / torch_ms,
                                  measured, predicted, estimated, rss,
