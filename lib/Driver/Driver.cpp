@@ -97,6 +97,9 @@ LogicalResult driver::compile(ModuleOp module, const CompileOptions &options,
     TimeModel model{options.timeGflops * 1e9, options.timeGBps * 1e9};
     emitRemark(entry->getLoc())
         << describeStepTime(estimateStepTime(*entry, model), model);
+    if (options.timeModel)
+      emitRemark(entry->getLoc()) << describeStepTime(
+          estimateStepTime(*entry, *options.timeModel), *options.timeModel);
   }
   for (const BufferInfo &buffer : info.buffers)
     if (buffer.shape.size() > 8)

@@ -13,6 +13,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "remat/Driver/Driver.h"
+#include "remat/Driver/TimeModel.h"
 #include "remat/Support/AtomicOutput.h"
 #include "remat/Support/InputLimits.h"
 
@@ -123,6 +124,12 @@ static cl::opt<double> timeGBps(
     cl::desc("With --budget or --strategy: GB/s of the step time estimate's "
              "remark (bytes an op streams; default 7.5)"),
     cl::init(7.5));
+static cl::opt<std::string> timeModel(
+    "time-model",
+    cl::desc("With --budget or --strategy: a calibrated time model (JSON "
+             "table written by bench/calibrate_time.py) whose estimate of "
+             "the step and its recompute is reported in a second remark"),
+    cl::value_desc("file"), cl::init(""));
 static cl::opt<long long> parallelThreshold(
     "parallel-threshold",
     cl::desc("CPU: linalg ops with at least this many loop iterations run "
@@ -256,6 +263,16 @@ int main(int argc, char **argv) {
   }
   options.timeGflops = timeGflops;
   options.timeGBps = timeGBps;
+  std::optional<CalibratedTimeModel> calibrated;
+  if (!timeModel.empty()) {
+    Expected<CalibratedTimeModel> loaded = loadTimeModel(timeModel);
+    if (!loaded) {
+      errs() << "error: " << toString(loaded.takeError()) << "\n";
+      return 1;
+    }
+    calibrated = std::move(*loaded);
+    options.timeModel = &*calibrated;
+  }
   options.configurePassManager = [](mlir::PassManager &pm) {
     return mlir::applyPassManagerCLOptions(pm);
   };

@@ -29,6 +29,10 @@ namespace llvm {
 class SourceMgr;
 } // namespace llvm
 
+namespace remat::driver {
+struct CalibratedTimeModel;
+} // namespace remat::driver
+
 namespace mlir {
 class PassManager;
 } // namespace mlir
@@ -124,6 +128,9 @@ struct CompileOptions {
   /// step's time estimate (TimeEstimate.h), reported in a remark beside
   /// the plan's.
   double timeGflops = 100, timeGBps = 7.5;
+  /// With a budget or a strategy: a calibrated time model (TimeModel.h,
+  /// --time-model) whose estimate is reported in a second remark.
+  const CalibratedTimeModel *timeModel = nullptr;
   /// Times every stage (its passes under it, MLIR pass timing) in this
   /// scope when set and enabled; the LLVM stages too.
   mlir::TimingScope *timing = nullptr;

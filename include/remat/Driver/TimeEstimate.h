@@ -11,13 +11,17 @@
 // estimate charges every op of a training step (remat dialect, after
 // --remat-rematerialize) flops / F + bytes moved / B, bytes moved being its
 // tensor operands and results, and reports the time of the ops inside
-// `remat.recompute` regions beside that of the rest of the step. It is a
-// report only: no planner reads it.
+// `remat.recompute` regions beside that of the rest of the step. With a
+// calibrated table (TimeModel.h, remat-compile --time-model) the seconds of
+// an op come from its class and size instead. It is a report only: no
+// planner reads it.
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef REMAT_DRIVER_TIMEESTIMATE_H
 #define REMAT_DRIVER_TIMEESTIMATE_H
+
+#include "remat/Driver/TimeModel.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 
@@ -43,6 +47,9 @@ struct StepTimeEstimate {
   OpTotals step;      ///< every op but the recomputed ones
   OpTotals recompute; ///< the ops inside remat.recompute regions
   int64_t recomputedOps = 0;
+  /// With the calibrated model: seconds per op class (OpClass order), of
+  /// the rest of the step and of the recompute.
+  std::array<double, kNumOpClasses> stepByClass{}, recomputeByClass{};
   /// Recompute over the rest of the step, in %: what a plan adds to the
   /// step time of store-all (0 when the step is empty).
   double recomputePercentOfStep() const;
@@ -54,16 +61,29 @@ struct StepTimeEstimate {
 /// markers such as remat.reshape, remat.keep move none).
 OpTotals estimateOp(mlir::Operation *op, const TimeModel &model);
 
+/// The same with the calibrated model (TimeModel.h): seconds from the op's
+/// class and size (flops or bytes); flops and bytes as estimateOp's. Ops of
+/// no class take no time.
+OpTotals estimateOp(mlir::Operation *op, const CalibratedTimeModel &model);
+
 /// Sums estimateOp over the ops of `func`'s body and of the bodies of its
 /// remat.recompute regions (ops nested in other regions, e.g. the payload of
 /// a linalg.generic, belong to their parent).
 StepTimeEstimate estimateStepTime(mlir::func::FuncOp func,
                                   const TimeModel &model);
+StepTimeEstimate estimateStepTime(mlir::func::FuncOp func,
+                                  const CalibratedTimeModel &model);
 
 /// One line for a remark: both totals, the recompute in % of the rest of
 /// the step by time and by flops, and the model's constants.
 std::string describeStepTime(const StepTimeEstimate &estimate,
                              const TimeModel &model);
+
+/// The remark of the calibrated estimate: the step without recompute and
+/// the recompute in ms, the recompute in % of the rest of the step, and
+/// the table's source.
+std::string describeStepTime(const StepTimeEstimate &estimate,
+                             const CalibratedTimeModel &model);
 
 } // namespace remat::driver
 
