@@ -26,8 +26,13 @@ machine's load average while it ran. Recompute columns: measured (this
 plan's step over store-all's, same run and threads, - 1), the plan's
 recompute cost in % of the forward's flops, and remat-compile's time
 estimate (flops and bytes moved, lib/Driver/TimeEstimate.cpp) of the
-recompute in % of the rest of the step, by time and by flops: the figure
-to compare with the measured one.
+recompute in % of the rest of the step, by time and by flops, and the
+calibrated estimate (--time-model, default bench/time-model.json when it
+exists: per-op-class throughput measured by bench/calibrate_time.py,
+lib/Driver/TimeModel.cpp): the recompute's predicted ms beside the measured
+ms, its % of the step, and the predicted store-all step. Below the table:
+how close each estimate is to the measured recompute (mean absolute error
+in points of the step, and the worst row).
 """
 
 import argparse
@@ -55,12 +60,16 @@ class CompileError(Exception):
     pass
 
 
-def compile_budget(build, model, budget, out):
+TIME_MODEL = os.path.join(HERE, "time-model.json")
+
+
+def compile_budget(build, model, budget, out, flags=()):
     """50% of store-all's planned peak, or the smallest budget remat can meet when
     that is infeasible; returns (label, compile_step's result)."""
     try:
         return (f"budget {budget} (50%)",
-                compile_step(build, model, [f"--budget={budget}"], out))
+                compile_step(build, model, [f"--budget={budget}"] +
+                             list(flags), out))
     except CompileError as error:
         smallest = re.search(r"smallest budget remat can meet for this graph "
                              r"is (\d+) bytes", str(error))
@@ -68,13 +77,15 @@ def compile_budget(build, model, budget, out):
             raise
         budget = int(smallest.group(1))
         return (f"budget {budget} (smallest feasible; 50% is not)",
-                compile_step(build, model, [f"--budget={budget}"], out))
+                compile_step(build, model, [f"--budget={budget}"] +
+                             list(flags), out))
 
 
 def compile_step(build, model, flags, out):
     """Compiles with -v; returns (wall s, cpu s, arena bytes, planned
-    activation peak, predicted recompute cost in % of the forward's cost),
-    the last two from the plan remark (None without a strategy or budget)."""
+    activation peak, predicted recompute cost in % of the forward's cost,
+    the time estimate, the calibrated estimate), the last four from the
+    remarks (None without a strategy or budget)."""
     wall, cpu = time.perf_counter(), children_cpu()
     done = subprocess.run([os.path.join(build, "bin", "remat-compile"), model,
                            "-o", out + ".o", "--header=" + out + ".h", "-v"] +
@@ -89,7 +100,8 @@ def compile_step(build, model, flags, out):
     with open(out + ".h") as header:
         arena = int(re.search(r"#define REMAT_ARENA_BYTES (\d+)",
                               header.read()).group(1))
-    return (wall, cpu, arena) + parse_plan_remarks(done.stderr)
+    return (wall, cpu, arena) + parse_plan_remarks(done.stderr) + (
+        parse_calibrated_remark(done.stderr),)
 
 
 def parse_plan_remarks(stderr):
@@ -104,6 +116,60 @@ def parse_plan_remarks(stderr):
             float(plan.group(2)) if plan else None,
             (float(estimate.group(1)), float(estimate.group(2)))
             if estimate else None)
+
+
+def parse_calibrated_remark(stderr):
+    """(predicted step ms without recompute, predicted recompute ms, its %
+    of the step) from remat-compile's calibrated time estimate remark, or
+    None."""
+    found = re.search(r"calibrated time estimate: step without recompute "
+                      r"([0-9.]+) ms, recompute ([0-9.]+) ms in \d+ ops: "
+                      r"([0-9.]+)% of the step", stderr)
+    return tuple(float(g) for g in found.groups()) if found else None
+
+
+def calibrated_cell(measured_ms, calibrated):
+    """'measured / predicted' recompute ms ('-' for what is missing)."""
+    def ms(value):
+        return "-" if value is None else f"{value:+.3g}" if value else "0"
+    if calibrated is None:
+        return "-"
+    return f"{ms(measured_ms)} / {ms(calibrated[1])}"
+
+
+def tracking_errors(rows):
+    """How close each estimate of the recompute is to the measured one.
+    ROWS: (name, label, threads, measured %, estimates) with ESTIMATES a
+    dict estimator -> % of the step (None: not estimated); rows without a
+    measured figure or that recompute nothing (store-all) are skipped.
+    Returns {estimator: (mean absolute error in points, rows, worst row's
+    (name, label, threads, measured, estimate))}."""
+    errors = {}
+    for name, label, threads, measured, estimates in rows:
+        if measured is None or label == "store-all":
+            continue
+        for estimator, value in estimates.items():
+            if value is None:
+                continue
+            errors.setdefault(estimator, []).append(
+                (abs(value - measured), (name, label, threads, measured,
+                                         value)))
+    return {estimator: (sum(e for e, _ in pairs) / len(pairs), len(pairs),
+                        max(pairs, key=lambda pair: pair[0])[1])
+            for estimator, pairs in errors.items()}
+
+
+def tracking_lines(errors):
+    """Markdown lines for tracking_errors' result, best estimator first."""
+    lines = []
+    for estimator, (mean, count, worst) in sorted(errors.items(),
+                                                  key=lambda e: e[1][0]):
+        name, label, threads, measured, value = worst
+        lines.append(f"- {estimator}: mean absolute error {mean:.1f} points "
+                     f"over {count} rows; worst {name} {label} "
+                     f"{threads}T: {value:+.1f} predicted, {measured:+.1f} "
+                     f"measured")
+    return lines
 
 
 def overhead_percent(ms, store_ms):
@@ -215,8 +281,17 @@ def main():
                              "store-all steps per measurement (more steps "
                              "than --steps for short steps, both sides; at "
                              "most 2,000)")
+    parser.add_argument("--time-model",
+                        default=TIME_MODEL if os.path.exists(TIME_MODEL)
+                        else "",
+                        help="calibrated time model for remat-compile's "
+                             "--time-model (bench/calibrate_time.py; "
+                             "default bench/time-model.json if present, "
+                             "'' for none)")
     parser.add_argument("-o", "--output")
     args = parser.parse_args()
+    model_flags = ([f"--time-model={args.time_model}"]
+                   if args.time_model else [])
     threads = [int(t) for t in args.threads.split(",")]
     rows, blas = [], {}
     loads = [os.getloadavg()[0]]
@@ -234,16 +309,18 @@ def main():
             # of the planned activation peak (what --budget bounds), not of
             # the arena, which also holds arguments and results (e.g. every
             # weight gradient).
-            store = compile_step(args.build, model, ["--strategy=store-all"],
+            store = compile_step(args.build, model,
+                                 ["--strategy=store-all"] + model_flags,
                                  base + "-store")
             if store[3] is None:
                 raise CompileError("no plan remark for " + model)
             strategies = [("store-all", store)]
             strategies.append(("sqrt", compile_step(
-                args.build, model, ["--strategy=sqrt"], base + "-sqrt")))
+                args.build, model, ["--strategy=sqrt"] + model_flags,
+                base + "-sqrt")))
             budget = store[3] // 2
             strategies.append(compile_budget(args.build, model, budget,
-                                             base + "-budget"))
+                                             base + "-budget", model_flags))
             if name in args.baseline_models.split(","):
                 strategies.append(("store-all, loops", compile_step(
                     args.build, model,
@@ -281,8 +358,8 @@ def main():
                 else:
                     torch_ms, torch_rss, blas["torch"] = run_torch(
                         model, dump, steps, t)
-                for label, (wall, cpu, arena, _, predicted,
-                            estimated) in strategies:
+                for label, (wall, cpu, arena, _, predicted, estimated,
+                            calibrated) in strategies:
                     suffix = {"store-all": "-store", "sqrt": "-sqrt",
                               "store-all, loops": "-loops",
                               "store-all, no OpenMP": "-serial",
@@ -298,16 +375,18 @@ def main():
                     # forward's cost); none for the loop baseline.
                     if label == "store-all":
                         store_ms = ms
-                    measured = None
+                    measured = measured_ms = None
                     variant = any(word in label for word in (
                         "OpenMP", "loops", "vector", "body-work"))
                     if predicted is not None and store_ms and not variant:
                         measured = overhead_percent(ms, store_ms)
+                        measured_ms = ms - store_ms
                     if variant:
-                        estimated = None
+                        estimated = calibrated = None
                     rows.append((shown, label, t, ms, torch_ms, ms / torch_ms,
                                  measured, predicted, estimated, rss,
-                                 torch_rss, arena, wall, cpu, steps))
+                                 torch_rss, arena, wall, cpu, steps,
+                                 measured_ms, calibrated))
                     print(rows[-1], file=sys.stderr)
                 loads.append(os.getloadavg()[0])
                 print(f"{name} threads {t} done", file=sys.stderr)
@@ -323,19 +402,36 @@ def main():
         "ratio | "
         "recompute time % (measured) | recompute % of fwd (planned) | "
         "recompute % of step (estimated: time / flops) | "
+        "recompute ms (measured / calibrated) | "
+        "recompute % of step (calibrated) | "
+        "step ms without recompute (calibrated) | "
         "compiled RSS MiB | PyTorch RSS MiB | arena bytes | compile wall s | "
         "compile CPU s |",
         "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
-        "---:|---:|"]
+        "---:|---:|---:|---:|---:|"]
+    tracked = []
     for (name, label, t, ms, tms, ratio, measured, predicted, estimated, rss,
-         trss, arena, wall, cpu, steps) in rows:
+         trss, arena, wall, cpu, steps, measured_ms, calibrated) in rows:
+        tracked.append((name, label, t, measured, {
+            "calibrated (--time-model)":
+                calibrated[2] if calibrated else None,
+            "time estimate (flops / 100 GFLOP/s + bytes / 7.5 GB/s)":
+                estimated[0] if estimated else None,
+            "flops alone": estimated[1] if estimated else None,
+            "planned % of forward / 3":
+                predicted / 3 if predicted is not None else None}))
         lines.append(f"| {name} | {label} | {t} | {steps} | "
                      f"{milliseconds(ms)} | "
                      f"{milliseconds(tms)} | "
                      f"{ratio:.2f} | {percent(measured)} | "
                      f"{percent(predicted)} | {estimate_cell(estimated)} | "
+                     f"{calibrated_cell(measured_ms, calibrated)} | "
+                     f"{percent(calibrated[2]) if calibrated else '-'} | "
+                     f"{milliseconds(calibrated[0]) if calibrated else '-'} | "
                      f"{rss / 1024:.1f} | "
                      f"{trss / 1024:.1f} | {arena} | {wall:.1f} | {cpu:.1f} |")
+    shown_model = (os.path.relpath(args.time_model, ROOT)
+                   if args.time_model else "none")
     lines.append("")
     lines.append(f"BLAS: compiled step: {blas.get('remat')}; PyTorch "
                  f"{__import__('torch').__version__}: {blas.get('torch')}.")
@@ -347,7 +443,15 @@ def main():
                  "Estimated = remat-compile's time estimate of the "
                  "recomputed ops in % of the rest of the step, by time "
                  "(flops / 100 GFLOP/s + bytes moved / 7.5 GB/s, one "
-                 "thread) and by flops alone; compare it with measured.")
+                 "thread) and by flops alone; compare it with measured. "
+                 "Calibrated = the same from remat-compile --time-model "
+                 f"({shown_model}): each op's time from its "
+                 "class and size at the throughput bench/calibrate_time.py "
+                 "measured (one thread).")
+    lines.append("")
+    lines.append("How close each estimate of the recompute (% of the step) "
+                 "is to the measured one, every row that recomputes:")
+    lines += tracking_lines(tracking_errors(tracked))
     lines.append(f"Load average (1 min) during the run: "
                  f"{min(loads):.1f} to {max(loads):.1f} on "
                  f"{os.cpu_count()} cores.")

@@ -56,3 +56,47 @@ def test_short_steps_run_more_steps():
     assert perf.steps_for(0.01, 10, 0.5) == perf.MAX_STEPS
     assert perf.steps_for(0.0, 10, 0.5) == 10
     assert perf.steps_for(0.01, 3000, 0.5) == 3000
+
+
+# The calibrated remark for chain_n16 under sqrt with every class at 1e6
+# per second (test/Driver/time-model.test derives the figures).
+CALIBRATED = (
+    "chain_n16.mlir:2:1: remark: calibrated time estimate: step without "
+    "recompute 5.7360 ms, recompute 1.6000 ms in 25 ops: 27.9% of the step "
+    "(table time-model-flat.json)\n")
+
+
+def test_parse_calibrated_remark():
+    assert perf.parse_calibrated_remark(REMARKS + CALIBRATED) == (
+        5.736, 1.6, 27.9)
+    assert perf.parse_calibrated_remark(REMARKS) is None
+
+
+def test_calibrated_cell():
+    # Measured 1.02 ms more than store-all, 0.95 ms predicted.
+    assert perf.calibrated_cell(1.02, (5.7, 0.95, 16.7)) == "+1.02 / +0.95"
+    assert perf.calibrated_cell(None, (5.7, 0.0, 0.0)) == "- / 0"
+    assert perf.calibrated_cell(0.5, None) == "-"
+
+
+def test_tracking_errors():
+    rows = [
+        # store-all and rows without a measured figure are skipped.
+        ("m", "store-all", 1, 0.0, {"a": 0.0, "b": 0.0}),
+        ("m", "sqrt", 1, None, {"a": 50.0, "b": 50.0}),
+        # a: off by 2 and 6 (mean 4, worst the budget); b: by 10 and 1.
+        ("m", "sqrt", 1, 20.0, {"a": 22.0, "b": 10.0}),
+        ("m", "budget", 2, 5.0, {"a": 11.0, "b": 6.0}),
+        # an estimator with no figure for a row leaves that row out.
+        ("n", "sqrt", 1, 30.0, {"a": 30.0, "b": None}),
+    ]
+    errors = perf.tracking_errors(rows)
+    assert errors["a"] == (8.0 / 3, 3, ("m", "budget", 2, 5.0, 11.0))
+    assert errors["b"] == (5.5, 2, ("m", "sqrt", 1, 20.0, 10.0))
+    lines = perf.tracking_lines(errors)
+    assert lines == [
+        "- a: mean absolute error 2.7 points over 3 rows; worst m budget "
+        "2T: +11.0 predicted, +5.0 measured",
+        "- b: mean absolute error 5.5 points over 2 rows; worst m sqrt 1T: "
+        "+10.0 predicted, +20.0 measured"]
+    assert perf.tracking_errors([]) == {}
