@@ -16,8 +16,9 @@ or the tensor bytes moved (operands and results; the others) per op, its
 rate size / seconds. Writes the JSON table remat-compile reads.
 
 GEMMs: y = x w, x^T dy and dy w^T (forward and both gradients) per shape.
-Convolutions: conv2d, conv2d_input_grad and conv2d_filter_grad per shape
-(groups 1; grouped_conv: depthwise, groups = channels). elementwise: relu,
+Convolutions (groups 1): conv, conv2d per shape; conv_grad,
+conv2d_input_grad and conv2d_filter_grad per shape; grouped_conv: the three
+on depthwise shapes (groups = channels). elementwise: relu,
 add, relu_grad, dropout; exp_log: exp, sigmoid, gelu_erf; tanh: tanh, gelu,
 gelu_grad; reduction: batch_norm, batch_norm_grad, softmax, layer_norm
 (rows of 64).
@@ -128,6 +129,17 @@ def reduction_ops(elements):
     ]
 
 
+# (n, c, h, o, k, stride, pad): small CNN, resnet_n4, imported ResNet-18
+# (batch 2, 64x64) 3x3 layers 1-4 (equal flops: pooled), its stem,
+# MobileNetV2's 1x1 expansions and projections (batch 8). conv: the
+# forward; conv_grad: both gradients.
+CONV_SHAPES = [(2, 3, 8, 4, 3, 1, 1), (8, 16, 16, 32, 1, 2, 0),
+               (8, 144, 8, 32, 1, 1, 0), (8, 8, 32, 48, 1, 1, 0),
+               (8, 32, 8, 32, 3, 1, 1), (8, 24, 16, 144, 1, 1, 0),
+               (2, 512, 2, 512, 3, 1, 1), (2, 256, 4, 256, 3, 1, 1),
+               (2, 128, 8, 128, 3, 1, 1), (8, 16, 32, 16, 3, 1, 1),
+               (2, 64, 16, 64, 3, 1, 1), (2, 3, 64, 64, 7, 2, 3),
+               (8, 64, 32, 64, 3, 1, 1)]
 ELEMENTS = [512, 4096, 32768, 262144, 1048576, 4194304]
 POINTS = {
     # (m, k, n): LSTM and GPT-example sized to MLP-100 and beyond.
@@ -135,16 +147,8 @@ POINTS = {
                                     (64, 64, 64), (64, 64, 256),
                                     (32, 256, 256), (128, 256, 256),
                                     (256, 512, 512), (512, 1024, 1024)]],
-    # (n, c, h, o, k, stride, pad): small CNN, resnet_n4, imported
-    # ResNet-18 (batch 2, 64x64) layers 1-4, a stem.
-    "conv": [conv_ops(*s) for s in [(2, 3, 8, 4, 3, 1, 1),
-                                    (8, 16, 16, 32, 1, 2, 0),
-                                    (8, 32, 8, 32, 3, 1, 1),
-                                    (2, 512, 2, 512, 3, 1, 1),
-                                    (8, 16, 32, 16, 3, 1, 1),
-                                    (2, 64, 16, 64, 3, 1, 1),
-                                    (2, 3, 64, 64, 7, 2, 3),
-                                    (8, 64, 32, 64, 3, 1, 1)]],
+    "conv": [conv_ops(*s)[:1] for s in CONV_SHAPES],
+    "conv_grad": [conv_ops(*s)[1:] for s in CONV_SHAPES],
     # Depthwise 3x3 (MobileNetV2 at width 0.25, batch 8, 64x64).
     "grouped_conv": [conv_ops(n, c, h, c, 3, s, 1, groups=c)
                      for n, c, h, s in [(2, 8, 8, 1), (8, 8, 16, 1),
@@ -155,9 +159,10 @@ POINTS = {
     "tanh": [tanh_ops(e) for e in ELEMENTS],
     "reduction": [reduction_ops(e) for e in ELEMENTS],
 }
-BY_FLOPS = {"gemm", "conv", "grouped_conv"}
+BY_FLOPS = {"gemm", "conv", "conv_grad", "grouped_conv"}
 # Crude rates for choosing the copies only (the table is what is measured).
-GUESS = {"gemm": 30e9, "conv": 30e9, "grouped_conv": 5e9}
+GUESS = {"gemm": 30e9, "conv": 30e9, "conv_grad": 30e9,
+         "grouped_conv": 5e9}
 
 
 def copies_for(opclass, ops):
@@ -267,7 +272,8 @@ def main():
         "threads": args.threads,
         "command": "bench/calibrate_time.py " + " ".join(sys.argv[1:]),
         "load_average": [round(min(loads), 1), round(max(loads), 1)],
-        "units": "gemm, conv, grouped_conv: [flops, flops/s]; others: "
+        "units": "gemm, conv, conv_grad, grouped_conv: [flops, flops/s]; "
+                 "others: "
                  "[bytes, bytes/s]",
         "classes": classes,
     }

@@ -20,8 +20,8 @@ using namespace remat;
 using namespace remat::driver;
 
 static constexpr const char *kClassNames[kNumOpClasses] = {
-    "gemm",    "conv", "grouped_conv", "elementwise",
-    "exp_log", "tanh", "reduction"};
+    "gemm",        "conv",    "conv_grad", "grouped_conv",
+    "elementwise", "exp_log", "tanh",      "reduction"};
 
 StringRef driver::getOpClassName(OpClass opClass) {
   return kClassNames[static_cast<size_t>(opClass)];
@@ -29,21 +29,24 @@ StringRef driver::getOpClassName(OpClass opClass) {
 
 bool driver::isSizedByFlops(OpClass opClass) {
   return opClass == OpClass::Gemm || opClass == OpClass::Conv ||
-         opClass == OpClass::GroupedConv;
+         opClass == OpClass::ConvGrad || opClass == OpClass::GroupedConv;
 }
 
 std::optional<OpClass> driver::classifyOp(Operation *op) {
   if (isa<MatmulOp>(op))
     return OpClass::Gemm;
-  auto convClass = [](int64_t groups) {
-    return groups > 1 ? OpClass::GroupedConv : OpClass::Conv;
+  // The forward apart from the gradients: recomputation runs forward
+  // convolutions only, which run faster per flop than the gradients at the
+  // same shape (bench/calibrate_time.py).
+  auto convClass = [](int64_t groups, OpClass oneGroup) {
+    return groups > 1 ? OpClass::GroupedConv : oneGroup;
   };
   if (auto conv = dyn_cast<Conv2DOp>(op))
-    return convClass(conv.getGroups());
+    return convClass(conv.getGroups(), OpClass::Conv);
   if (auto conv = dyn_cast<Conv2DInputGradOp>(op))
-    return convClass(conv.getGroups());
+    return convClass(conv.getGroups(), OpClass::ConvGrad);
   if (auto conv = dyn_cast<Conv2DFilterGradOp>(op))
-    return convClass(conv.getGroups());
+    return convClass(conv.getGroups(), OpClass::ConvGrad);
   // LLVM lowers a vector tanh to one libm call per lane: about 6x the time
   // of an exp per element on this machine (bench/calibrate_time.py).
   if (isa<GeluOp, TanhOp, GeluGradOp>(op))

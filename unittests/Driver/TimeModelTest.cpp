@@ -32,6 +32,7 @@ constexpr const char *kTable = R"json({
   "classes": {
     "gemm": [[1000, 1e9], [4000, 4e9]],
     "conv": [[1, 2e9]],
+    "conv_grad": [[1, 2e9]],
     "grouped_conv": [[1, 2e9]],
     "elementwise": [[1, 1e9]],
     "exp_log": [[1, 2e9]],
@@ -163,9 +164,38 @@ TEST(TimeModel, StepPrediction) {
             "calibrated time estimate: step without recompute 0.0013 ms, "
             "recompute 0.0005 ms in 1 ops: 40.0% of the step (table t.json); "
             "ms by class, step / recompute: gemm 0.0005 / 0.0005, conv "
-            "0.0000 / 0.0000, grouped_conv 0.0000 / 0.0000, elementwise "
+            "0.0000 / 0.0000, conv_grad 0.0000 / 0.0000, grouped_conv 0.0000 / "
+            "0.0000, elementwise "
             "0.0006 / 0.0000, exp_log 0.0000 / 0.0000, tanh 0.0001 / 0.0000, "
             "reduction 0.0000 / 0.0000");
+}
+
+TEST(TimeModel, ConvolutionClasses) {
+  MLIRContext ctx(makeRegistry());
+  ctx.loadAllAvailableDialects();
+  // The forward (conv), its gradients (conv_grad) and a depthwise forward
+  // (grouped_conv): recomputation runs forward convolutions only.
+  OwningOpRef<ModuleOp> module = parse(ctx, R"mlir(
+func.func @f(%x: tensor<1x4x8x8xf32>, %w: tensor<4x4x3x3xf32>, %d: tensor<4x1x3x3xf32>) -> (tensor<1x4x6x6xf32>, tensor<4x4x3x3xf32>, tensor<1x4x6x6xf32>) {
+  %y = remat.conv2d %x, %w : (tensor<1x4x8x8xf32>, tensor<4x4x3x3xf32>) -> tensor<1x4x6x6xf32>
+  %g = remat.conv2d_filter_grad %y, %x : (tensor<1x4x6x6xf32>, tensor<1x4x8x8xf32>) -> tensor<4x4x3x3xf32>
+  %z = remat.conv2d %x, %d {groups = 4 : i64} : (tensor<1x4x8x8xf32>, tensor<4x1x3x3xf32>) -> tensor<1x4x6x6xf32>
+  return %y, %g, %z : tensor<1x4x6x6xf32>, tensor<4x4x3x3xf32>, tensor<1x4x6x6xf32>
+}
+)mlir");
+  ASSERT_TRUE(module);
+  SmallVector<std::optional<OpClass>> classes;
+  module->walk([&](Operation *op) {
+    if (op->getName().getDialectNamespace() == "remat")
+      classes.push_back(classifyOp(op));
+  });
+  ASSERT_EQ(classes.size(), 3u);
+  EXPECT_EQ(classes[0], OpClass::Conv);
+  EXPECT_EQ(classes[1], OpClass::ConvGrad);
+  EXPECT_EQ(classes[2], OpClass::GroupedConv);
+  EXPECT_TRUE(isSizedByFlops(OpClass::ConvGrad));
+  EXPECT_FALSE(isSizedByFlops(OpClass::Reduction));
+  EXPECT_EQ(getOpClassName(OpClass::ConvGrad), "conv_grad");
 }
 
 } // namespace

@@ -6,15 +6,15 @@
 //
 // A time model calibrated on this machine (bench/calibrate_time.py): each
 // op of a training step (remat dialect) falls in a class (GEMM, convolution,
-// grouped convolution, cheap elementwise, elementwise with exp/log/erf,
-// elementwise with tanh, reduction or normalisation) and its time is its size
-// (flops for the GEMM and convolution classes, tensor bytes moved for the
-// others) divided by the throughput the calibration run measured for that class
-// at that size. The table is JSON:
+// convolution gradient, grouped convolution, cheap elementwise, elementwise
+// with exp/log/erf, elementwise with tanh, reduction or normalisation) and its
+// time is its size (flops for the GEMM and convolution classes, tensor bytes
+// moved for the others) divided by the throughput the calibration run measured
+// for that class at that size. The table is JSON:
 //
 //   {"format": "remat-time-model-1",
 //    "classes": {"gemm": [[flops, flops per second], ...],
-//                "conv": [...], "grouped_conv": [...],
+//                "conv": [...], "conv_grad": [...], "grouped_conv": [...],
 //                "elementwise": [[bytes, bytes per second], ...],
 //                "exp_log": [...], "tanh": [...], "reduction": [...]},
 //    ...}
@@ -43,14 +43,15 @@ namespace remat::driver {
 /// The classes of the calibrated model, in the table's order.
 enum class OpClass {
   Gemm,        ///< remat.matmul (by flops)
-  Conv,        ///< conv2d and its gradients, one group (by flops)
-  GroupedConv, ///< the same with groups > 1, e.g. depthwise (by flops)
+  Conv,        ///< conv2d, one group (by flops)
+  ConvGrad,    ///< conv2d's input and filter gradients, one group (flops)
+  GroupedConv, ///< conv2d and gradients, groups > 1, e.g. depthwise (flops)
   Elementwise, ///< cheap elementwise ops, dropout, copies (by bytes)
   ExpLog,      ///< elementwise ops with exp, log or erf (by bytes)
   Tanh,        ///< elementwise ops with tanh: scalar libm calls (by bytes)
   Reduction,   ///< normalisations, softmax, pooling, losses (by bytes)
 };
-constexpr size_t kNumOpClasses = 7;
+constexpr size_t kNumOpClasses = 8;
 
 /// The table's key of `opClass` ("gemm", "conv", ...).
 llvm::StringRef getOpClassName(OpClass opClass);
