@@ -158,6 +158,10 @@ public:
   /// With the knapsack rows, keep CBC's cuts in the tree on every model
   /// (`milpOptimal`).
   bool treeCuts = true;
+  /// Only the stages of nodes `windowFirst` to `windowLast` (forward-only
+  /// graphs; `milpWindowPeakBound`): a relaxation whose state entering the
+  /// first stage is free and whose values die after the last one.
+  unsigned windowFirst = 0, windowLast = ~0u;
 
   MilpBuilder(const Graph &graph, unsigned numForward, bool compact)
       : graph(graph), n(graph.size()), f(numForward),
@@ -228,10 +232,27 @@ public:
     return double(counted[v] + graph.nodes[v].workspace) / scale;
   }
 
+  /// The bytes live while node v runs in every schedule: its result, its
+  /// workspace and its distinct operands (LowerBound.h's least-peak bound
+  /// at a step of a forward-only graph, without the graph's inputs).
+  int64_t stepBytes(unsigned v) const {
+    int64_t bytes = counted[v] + graph.nodes[v].workspace;
+    std::set<unsigned> ops(graph.nodes[v].operands.begin(),
+                           graph.nodes[v].operands.end());
+    for (unsigned op : ops)
+      bytes += counted[op];
+    return bytes;
+  }
+
+  /// The largest counted bytes of a value (the model's unit of memory).
+  double memoryScale() const { return scale; }
+
   /// True if stage t (node firstStage + t) has variables for forward node
   /// i: in a forward-only graph only nodes before the stage's node.
   bool inStage(unsigned t, unsigned i) const {
     if (forwardOnly && i >= t)
+      return false;
+    if (firstStage + t < windowFirst || firstStage + t > windowLast)
       return false;
     return !compact || lastBackward[i] >= int(firstStage + t);
   }
@@ -341,6 +362,8 @@ public:
 
     for (unsigned t = 0; t != numStages; ++t) {
       unsigned b = firstStage + t;
+      if (b < windowFirst || b > windowLast)
+        continue; // Outside the window: no variables, no rows.
       // Dependencies of the recomputations and of b.
       for (unsigned i = 0; i != f; ++i) {
         if (R[t][i] < 0)
@@ -968,6 +991,66 @@ private:
   double scale = 1, bigM = 1, costScale = 1;
 };
 
+/// Windows of stages that prove a budget infeasible on a forward-only graph
+/// (`milpOptimal` without a plan within the budget): the model of
+/// `milpWindowPeakBound` over the stages of nodes s - w + 1 to s, for the
+/// kWindowSteps steps s that hold the most bytes whatever is recomputed
+/// (`stepBytes`) and the widths in kWindowWidths, each asked for a solution
+/// with a peak below the budget plus a margin (CBC's cutoff). A window
+/// whose search ends without one proves that every schedule of the whole
+/// graph peaks above the budget. Returns the first such window's nodes.
+/// Measured on random_layered_n100 at 0.5 of store-all (the 4 stages ending
+/// at node index 61: CBC's bound on the window's least peak 0.52-0.53 of
+/// store-all within 8 CPU s, against 0.46 from the whole graph's least-peak
+/// MILP after 39 CPU s and 0.43 from LowerBound; bench/milp-results.md).
+constexpr unsigned kWindowSteps = 3;
+constexpr unsigned kWindowWidths[] = {4, 8};
+
+std::optional<std::pair<unsigned, unsigned>>
+windowProvesInfeasible(const Graph &graph, int64_t budget, double seconds) {
+  if (seconds <= 0.05 || !graph.isForwardOnly())
+    return std::nullopt;
+  auto deadline =
+      std::chrono::steady_clock::now() +
+      std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+          std::chrono::duration<double>(seconds));
+  MilpBuilder windows(graph, graph.size(), /*compact=*/true);
+  windows.knapsackRows = false;
+  std::vector<unsigned> steps(graph.size());
+  for (unsigned v = 0; v != graph.size(); ++v)
+    steps[v] = v;
+  std::stable_sort(steps.begin(), steps.end(), [&](unsigned a, unsigned b) {
+    return windows.stepBytes(a) > windows.stepBytes(b);
+  });
+  steps.resize(std::min<size_t>(steps.size(), kWindowSteps));
+  std::vector<std::pair<unsigned, unsigned>> tried;
+  for (unsigned width : kWindowWidths)
+    for (unsigned s : steps) {
+      unsigned first = s + 1 >= width ? s + 1 - width : 0;
+      if (std::find(tried.begin(), tried.end(), std::make_pair(first, s)) ==
+          tried.end())
+        tried.push_back({first, s});
+    }
+  // CBC prunes what lies within its cutoff increment and its tolerances of
+  // the cutoff; the margin keeps every proof above the budget itself.
+  double margin = 0.5 + 1e-3 * windows.memoryScale();
+  for (size_t k = 0; k != tried.size(); ++k) {
+    double left = std::chrono::duration<double>(
+                      deadline - std::chrono::steady_clock::now())
+                      .count();
+    if (left <= 0.05)
+      break;
+    windows.windowFirst = tried[k].first;
+    windows.windowLast = tried[k].second;
+    SolveOutcome out =
+        windows.solve(/*peakMode=*/true, 0, left / double(tried.size() - k),
+                      double(budget) + margin);
+    if (out.infeasible && out.finished)
+      return tried[k];
+  }
+  return std::nullopt;
+}
+
 std::string formatDetail(const SolverStats &stats, bool peakMode) {
   char buf[256];
   const char *unit = peakMode ? " B" : "";
@@ -989,6 +1072,40 @@ std::string formatDetail(const SolverStats &stats, bool peakMode) {
 
 } // namespace
 #endif
+
+MilpWindowBound remat::sched::milpWindowPeakBound(const Graph &graph,
+                                                  unsigned first, unsigned last,
+                                                  double seconds) {
+  MilpWindowBound result;
+#ifdef REMAT_HAVE_CBC
+  if (graph.validate() || !graph.isForwardOnly() || graph.size() == 0 ||
+      graph.size() > kMilpMaxNodes)
+    return result;
+  last = std::min(last, graph.size() - 1);
+  if (first > last)
+    return result;
+  MilpBuilder builder(graph, graph.size(), /*compact=*/true);
+  builder.knapsackRows = false;
+  builder.windowFirst = first;
+  builder.windowLast = last;
+  SolveOutcome out = builder.solve(/*peakMode=*/true, 0, seconds);
+  result.nodes = out.nodes;
+  result.finished = out.finished;
+  if (out.tooLargeNonzeros)
+    return result;
+  // Peaks are whole bytes: the least one at or above CBC's bound, less a
+  // relative 1e-6 for its tolerances (a 48-byte optimum comes back as
+  // 47.99999995).
+  double bound = out.bound - 1e-6 * std::max(1.0, std::fabs(out.bound));
+  result.peakBytes = bound > 0 ? int64_t(std::ceil(bound)) : 0;
+#else
+  (void)graph;
+  (void)first;
+  (void)last;
+  (void)seconds;
+#endif
+  return result;
+}
 
 std::optional<PlanResult> remat::sched::milpOptimal(const Graph &graph,
                                                     int64_t budgetBytes,
@@ -1187,6 +1304,21 @@ std::optional<PlanResult> remat::sched::milpOptimal(const Graph &graph,
              " bytes (proved): some step holds more whatever is recomputed "
              "(lower bound)";
       return std::nullopt;
+    }
+    // No plan within the budget on a forward-only graph: first ask whether
+    // a few stages alone already need more (windowProvesInfeasible), with
+    // a third of the time.
+    if (!cutoff && compact) {
+      if (std::optional<std::pair<unsigned, unsigned>> window =
+              windowProvesInfeasible(graph, budgetBytes, left() / 3)) {
+        note = "milp: no schedule fits the budget of " +
+               std::to_string(budgetBytes) +
+               " bytes (proved): the stages of nodes '" +
+               graph.nodes[window->first].name + "' to '" +
+               graph.nodes[window->second].name +
+               "' alone need more, whatever is kept entering them";
+        return std::nullopt;
+      }
     }
     if (cutoff && meets(bound.recomputeCost, *cutoff)) {
       result.infeasible = true; // Nothing beats the warm start.

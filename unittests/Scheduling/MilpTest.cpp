@@ -213,6 +213,70 @@ TEST(Milp, ForwardOnlyWithWorkspaceAndUnreadValues) {
   EXPECT_GT(withWorkspace, 20u);
 }
 
+/// Windows of stages (`milpWindowPeakBound`): on random forward-only graphs
+/// small enough for the exhaustive search, the least peak of every window
+/// is at most the least peak of the whole graph, the window of all stages
+/// equals it, and some windows bound it above LowerBound's least-peak bound
+/// (else they would prove nothing new). A window whose entering state is
+/// empty instead of free (its first stage's residency fixed to 0) fails the
+/// first check (checked by hand, 2026-11-25).
+TEST(Milp, WindowPeakBoundsNeverExceedTheLeastPeak) {
+  REQUIRE_CBC();
+  std::mt19937 rng(7);
+  unsigned windows = 0, aboveStepBound = 0;
+  for (unsigned iter = 0; iter != 12; ++iter) {
+    Graph g = test::makeRandomGraph(rng, 5 + iter % 2, 0);
+    for (Node &node : g.nodes)
+      if (rng() % 3 == 0)
+        node.workspace = 1 + rng() % 30;
+    ASSERT_TRUE(g.isForwardOnly());
+    Exhaustive ex = exhaustiveForwardOnly(g);
+    int64_t stepBound = leastPeakLowerBound(g);
+    for (unsigned first = 0; first != g.size(); ++first)
+      for (unsigned last = first; last != g.size(); ++last) {
+        MilpWindowBound w = milpWindowPeakBound(g, first, last, kTimeLimit);
+        ASSERT_TRUE(w.finished);
+        EXPECT_LE(w.peakBytes, ex.minPeak)
+            << "graph " << iter << " window " << first << ".." << last;
+        if (first == 0 && last + 1 == g.size()) {
+          EXPECT_EQ(w.peakBytes, ex.minPeak) << "graph " << iter;
+        }
+        aboveStepBound += w.peakBytes > stepBound;
+        ++windows;
+      }
+  }
+  EXPECT_EQ(windows, 6u * 15 + 6u * 21);
+  EXPECT_GT(aboveStepBound, 0u); // 5 of the 216 windows.
+}
+
+/// Without a plan within the budget, `milpOptimal` first asks whether a few
+/// stages of a forward-only graph alone need more than the budget: one
+/// byte below the exhaustive least peak it proves the budget infeasible,
+/// by a window on some graphs; at the least peak it never does (the plan
+/// comes back; `ForwardOnlyEqualsExhaustiveSearch` checks its cost). A
+/// cutoff at the budget itself (no margin above CBC's cutoff increment)
+/// proves least-peak budgets infeasible and fails this test and the two
+/// `ForwardOnly*` ones (checked by hand, 2026-11-25).
+TEST(Milp, WindowsProveBudgetsBelowTheLeastPeakInfeasible) {
+  REQUIRE_CBC();
+  std::mt19937 rng(11);
+  unsigned byWindow = 0;
+  for (unsigned iter = 0; iter != 12; ++iter) {
+    Graph g = test::makeRandomGraph(rng, 5 + iter % 2, 0);
+    Exhaustive ex = exhaustiveForwardOnly(g);
+    std::string note;
+    if (ex.minPeak > 1) {
+      EXPECT_FALSE(milpOptimal(g, ex.minPeak - 1, kTimeLimit, note));
+      EXPECT_NE(note.find("(proved)"), std::string::npos) << note;
+      byWindow += note.find("alone need more") != std::string::npos;
+    }
+    std::optional<PlanResult> p = milpOptimal(g, ex.minPeak, kTimeLimit, note);
+    ASSERT_TRUE(p) << note << " graph " << iter;
+    EXPECT_LE(p->sim.peakBytes, ex.minPeak);
+  }
+  EXPECT_GT(byWindow, 0u); // 2 of the 12.
+}
+
 /// The 4-layer tanh chain of test/Transforms/remat-rematerialize.mlir.
 Graph tanhChain4() {
   Graph g;

@@ -105,7 +105,10 @@ constexpr size_t kMilpMaxNonzeros = 250000;
 /// time), or none with `note` saying why: no CBC, graph too large (>
 /// kMilpMaxNodes, kMilpDenseMaxNodes for the dense model), model too large
 /// (> kMilpMaxNonzeros), forward-only graph or forward node after a backward node,
-/// infeasible budget, no solution in time, or a simulated peak above the
+/// infeasible budget (on a forward-only graph without a warm start within
+/// the budget, a third of the time goes to windows of stages,
+/// `milpWindowPeakBound`, which may prove it), no solution in time, or a
+/// simulated peak above the
 /// budget (a model mismatch; never reported as success). `rangeRows` adds
 /// LowerBound's bounds on parts of the schedule (`LowerBound::ranges`) as
 /// rows at a budget (docs/Scheduling.md, "Stage rows"); they never change
@@ -133,6 +136,28 @@ std::optional<PlanResult> milpOptimal(const Graph &graph, int64_t budgetBytes,
                                       bool costFixing = false,
                                       bool knapsackRows = true,
                                       bool treeCuts = true);
+
+/// A lower bound on the activation peak of a forward-only graph's schedules.
+struct MilpWindowBound {
+  /// Every schedule of remat's model (Milp.h's restrictions) peaks at or
+  /// above this many bytes (0: nothing proven).
+  int64_t peakBytes = 0;
+  /// CBC's search ended: `peakBytes` is the window's least peak.
+  bool finished = false;
+  /// Branch-and-bound nodes CBC explored.
+  int64_t nodes = 0;
+};
+
+/// The least peak of the compact model restricted to the stages of nodes
+/// `first` to `last` of a forward-only graph: any set of values may be
+/// resident entering stage `first` and every value is dead after stage
+/// `last`, so each schedule of the whole graph is, restricted to those
+/// stages, a solution with at most its peak; the window's least peak (or
+/// CBC's proven bound on it within `seconds`) bounds every schedule's
+/// peak from below. Returns 0 bytes for training graphs and graphs the
+/// MILP declines.
+MilpWindowBound milpWindowPeakBound(const Graph &graph, unsigned first,
+                                    unsigned last, double seconds);
 
 } // namespace sched
 } // namespace remat
