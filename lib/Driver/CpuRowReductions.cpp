@@ -320,7 +320,8 @@ struct CpuRowReductionsPass
       linalg::GenericOp op = item.op;
       RowReductionRewriter row(op, item.reductions, lanes);
       bool parallel = minWork >= 0 && op->getParentOp() == item.func &&
-                      op.getNumLoops() > 1 && shouldRunParallel(op, minWork);
+                      op.getNumLoops() > 1 &&
+                      shouldRunParallel(op, minWork, bodyWork);
       if (!parallel) {
         rewriter.setInsertionPoint(op);
         row.build(rewriter);

@@ -117,11 +117,12 @@ static FailureOr<scf::ForOp> tileAndVectorize(RewriterBase &rewriter,
 
 /// Returns true if the outermost tile loop of `op` (tiled as in
 /// tileAndVectorize) is worth sharing among threads: the rule of
-/// remat-cpu-parallel-loops (shouldRunParallel, `minWork` points), and at
-/// least two tiles along the first dimension.
+/// remat-cpu-parallel-loops (shouldRunParallel, `minWork` points, weighed
+/// by the body's work with `bodyWork`), and at least two tiles along the
+/// first dimension.
 static bool isParallelTiling(linalg::LinalgOp op, unsigned dim, int64_t lanes,
-                             int64_t minWork) {
-  if (minWork < 0 || !shouldRunParallel(op, minWork))
+                             int64_t minWork, bool bodyWork) {
+  if (minWork < 0 || !shouldRunParallel(op, minWork, bodyWork))
     return false;
   int64_t trips = op.getStaticLoopRanges().front();
   return (dim == 0 ? trips / lanes : trips) >= 2;
@@ -187,8 +188,9 @@ struct CpuVectorizePass
           return;
         // Only an op directly in the function body: one nested in a loop
         // or region runs in whatever thread runs its parent.
-        bool parallel = op->getParentOp() == func.getOperation() &&
-                        isParallelTiling(op, *dim, vectorSize, minWork);
+        bool parallel =
+            op->getParentOp() == func.getOperation() &&
+            isParallelTiling(op, *dim, vectorSize, minWork, bodyWork);
         work.push_back({func, op, *dim, parallel});
       });
       if (work.size() != before)

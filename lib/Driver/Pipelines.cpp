@@ -136,12 +136,13 @@ void remat::buildCpuLLVMPipeline(OpPassManager &pm,
   bool rows = !options.gpuLoops && options.rowReductions;
   int64_t minWork = openmp ? options.parallelThreshold : int64_t(-1);
   if (rows)
-    pm.addPass(createRematCpuRowReductions(
-        RematCpuRowReductionsOptions{/*lanes=*/8, /*minLength=*/16, minWork}));
+    pm.addPass(createRematCpuRowReductions(RematCpuRowReductionsOptions{
+        /*lanes=*/8, /*minLength=*/16, minWork, options.parallelBodyWork}));
   if (upstream) {
     pm.addPass(createRematCpuVectorize(RematCpuVectorizeOptions{
         options.vectorSize,
-        /*contractionsOnly=*/!options.upstreamVectorize, minWork}));
+        /*contractionsOnly=*/!options.upstreamVectorize, minWork,
+        options.parallelBodyWork}));
     VectorTransferToSCFOptions transfers;
     transfers.enableFullUnroll();
     pm.addNestedPass<func::FuncOp>(createConvertVectorToSCFPass(transfers));

@@ -570,6 +570,9 @@ def RematCpuVectorize : Pass<"remat-cpu-vectorize", "mlir::ModuleOp"> {
            "with this min-work would share among threads get their "
            "outermost tile loop as an scf.parallel under the same thread "
            "test; -1: every tile loop sequential">,
+    Option<"bodyWork", "body-work", "bool", /*default=*/"false",
+           "As remat-cpu-parallel-loops' body-work: min-work counts "
+           "iteration points times the work of one point">,
   ];
   let dependentDialects = [
     "::mlir::affine::AffineDialect", "::mlir::arith::ArithDialect",
@@ -649,6 +652,9 @@ def RematCpuRowReductions
            "As remat-cpu-vectorize's min-work: ops remat-cpu-parallel-loops "
            "would share among threads get their outer loop on threads; -1: "
            "every loop sequential">,
+    Option<"bodyWork", "body-work", "bool", /*default=*/"false",
+           "As remat-cpu-parallel-loops' body-work: min-work counts "
+           "iteration points times the work of one point">,
   ];
   let dependentDialects = [
     "::mlir::affine::AffineDialect", "::mlir::arith::ArithDialect",
