@@ -565,6 +565,17 @@ static std::vector<KeptSeed> boundCutSeeds(const Graph &graph,
     dropped.refresh[v] = true;
   seeds.push_back({std::move(dropped), std::string(strategy::kMinCut),
                    detail + " recomputed before each reader)"});
+  // So does the cut the final one replaced (LowerBound::previousCut).
+  if (options.budgetSearchPreviousCut && !lb.previousCut.empty()) {
+    KeptChoice previous{std::vector<bool>(graph.size(), true),
+                        std::vector<bool>(graph.size(), false)};
+    for (unsigned v : lb.previousCut)
+      previous.kept[v] = false;
+    seeds.push_back({std::move(previous), std::string(strategy::kMinCut),
+                     "the lower bound's cut before its last (" +
+                         std::to_string(lb.previousCut.size()) +
+                         " values recomputed once)"});
+  }
   // The cut the extra splits improved on seeds too: a cheaper cut at one
   // step is not always the better start (MobileNetV2 at 0.8).
   if (!lb.cutBeforeSplits.empty()) {

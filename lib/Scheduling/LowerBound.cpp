@@ -620,10 +620,17 @@ double cardinalityBound(const StepCut &cut, int64_t cap, double byteUnit,
 /// closed pair within the cap exists; `feasible` gets the cheapest cut
 /// within the cap found in any leaf (unchanged if none is cheaper than it).
 template <typename OutOfTime>
-std::optional<double>
-branchAndBound(const StepCut &cut, int64_t cap, double byteUnit,
-               unsigned maxSplits, bool cardinality, OutOfTime outOfTime,
-               unsigned &splits, StepCut::Line &feasible) {
+std::optional<double> branchAndBound(const StepCut &cut, int64_t cap,
+                                     double byteUnit, unsigned maxSplits,
+                                     bool cardinality, OutOfTime outOfTime,
+                                     unsigned &splits, StepCut::Line &feasible,
+                                     StepCut::Line *previous = nullptr) {
+  // `line` replaces `feasible`, which goes to `previous` (when asked).
+  auto replace = [&](const StepCut::Line &line) {
+    if (previous && !feasible.recomputed.empty())
+      *previous = std::move(feasible);
+    feasible = line;
+  };
   struct Leaf {
     double bound;
     std::vector<int8_t> fixes;
@@ -637,7 +644,7 @@ branchAndBound(const StepCut &cut, int64_t cap, double byteUnit,
       return std::nullopt;
     if (root.feasibleCost < kInf &&
         (feasible.recomputed.empty() || root.feasibleCost < feasible.cost))
-      feasible = root.feasible;
+      replace(root.feasible);
     // The root's bound, raised by the disjunction on a class's count where
     // that applies: every leaf's pairs are among the root's, so it bounds
     // them all.
@@ -675,7 +682,7 @@ branchAndBound(const StepCut &cut, int64_t cap, double byteUnit,
         continue; // No closed pair within the cap respects these fixes.
       if (child.feasibleCost < kInf &&
           (feasible.recomputed.empty() || child.feasibleCost < feasible.cost))
-        feasible = child.feasible;
+        replace(child.feasible);
       double bound = std::max(leaf.bound, child.value);
       heap.push_back(Leaf{bound, std::move(fixes), std::move(child)});
       std::push_heap(heap.begin(), heap.end(), worse);
@@ -925,6 +932,7 @@ LowerBound remat::sched::recomputeLowerBound(const Graph &graph,
     result.ranges.clear();
     result.step = t;
     result.cutRecomputed.clear();
+    result.previousCut.clear();
     result.cutCost = -1;
     result.seconds = elapsed();
     return result;
@@ -1003,8 +1011,11 @@ LowerBound remat::sched::recomputeLowerBound(const Graph &graph,
   result.recomputeCost = prefix[n];
   result.step = n;
   // The cut within the cap found at the step that gives the bound.
+  // The cut it replaces becomes the previous one.
   auto setCut = [&](const StepCut &cut, const StepCut::Line &line,
                     double cost) {
+    if (!result.cutRecomputed.empty())
+      result.previousCut = std::move(result.cutRecomputed);
     result.cutRecomputed.clear();
     result.cutCost = -1;
     if (cost == kInf)
@@ -1111,6 +1122,7 @@ LowerBound remat::sched::recomputeLowerBound(const Graph &graph,
         result.step = steps.front();
         result.fromJoint = true;
         result.cutRecomputed.clear();
+        result.previousCut.clear();
         result.cutCost = -1;
       }
     }
@@ -1138,9 +1150,10 @@ LowerBound remat::sched::recomputeLowerBound(const Graph &graph,
     if (options.maxEvaluations)
       maxSplits = std::min(maxSplits, options.maxEvaluations / 4 -
                                           unsigned(result.splits));
-    std::optional<double> b =
-        branchAndBound(cut, budgetBytes - facts.fixed[o.t], byteUnit, maxSplits,
-                       options.cardinality, outOfTime, splits, feasible);
+    StepCut::Line previous;
+    std::optional<double> b = branchAndBound(
+        cut, budgetBytes - facts.fixed[o.t], byteUnit, maxSplits,
+        options.cardinality, outOfTime, splits, feasible, &previous);
     result.splits += splits;
     if (!b)
       return infeasibleAt(o.t);
@@ -1151,6 +1164,10 @@ LowerBound remat::sched::recomputeLowerBound(const Graph &graph,
       result.recomputeCost = total;
       result.step = o.t;
       setCut(cut, feasible, feasible.recomputed.empty() ? kInf : feasible.cost);
+      // A dearer cut the branch and bound found here came after the one
+      // replaced above.
+      if (!previous.recomputed.empty() && !result.cutRecomputed.empty())
+        result.previousCut = cut.recomputedNodes(previous);
     }
   }
   // More splits at the step that gives the bound, for a cheaper cut
@@ -1212,6 +1229,9 @@ LowerBound remat::sched::recomputeLowerBoundAnyOrder(
     for (unsigned &v : result.cutBeforeSplits)
       v = order[v];
     llvm::sort(result.cutBeforeSplits);
+    for (unsigned &v : result.previousCut)
+      v = order[v];
+    llvm::sort(result.previousCut);
   }
   result.peakBytes = std::min(input.peakBytes, other.peakBytes);
   result.complete = input.complete && other.complete;

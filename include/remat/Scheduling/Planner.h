@@ -95,6 +95,9 @@ struct PlannerOptions {
   /// late forward ops (Phases.h): there only the search with late forward
   /// values droppable gets them (`lateForwardCandidates`), one per plan.
   bool budgetSearchCutSplits = true;
+  /// The cut that bound's final cut replaced (`LowerBound::previousCut`)
+  /// seeds the search too; off only to measure what it adds.
+  bool budgetSearchPreviousCut = true;
 };
 
 //===----------------------------------------------------------------------===//
