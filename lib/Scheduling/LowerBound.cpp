@@ -8,6 +8,7 @@
 
 #include "remat/Scheduling/MaxFlow.h"
 #include "remat/Scheduling/Phases.h"
+#include "remat/Scheduling/StepProgram.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/MathExtras.h"
@@ -28,6 +29,11 @@ using namespace remat::sched;
 namespace {
 
 constexpr double kInf = std::numeric_limits<double>::infinity();
+
+/// With `LowerBoundOptions::exactSteps`, the share of the time limit after
+/// which the branch and bound on the knapsack row stops and the exact step
+/// programs take the rest.
+constexpr double kExactShare = 0.85;
 
 /// Per-node and per-step facts the bounds share, all in the simulator's
 /// counting (the returned part of an output never counts).
@@ -367,6 +373,26 @@ public:
       if (i < line.recomputed.size() && line.recomputed[i])
         nodes.push_back(relevant[i]);
     return nodes;
+  }
+  /// The cut problem within `cap` as an integer program (StepProgram.h),
+  /// in normalised costs.
+  StepProgram program(int64_t cap) const {
+    StepProgram p;
+    unsigned m = relevant.size();
+    p.cap = cap;
+    p.operands.resize(m);
+    for (unsigned i = 0; i != m; ++i) {
+      unsigned v = relevant[i];
+      p.cost.push_back(costOf(i));
+      p.bytes.push_back(facts.counted[v]);
+      p.needed.push_back(needed[v]);
+      p.pinned.push_back(stays[v]);
+      if (!stays[v])
+        for (unsigned op : graph.nodes[v].operands)
+          if (!graph.nodes[op].backward)
+            p.operands[i].push_back(local[op]);
+    }
+    return p;
   }
   int64_t minPositiveBytes() const {
     int64_t b = 0;
@@ -1132,10 +1158,18 @@ LowerBound remat::sched::recomputeLowerBound(const Graph &graph,
   std::stable_sort(open.begin(), open.end(), [](const Open &a, const Open &b) {
     return a.bound > b.bound;
   });
-  // The branch and bound's share of the work limit, in splits.
+  // The exact step programs follow the branch and bound (below).
+  bool exact = options.exactSteps && options.timeLimitSeconds > 0 &&
+               !options.maxEvaluations && stepProgramAvailable();
+  // The branch and bound's share of the time, and of the work limit in
+  // splits.
+  auto splitsTimeUp = [&] {
+    return outOfTime() ||
+           (exact && elapsed() > options.timeLimitSeconds * kExactShare);
+  };
   auto outOfWork = [&] {
-    return outOfTime() || (options.maxEvaluations &&
-                           result.splits >= options.maxEvaluations / 4);
+    return splitsTimeUp() || (options.maxEvaluations &&
+                              result.splits >= options.maxEvaluations / 4);
   };
   for (const Open &o : open) {
     if (options.maxSplits == 0 || outOfWork())
@@ -1153,7 +1187,7 @@ LowerBound remat::sched::recomputeLowerBound(const Graph &graph,
     StepCut::Line previous;
     std::optional<double> b = branchAndBound(
         cut, budgetBytes - facts.fixed[o.t], byteUnit, maxSplits,
-        options.cardinality, outOfTime, splits, feasible, &previous);
+        options.cardinality, splitsTimeUp, splits, feasible, &previous);
     result.splits += splits;
     if (!b)
       return infeasibleAt(o.t);
@@ -1168,6 +1202,47 @@ LowerBound remat::sched::recomputeLowerBound(const Graph &graph,
       // replaced above.
       if (!previous.recomputed.empty() && !result.cutRecomputed.empty())
         result.previousCut = cut.recomputedNodes(previous);
+    }
+  }
+  // The exact cut problem (StepProgram.h) at the steps with the best
+  // single bounds, after the branch and bound (which stops at kExactShare
+  // of the time limit, so that its count disjunctions at the best steps
+  // come first), within 0.98 of the time limit; only with a time limit and
+  // no work limit (the search's result depends on the time it gets).
+  if (exact) {
+    unsigned solved = 0;
+    for (Open &o : open) {
+      double left = options.timeLimitSeconds * 0.98 - elapsed();
+      if (solved == options.exactSteps || left <= 0.01)
+        break;
+      ++solved;
+      StepCut cut(graph, facts, o.t, n, costUnit, byteUnit, budgetBytes,
+                  options.recomputeMemory);
+      std::optional<StepProgramResult> r =
+          solveStepProgram(cut.program(budgetBytes - facts.fixed[o.t]), left);
+      if (!r)
+        continue;
+      ++result.exactSteps;
+      double total = prefix[o.t] + r->bound * costUnit;
+      if (total <= o.bound)
+        continue; // Cut short below the multiplier's bound.
+      result.ranges.push_back({o.t + 1, n - 1, r->bound * costUnit});
+      o.bound = total;
+      if (total > result.recomputeCost) {
+        result.recomputeCost = total;
+        // The cheapest of the program's solution, the multiplier's cut
+        // within the cap at this step, and the branch and bound's there.
+        StepBound b = boundStep(cut, budgetBytes - facts.fixed[o.t], byteUnit);
+        if (!r->recomputed.empty() && r->solutionCost < b.feasibleCost) {
+          b.feasible = StepCut::Line();
+          b.feasible.recomputed = r->recomputed;
+          b.feasibleCost = r->solutionCost;
+        }
+        if (result.step != o.t || result.cutCost < 0 ||
+            b.feasibleCost * costUnit < result.cutCost)
+          setCut(cut, b.feasible, b.feasibleCost);
+        result.step = o.t;
+      }
     }
   }
   // More splits at the step that gives the bound, for a cheaper cut
@@ -1238,6 +1313,7 @@ LowerBound remat::sched::recomputeLowerBoundAnyOrder(
   result.stepsEvaluated = input.stepsEvaluated + other.stepsEvaluated;
   result.stepsCandidate = input.stepsCandidate + other.stepsCandidate;
   result.splits = input.splits + other.splits;
+  result.exactSteps = input.exactSteps + other.exactSteps;
   result.jointSteps = std::max(input.jointSteps, other.jointSteps);
   if (!input.infeasible && !other.infeasible)
     result.strongerOrderCost =

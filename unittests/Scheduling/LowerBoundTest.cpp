@@ -9,6 +9,7 @@
 #include "remat/Scheduling/Milp.h"
 #include "remat/Scheduling/MinCut.h"
 #include "remat/Scheduling/Phases.h"
+#include "remat/Scheduling/StepProgram.h"
 #include "remat/Scheduling/Strategies.h"
 
 #include "TestGraphs.h"
@@ -108,6 +109,7 @@ TEST(LowerBoundTest, ChainByHand) {
   // before b1, f0 (at b2 only f2 and f1 fit: 4); 2 + 4 = 6.
   LowerBoundOptions noSplits;
   noSplits.maxSplits = 0;
+  noSplits.exactSteps = 0;
   LowerBound at64 = recomputeLowerBound(g, 64, noSplits);
   EXPECT_FALSE(at64.infeasible);
   EXPECT_NEAR(at64.recomputeCost, 6, 1e-9);
@@ -117,10 +119,21 @@ TEST(LowerBoundTest, ChainByHand) {
   // one layer, not in the one that drops both): live, f0 must go and 52
   // bytes exceed the cap of 48 (no pair); not live, f1 and its operand f0
   // are recomputed: 8, the optimum.
-  LowerBound exact64 = recomputeLowerBound(g, 64);
+  LowerBoundOptions splitsOnly;
+  splitsOnly.exactSteps = 0;
+  LowerBound exact64 = recomputeLowerBound(g, 64, splitsOnly);
   EXPECT_FALSE(exact64.infeasible);
   EXPECT_NEAR(exact64.recomputeCost, 8, 1e-9);
   EXPECT_GE(exact64.splits, 1u);
+  // The step's integer program (StepProgram.h) proves 8 without splits.
+  if (stepProgramAvailable()) {
+    LowerBoundOptions programOnly;
+    programOnly.maxSplits = 0;
+    LowerBound program64 = recomputeLowerBound(g, 64, programOnly);
+    EXPECT_NEAR(program64.recomputeCost, 8, 1e-6);
+    EXPECT_EQ(program64.splits, 0u);
+    EXPECT_GE(program64.exactSteps, 1u);
+  }
   // One byte below the least peak: no schedule.
   EXPECT_TRUE(recomputeLowerBound(g, 63).infeasible);
 }
@@ -139,6 +152,7 @@ TEST(LowerBoundTest, CutAtTheBestStepByHand) {
   // single step gives it, so there is no cut.
   LowerBoundOptions noSplits;
   noSplits.maxSplits = 0;
+  noSplits.exactSteps = 0;
   LowerBound windows = recomputeLowerBound(g, 64, noSplits);
   EXPECT_EQ(windows.step, g.size());
   EXPECT_TRUE(windows.cutRecomputed.empty());

@@ -51,6 +51,10 @@
 /// counted as the simulator counts it: the returned part of an output node
 /// never counts, so it is left out.
 ///
+/// Exact steps. At the steps with the best bounds the same cut problem is
+/// also solved as an integer program (StepProgram.h): a branch and bound
+/// over its LP with class counts as rows, whose bound holds when cut short.
+///
 /// Windows. The same argument for the recomputations executed after node t
 /// and before node t + 1 (the list of t + 1): the values t + 1 reads that
 /// were made before t are live at t or recomputed in that window, with
@@ -127,6 +131,13 @@ struct LowerBoundOptions {
   /// cut found there costs more than 25% above that step's bound or none
   /// was found. 0: none.
   unsigned cutSplits = 0;
+  /// After the single steps, solve the cut problem of up to this many steps
+  /// (those with the best bounds) as an integer program (a branch and bound
+  /// over CLP's LPs, StepProgram.h), after the branch and bound on the
+  /// knapsack row (which then stops at 0.85 of the time limit), until 0.98
+  /// of it. Only with a time limit and without `maxEvaluations`; 0 or no
+  /// CLP (built without CBC): none.
+  unsigned exactSteps = 4;
 };
 
 /// A lower bound and how it was found.
@@ -162,6 +173,8 @@ struct LowerBound {
   unsigned stepsCandidate = 0;
   /// Branch-and-bound splits made (each solves two fixed cut problems).
   unsigned splits = 0;
+  /// Steps whose cut problem CBC bounded (`LowerBoundOptions::exactSteps`).
+  unsigned exactSteps = 0;
   /// Steps of the joint LP (0: not solved), and whether it gives
   /// `recomputeCost`.
   unsigned jointSteps = 0;

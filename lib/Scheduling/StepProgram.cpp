@@ -1,0 +1,343 @@
+//===- StepProgram.cpp - One step's cut problem as an integer program ----===//
+//
+// Part of the remat project.
+//
+//===----------------------------------------------------------------------===//
+
+#include "remat/Scheduling/StepProgram.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <map>
+
+#ifdef REMAT_HAVE_CBC
+#include <coin/ClpSimplex.hpp>
+#include <coin/CoinPackedMatrix.hpp>
+#endif
+
+using namespace remat::sched;
+
+bool remat::sched::stepProgramAvailable() {
+#ifdef REMAT_HAVE_CBC
+  return true;
+#else
+  return false;
+#endif
+}
+
+#ifdef REMAT_HAVE_CBC
+namespace {
+
+/// A value is integral within this.
+constexpr double kIntegral = 1e-6;
+
+/// The LP relaxation of a `StepProgram` with one count row per class of
+/// values of equal cost, and the weak-duality bound of any node of the
+/// branch and bound (column and count-row bounds changed).
+class StepLp {
+public:
+  explicit StepLp(const StepProgram &p) : program(p), m(p.cost.size()) {
+    // Columns: live(v) = v, recomputed(v) = m + v.
+    colLo.assign(2 * m, 0);
+    colUp.assign(2 * m, 1);
+    obj.assign(2 * m, 0);
+    for (unsigned v = 0; v != m; ++v) {
+      obj[m + v] = p.cost[v];
+      if (p.pinned[v])
+        colUp[m + v] = 0;
+    }
+    double cap = double(std::max<int64_t>(p.cap, 1));
+    for (unsigned v = 0; v != m; ++v) {
+      if (p.needed[v])
+        addRow({{v, 1}, {m + v, 1}}, 1, COIN_DBL_MAX);
+      if (!p.pinned[v])
+        for (unsigned u : p.operands[v])
+          addRow({{m + v, 1}, {u, -1}, {m + u, -1}}, -COIN_DBL_MAX, 0);
+    }
+    // The knapsack row in units of the cap.
+    std::vector<std::pair<unsigned, double>> memory;
+    for (unsigned v = 0; v != m; ++v)
+      if (p.bytes[v] > 0)
+        memory.push_back({v, double(p.bytes[v]) / cap});
+    addRow(memory, -COIN_DBL_MAX, double(p.cap) / cap);
+    // Count rows: the values of each cost (two or more, recomputable).
+    std::map<double, std::vector<unsigned>> byCost;
+    for (unsigned v = 0; v != m; ++v)
+      if (!p.pinned[v] && p.cost[v] > 0)
+        byCost[p.cost[v]].push_back(v);
+    for (auto &[cost, members] : byCost) {
+      if (members.size() < 2)
+        continue;
+      std::vector<std::pair<unsigned, double>> terms;
+      for (unsigned v : members)
+        terms.push_back({m + v, 1});
+      classRow.push_back(rowLo.size());
+      classCost.push_back(cost);
+      classMembers.push_back(members);
+      addRow(terms, 0, double(members.size()));
+    }
+    CoinPackedMatrix matrix(false, tripletRow.data(), tripletCol.data(),
+                            tripletValue.data(),
+                            CoinBigIndex(tripletValue.size()));
+    matrix.setDimensions(int(rowLo.size()), int(obj.size()));
+    model.setLogLevel(0);
+    model.loadProblem(matrix, colLo.data(), colUp.data(), obj.data(),
+                      rowLo.data(), rowUp.data());
+    rowsOfMatrix.resize(rowLo.size());
+    for (size_t e = 0; e != tripletRow.size(); ++e)
+      rowsOfMatrix[tripletRow[e]].push_back({tripletCol[e], tripletValue[e]});
+  }
+
+  /// A node: bounds of the columns and of the count rows.
+  struct Bounds {
+    std::vector<double> colLo, colUp, classLo, classUp;
+  };
+  Bounds rootBounds() const {
+    Bounds b{colLo, colUp, {}, {}};
+    for (unsigned c : classRow) {
+      b.classLo.push_back(rowLo[c]);
+      b.classUp.push_back(rowUp[c]);
+    }
+    return b;
+  }
+
+  /// Solves the node's LP (warm from the last basis). nullopt: infeasible
+  /// or not solved; otherwise a lower bound on every integer point within
+  /// the node's bounds (weak duality with clamped signs, any dual vector)
+  /// and the LP's point in `x`.
+  std::optional<double> solve(const Bounds &b, double seconds,
+                              std::vector<double> &x) {
+    std::vector<double> lo = rowLo, up = rowUp;
+    for (unsigned k = 0; k != classRow.size(); ++k) {
+      lo[classRow[k]] = b.classLo[k];
+      up[classRow[k]] = b.classUp[k];
+    }
+    model.chgColumnLower(b.colLo.data());
+    model.chgColumnUpper(b.colUp.data());
+    model.chgRowLower(lo.data());
+    model.chgRowUpper(up.data());
+    model.setMaximumWallSeconds(std::max(0.001, seconds));
+    model.dual();
+    infeasible = model.isProvenPrimalInfeasible();
+    if (infeasible)
+      return std::nullopt;
+    const double *dual = model.dualRowSolution();
+    const double *primal = model.primalColumnSolution();
+    if (!dual || !primal || !model.isProvenOptimal())
+      return std::nullopt;
+    x.assign(primal, primal + obj.size());
+    // Weak duality: cost(x) >= sum_r y_r side_r + sum_c min over the
+    // column's bounds of (obj_c - (A^T y)_c) x_c, for y_r >= 0 on rows
+    // with only a lower side, <= 0 with only an upper side.
+    std::vector<double> reduced = obj;
+    double bound = 0, magnitude = 0;
+    for (unsigned r = 0; r != lo.size(); ++r) {
+      double y = dual[r];
+      bool hasLo = lo[r] > -COIN_DBL_MAX, hasUp = up[r] < COIN_DBL_MAX;
+      if (!hasLo)
+        y = std::min(0.0, y);
+      if (!hasUp)
+        y = std::max(0.0, y);
+      if (y == 0)
+        continue;
+      double side = y > 0 ? lo[r] : up[r];
+      bound += y * side;
+      magnitude += std::fabs(y * side);
+      for (auto [c, a] : rowsOfMatrix[r])
+        reduced[c] -= y * a;
+    }
+    for (unsigned c = 0; c != reduced.size(); ++c) {
+      double term =
+          reduced[c] >= 0 ? reduced[c] * b.colLo[c] : reduced[c] * b.colUp[c];
+      bound += term;
+      magnitude += std::fabs(term);
+    }
+    return bound - 1e-9 * (magnitude + 1);
+  }
+
+  const StepProgram &program;
+  unsigned m;
+  /// The last `solve` proved its LP infeasible (no point within the
+  /// node's bounds).
+  bool infeasible = false;
+  std::vector<unsigned> classRow;
+  std::vector<double> classCost;
+  std::vector<std::vector<unsigned>> classMembers;
+
+private:
+  void addRow(const std::vector<std::pair<unsigned, double>> &terms, double lo,
+              double hi) {
+    for (auto [c, a] : terms) {
+      tripletRow.push_back(int(rowLo.size()));
+      tripletCol.push_back(int(c));
+      tripletValue.push_back(a);
+    }
+    rowLo.push_back(lo);
+    rowUp.push_back(hi);
+  }
+  std::vector<double> colLo, colUp, obj, rowLo, rowUp;
+  std::vector<int> tripletRow, tripletCol;
+  std::vector<double> tripletValue;
+  std::vector<std::vector<std::pair<int, double>>> rowsOfMatrix;
+  ClpSimplex model;
+};
+
+} // namespace
+#endif
+
+std::optional<StepProgramResult>
+remat::sched::solveStepProgram(const StepProgram &program, double seconds) {
+#ifndef REMAT_HAVE_CBC
+  (void)program, (void)seconds;
+  return std::nullopt;
+#else
+  using Clock = std::chrono::steady_clock;
+  auto start = Clock::now();
+  auto left = [&] {
+    return seconds -
+           std::chrono::duration<double>(Clock::now() - start).count();
+  };
+  unsigned m = program.cost.size();
+  if (m == 0 || seconds <= 0)
+    return std::nullopt;
+  StepLp lp(program);
+  struct Node {
+    double bound;
+    StepLp::Bounds bounds;
+    std::vector<double> x;
+  };
+  auto worse = [](const Node &a, const Node &b) { return a.bound > b.bound; };
+  std::vector<Node> heap;
+  std::vector<double> x;
+  StepProgramResult result;
+  double incumbent = COIN_DBL_MAX;
+  // The cost of the rounded point if it is a solution (integral, closed,
+  // within the cap in exact bytes).
+  auto integralCost =
+      [&](const std::vector<double> &x) -> std::optional<double> {
+    for (double v : x)
+      if (std::fabs(v - std::round(v)) > kIntegral)
+        return std::nullopt;
+    auto on = [&](unsigned c) { return x[c] > 0.5; };
+    int64_t bytes = 0;
+    double cost = 0;
+    for (unsigned v = 0; v != m; ++v) {
+      if (program.needed[v] && !on(v) && !on(m + v))
+        return std::nullopt;
+      if (on(m + v)) {
+        if (program.pinned[v])
+          return std::nullopt;
+        cost += program.cost[v];
+        for (unsigned u : program.operands[v])
+          if (!on(u) && !on(m + u))
+            return std::nullopt;
+      }
+      if (on(v))
+        bytes += program.bytes[v];
+    }
+    if (bytes > program.cap)
+      return std::nullopt;
+    return cost;
+  };
+  // Solves a node and queues it, records its solution, or drops it (its LP
+  // infeasible, or its bound no better than the best solution).
+  double unbounded = COIN_DBL_MAX; // Least bound of nodes left unsolved.
+  // Least bound of the nodes closed by their own solution (that bound, not
+  // the solution's cost, so that the LP's tolerances never lift it).
+  double closed = COIN_DBL_MAX;
+  auto visit = [&](StepLp::Bounds bounds, double parent) {
+    std::optional<double> b = lp.solve(bounds, left(), x);
+    if (!b) {
+      if (lp.infeasible)
+        return;
+      // Not solved (time limit, numerical trouble): the parent's bound
+      // still holds for it.
+      unbounded = std::min(unbounded, parent);
+      return;
+    }
+    double bound = std::max(*b, parent);
+    if (bound >= incumbent)
+      return;
+    if (std::optional<double> cost = integralCost(x)) {
+      closed = std::min(closed, bound);
+      if (*cost < incumbent) {
+        incumbent = *cost;
+        result.recomputed.assign(m, false);
+        for (unsigned v = 0; v != m; ++v)
+          result.recomputed[v] = x[m + v] > 0.5;
+        result.solutionCost = *cost;
+      }
+      return;
+    }
+    heap.push_back(Node{bound, std::move(bounds), x});
+    std::push_heap(heap.begin(), heap.end(), worse);
+  };
+  visit(lp.rootBounds(), 0);
+  while (!heap.empty() && left() > 0) {
+    std::pop_heap(heap.begin(), heap.end(), worse);
+    Node node = std::move(heap.back());
+    heap.pop_back();
+    if (node.bound >= incumbent)
+      continue;
+    ++result.nodes;
+    const std::vector<double> &x = node.x;
+    // Branch on the count of the dearest class whose count is fractional,
+    // else on the dearest fractional recomputation, else on the largest
+    // fractional live value.
+    int klass = -1;
+    double count = 0;
+    for (unsigned k = 0; k != lp.classRow.size(); ++k) {
+      double c = 0;
+      for (unsigned v : lp.classMembers[k])
+        c += x[m + v];
+      if (std::fabs(c - std::round(c)) > kIntegral &&
+          (klass < 0 || lp.classCost[k] > lp.classCost[klass])) {
+        klass = int(k);
+        count = c;
+      }
+    }
+    if (klass >= 0) {
+      StepLp::Bounds down = node.bounds, upper = node.bounds;
+      down.classUp[klass] = std::floor(count);
+      upper.classLo[klass] = std::ceil(count);
+      double parent = node.bound;
+      visit(std::move(down), parent);
+      visit(std::move(upper), parent);
+      continue;
+    }
+    int column = -1;
+    double weight = -1;
+    for (unsigned c = 0; c != 2 * m; ++c) {
+      if (std::fabs(x[c] - std::round(x[c])) <= kIntegral)
+        continue;
+      double w =
+          c >= m ? program.cost[c - m] : double(program.bytes[c]) * 1e-12;
+      if (w > weight) {
+        weight = w;
+        column = int(c);
+      }
+    }
+    if (column < 0) {
+      // Integral but not a solution (tolerances): nothing to branch on.
+      unbounded = std::min(unbounded, node.bound);
+      continue;
+    }
+    StepLp::Bounds zero = node.bounds, one = node.bounds;
+    zero.colUp[column] = 0;
+    one.colLo[column] = 1;
+    double parent = node.bound;
+    visit(std::move(zero), parent);
+    visit(std::move(one), parent);
+  }
+  double bound = std::min(closed, unbounded);
+  for (const Node &node : heap)
+    bound = std::min(bound, node.bound);
+  if (bound >= COIN_DBL_MAX)
+    return std::nullopt; // Nothing solved (or no point within the cap).
+  result.optimal =
+      heap.empty() && unbounded >= COIN_DBL_MAX && incumbent < COIN_DBL_MAX;
+  result.bound = std::max(0.0, bound);
+  return result;
+#endif
+}

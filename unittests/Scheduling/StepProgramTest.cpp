@@ -1,0 +1,209 @@
+//===- StepProgramTest.cpp - Tests of the exact step cut problem ----------===//
+//
+// Part of the remat project.
+//
+//===----------------------------------------------------------------------===//
+
+#include "remat/Scheduling/StepProgram.h"
+#include "remat/Scheduling/KeptSet.h"
+#include "remat/Scheduling/LowerBound.h"
+#include "remat/Scheduling/Strategies.h"
+
+#include "TestGraphs.h"
+
+#include <gtest/gtest.h>
+
+#include <limits>
+#include <random>
+
+using namespace remat::sched;
+
+namespace {
+
+/// The least cost of a solution of `p` by enumeration of every value's
+/// state (neither, live, recomputed); infinity if none.
+double enumerate(const StepProgram &p) {
+  unsigned m = p.cost.size();
+  std::vector<unsigned> state(m, 0);
+  double best = std::numeric_limits<double>::infinity();
+  while (true) {
+    bool ok = true;
+    int64_t bytes = 0;
+    double cost = 0;
+    for (unsigned v = 0; v != m && ok; ++v) {
+      if (p.needed[v] && state[v] == 0)
+        ok = false;
+      if (state[v] == 1)
+        bytes += p.bytes[v];
+      if (state[v] == 2) {
+        ok = ok && !p.pinned[v];
+        cost += p.cost[v];
+        for (unsigned u : p.operands[v])
+          ok = ok && state[u] != 0;
+      }
+    }
+    if (ok && bytes <= p.cap)
+      best = std::min(best, cost);
+    unsigned i = 0;
+    while (i != m && state[i] == 2)
+      state[i++] = 0;
+    if (i == m)
+      return best;
+    ++state[i];
+  }
+}
+
+/// A random program: values with operands among earlier ones, costs from a
+/// few levels (so classes of equal cost are common), some pinned, the
+/// later ones needed, and a cap between none and all of the needed bytes.
+StepProgram randomProgram(std::mt19937 &rng, unsigned m) {
+  auto pick = [&](unsigned bound) {
+    return std::uniform_int_distribution<unsigned>(0, bound - 1)(rng);
+  };
+  StepProgram p;
+  p.operands.resize(m);
+  int64_t neededBytes = 0;
+  for (unsigned v = 0; v != m; ++v) {
+    p.cost.push_back(1 + pick(4) * 3);
+    p.bytes.push_back(1 + pick(40));
+    p.pinned.push_back(pick(8) == 0);
+    p.needed.push_back(v >= m / 3 && pick(3) != 0);
+    if (p.needed.back())
+      neededBytes += p.bytes.back();
+    if (v > 0 && !p.pinned.back())
+      for (unsigned k = 0, e = 1 + pick(2); k != e; ++k)
+        p.operands[v].push_back(pick(v));
+  }
+  p.cap = pick(unsigned(neededBytes) + 1);
+  return p;
+}
+
+TEST(StepProgramTest, ThreeEqualValuesTwoMustGo) {
+  if (!stepProgramAvailable())
+    GTEST_SKIP() << "built without CBC/CLP";
+  // Three needed values of 10 bytes and cost 5 with a cap of 11: one stays,
+  // two are recomputed (10). The LP recomputes 1.9 of them (9.5); the count
+  // of the class {x0, x1, x2} is branched on, not a single value.
+  StepProgram p;
+  p.cost = {5, 5, 5};
+  p.bytes = {10, 10, 10};
+  p.needed = {true, true, true};
+  p.pinned = {false, false, false};
+  p.operands.resize(3);
+  p.cap = 11;
+  std::optional<StepProgramResult> r = solveStepProgram(p, 10);
+  ASSERT_TRUE(r);
+  EXPECT_TRUE(r->optimal);
+  EXPECT_NEAR(r->bound, 10, 1e-6);
+  EXPECT_DOUBLE_EQ(r->solutionCost, 10);
+  ASSERT_EQ(r->recomputed.size(), 3u);
+  EXPECT_EQ(r->recomputed[0] + r->recomputed[1] + r->recomputed[2], 2);
+}
+
+TEST(StepProgramTest, NeverAboveTheEnumeratedOptimum) {
+  if (!stepProgramAvailable())
+    GTEST_SKIP() << "built without CBC/CLP";
+  // 300 random programs of 4-9 values against the enumeration of every
+  // state: the bound never above the optimum, the solution found costs
+  // what it says and is never below it, and where the search finished
+  // (almost always on these sizes) bound and solution are the optimum.
+  std::mt19937 rng(97531);
+  unsigned solved = 0, feasible = 0;
+  for (unsigned iter = 0; iter != 300; ++iter) {
+    StepProgram p = randomProgram(rng, 4 + iter % 6);
+    double optimum = enumerate(p);
+    std::optional<StepProgramResult> r = solveStepProgram(p, 10);
+    if (optimum == std::numeric_limits<double>::infinity()) {
+      // No solution: no bound, or one from a node that could not be
+      // solved; never a solution.
+      EXPECT_TRUE(!r || r->solutionCost < 0) << "program " << iter;
+      continue;
+    }
+    ++feasible;
+    ASSERT_TRUE(r) << "program " << iter;
+    EXPECT_LE(r->bound, optimum * (1 + 1e-9) + 1e-9) << "program " << iter;
+    if (r->solutionCost >= 0) {
+      EXPECT_GE(r->solutionCost, optimum - 1e-9) << "program " << iter;
+      double cost = 0;
+      for (unsigned v = 0; v != p.cost.size(); ++v)
+        cost += r->recomputed[v] ? p.cost[v] : 0;
+      EXPECT_DOUBLE_EQ(cost, r->solutionCost) << "program " << iter;
+    }
+    if (r->optimal) {
+      ++solved;
+      EXPECT_NEAR(r->bound, optimum, 1e-6 * (1 + optimum))
+          << "program " << iter;
+      EXPECT_DOUBLE_EQ(r->solutionCost, optimum) << "program " << iter;
+    }
+  }
+  EXPECT_GT(feasible, 150u);
+  EXPECT_GT(solved, feasible * 9 / 10) << "of " << feasible;
+}
+
+TEST(StepProgramTest, LowerBoundNeverAboveExhaustiveOptimum) {
+  if (!stepProgramAvailable())
+    GTEST_SKIP() << "built without CBC/CLP";
+  // The recompute lower bound with the exact step programs
+  // (`LowerBoundOptions::exactSteps`) on random 7-8 node graphs at every
+  // budget, without the branch and bound and the count disjunction: never
+  // below the bound without them, never above the least recompute of
+  // every enumerated schedule (LowerBoundTest's enumeration: each forward
+  // node recomputed at most once per list), and above it somewhere.
+  std::mt19937 rng(8642);
+  unsigned raised = 0, compared = 0;
+  for (unsigned iter = 0; iter != 60; ++iter) {
+    unsigned numF = 3 + iter % 2, numB = 8 - numF - (iter % 3 == 0);
+    Graph g = test::makeRandomGraph(rng, numF, numB);
+    ASSERT_FALSE(g.validate());
+    // Every schedule with at most one recomputation of each forward node
+    // per backward node's list.
+    std::vector<unsigned> fwd, bwd;
+    for (unsigned v = 0; v != g.size(); ++v) {
+      if (g.nodes[v].backward)
+        bwd.push_back(v);
+      else if (!isAlwaysKept(g.nodes[v]))
+        fwd.push_back(v);
+    }
+    unsigned bits = fwd.size() * bwd.size();
+    ASSERT_LE(bits, 18u);
+    std::vector<std::pair<int64_t, double>> points;
+    int64_t minPeak = std::numeric_limits<int64_t>::max(), maxPeak = 0;
+    for (uint64_t mask = 0; mask < (uint64_t(1) << bits); ++mask) {
+      Schedule s(g.size());
+      for (unsigned t = 0; t != bwd.size(); ++t)
+        for (unsigned q = 0; q != fwd.size(); ++q)
+          if ((mask >> (t * fwd.size() + q)) & 1)
+            s.recomputeBefore[bwd[t]].push_back(fwd[q]);
+      SimResult sim;
+      ASSERT_FALSE(simulate(g, s, sim));
+      points.push_back({sim.peakBytes, sim.recomputeCost});
+      minPeak = std::min(minPeak, sim.peakBytes);
+      maxPeak = std::max(maxPeak, sim.peakBytes);
+    }
+    LowerBoundOptions on, off;
+    on.maxSplits = off.maxSplits = 0;
+    on.cardinality = off.cardinality = false;
+    on.timeLimitSeconds = off.timeLimitSeconds = 60;
+    off.exactSteps = 0;
+    for (int64_t budget = minPeak; budget <= maxPeak; ++budget) {
+      double optimum = std::numeric_limits<double>::infinity();
+      for (auto [peak, cost] : points)
+        if (peak <= budget)
+          optimum = std::min(optimum, cost);
+      LowerBound exact = recomputeLowerBound(g, budget, on);
+      LowerBound without = recomputeLowerBound(g, budget, off);
+      ASSERT_FALSE(exact.infeasible || without.infeasible)
+          << "graph " << iter << " budget " << budget;
+      EXPECT_GE(exact.recomputeCost, without.recomputeCost * (1 - 1e-9) - 1e-9)
+          << "graph " << iter << " budget " << budget;
+      EXPECT_LE(exact.recomputeCost, optimum * (1 + 1e-9) + 1e-9)
+          << "graph " << iter << " budget " << budget;
+      ++compared;
+      raised += exact.recomputeCost > without.recomputeCost * (1 + 1e-6);
+    }
+  }
+  EXPECT_GT(compared, 0u);
+  EXPECT_GT(raised, 0u) << "of " << compared;
+}
+
+} // namespace
