@@ -1225,6 +1225,10 @@ std::optional<PlanResult> remat::sched::milpOptimal(const Graph &graph,
   auto meets = [](double bound, double objective) {
     return bound >= objective - 1e-9 * std::max(1.0, std::fabs(objective));
   };
+  // With whole node costs, bounds round up to a whole cost (wholeCostBound).
+  std::vector<double> nodeCosts;
+  for (const Node &node : graph.nodes)
+    nodeCosts.push_back(node.cost);
   LowerBoundOptions boundOptions;
   boundOptions.timeLimitSeconds =
       std::max(0.01, std::min(2.0, timeLimitSeconds / 10));
@@ -1272,6 +1276,7 @@ std::optional<PlanResult> remat::sched::milpOptimal(const Graph &graph,
     // least-peak plan's recompute).
     bool recomputeOptimal = false;
     LowerBound atPeak = recomputeLowerBound(graph, budget, boundOptions);
+    atPeak.recomputeCost = wholeCostBound(nodeCosts, atPeak.recomputeCost);
     if (meets(atPeak.recomputeCost, sim.recomputeCost)) {
       recomputeOptimal = true; // The bound proves nothing is cheaper.
     } else if (left() > 0.05) {
@@ -1298,6 +1303,7 @@ std::optional<PlanResult> remat::sched::milpOptimal(const Graph &graph,
     if (warmSim && warmSim->peakBytes <= budgetBytes)
       cutoff = warmSim->recomputeCost;
     LowerBound bound = recomputeLowerBound(graph, budgetBytes, boundOptions);
+    bound.recomputeCost = wholeCostBound(nodeCosts, bound.recomputeCost);
     if (bound.infeasible) {
       note = "milp: no schedule fits the budget of " +
              std::to_string(budgetBytes) +

@@ -60,3 +60,13 @@ std::optional<double> remat::sched::solutionObjective(const MilpRows &model,
   }
   return objective;
 }
+
+double remat::sched::wholeCostBound(const std::vector<double> &costs,
+                                    double bound) {
+  if (!std::isfinite(bound) || bound <= 0)
+    return bound;
+  for (double c : costs)
+    if (!std::isfinite(c) || c < 0 || c >= 0x1p52 || std::floor(c) != c)
+      return bound;
+  return std::ceil(bound - 1e-9 * std::max(1.0, bound));
+}

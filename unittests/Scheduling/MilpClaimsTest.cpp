@@ -158,3 +158,33 @@ TEST(MilpClaims, OnlySolutionsOfTheModelCount) {
 }
 
 } // namespace
+
+/// Whole node costs make every plan's recompute cost whole: a bound rounds
+/// up to the next whole number, but never past a whole optimum that
+/// floating-point sums put it a hair above; fractional costs leave it alone.
+TEST(MilpClaims, WholeCostsRoundTheBoundUp) {
+  std::vector<double> whole = {2, 3, 7};
+  EXPECT_EQ(wholeCostBound(whole, 4.2), 5.0);
+  EXPECT_EQ(wholeCostBound(whole, 4.999), 5.0);
+  EXPECT_EQ(wholeCostBound(whole, 5.0), 5.0);
+  EXPECT_EQ(wholeCostBound(whole, 5.0 + 1e-12), 5.0);
+  EXPECT_EQ(wholeCostBound(whole, 0.0), 0.0);
+  EXPECT_EQ(wholeCostBound({2, 2.5}, 4.2), 4.2);
+  EXPECT_EQ(wholeCostBound({2, -1}, 4.2), 4.2);
+  // The rounded bound never exceeds the least cost of a sum of whole costs
+  // at or above the bound (every sum of 2, 3 and 7 with repeats up to 30).
+  for (double b = 0.05; b < 30; b += 0.37) {
+    double least = 1e9;
+    for (int i = 0; i <= 15; ++i)
+      for (int j = 0; j <= 10; ++j)
+        for (int k = 0; k <= 5; ++k) {
+          double s = 2.0 * i + 3.0 * j + 7.0 * k;
+          if (s >= b)
+            least = std::min(least, s);
+        }
+    double r = wholeCostBound(whole, b);
+    EXPECT_GE(r, b - 1e-9);
+    EXPECT_LE(r, least) << b;
+    EXPECT_EQ(r, std::ceil(b)) << b;
+  }
+}

@@ -93,6 +93,14 @@ struct MilpRows {
 std::optional<double> solutionObjective(const MilpRows &model, const double *x,
                                         int cols);
 
+/// A lower bound on a plan's recompute cost, a sum of node costs (`costs`,
+/// each counted once per execution): when every cost is a whole number
+/// (below 2^52), so is every plan's recompute cost, and a bound proves the
+/// next whole number at or above it. The bound is first lowered by a
+/// relative 1e-9, so that one a floating-point sum put a hair above a whole
+/// optimum is not rounded past it. Otherwise `bound` unchanged.
+double wholeCostBound(const std::vector<double> &costs, double bound);
+
 } // namespace sched
 } // namespace remat
 
