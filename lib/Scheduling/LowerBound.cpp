@@ -959,6 +959,7 @@ LowerBound remat::sched::recomputeLowerBound(const Graph &graph,
     result.step = t;
     result.cutRecomputed.clear();
     result.previousCut.clear();
+    result.exactCut.clear();
     result.cutCost = -1;
     result.seconds = elapsed();
     return result;
@@ -1159,13 +1160,17 @@ LowerBound remat::sched::recomputeLowerBound(const Graph &graph,
     return a.bound > b.bound;
   });
   // The exact step programs follow the branch and bound (below).
+  // Under a work limit only with a node limit (`exactStepNodes`), which
+  // then takes the place of the time share.
   bool exact = options.exactSteps && options.timeLimitSeconds > 0 &&
-               !options.maxEvaluations && stepProgramAvailable();
+               (!options.maxEvaluations || options.exactStepNodes) &&
+               stepProgramAvailable();
+  bool exactTimed = exact && !options.maxEvaluations;
   // The branch and bound's share of the time, and of the work limit in
   // splits.
   auto splitsTimeUp = [&] {
     return outOfTime() ||
-           (exact && elapsed() > options.timeLimitSeconds * kExactShare);
+           (exactTimed && elapsed() > options.timeLimitSeconds * kExactShare);
   };
   auto outOfWork = [&] {
     return splitsTimeUp() || (options.maxEvaluations &&
@@ -1219,10 +1224,24 @@ LowerBound remat::sched::recomputeLowerBound(const Graph &graph,
       StepCut cut(graph, facts, o.t, n, costUnit, byteUnit, budgetBytes,
                   options.recomputeMemory);
       std::optional<StepProgramResult> r =
-          solveStepProgram(cut.program(budgetBytes - facts.fixed[o.t]), left);
+          solveStepProgram(cut.program(budgetBytes - facts.fixed[o.t]), left,
+                           options.exactStepNodes);
       if (!r)
         continue;
       ++result.exactSteps;
+      // A cheaper cut at the step that gives the bound seeds planners even
+      // when the program's bound does not raise it (cut short).
+      if (o.t == result.step && !result.fromJoint && !r->recomputed.empty() &&
+          (result.cutCost < 0 || r->solutionCost * costUnit < result.cutCost)) {
+        StepCut::Line line;
+        line.recomputed = r->recomputed;
+        result.exactCut = cut.recomputedNodes(line);
+      }
+      // Under a work limit (a planner's seeds) the bound and the other
+      // cuts stay as the branch and bound left them: the program only adds
+      // its cut.
+      if (!exactTimed)
+        continue;
       double total = prefix[o.t] + r->bound * costUnit;
       if (total <= o.bound)
         continue; // Cut short below the multiplier's bound.
@@ -1307,6 +1326,9 @@ LowerBound remat::sched::recomputeLowerBoundAnyOrder(
     for (unsigned &v : result.previousCut)
       v = order[v];
     llvm::sort(result.previousCut);
+    for (unsigned &v : result.exactCut)
+      v = order[v];
+    llvm::sort(result.exactCut);
   }
   result.peakBytes = std::min(input.peakBytes, other.peakBytes);
   result.complete = input.complete && other.complete;

@@ -187,9 +187,10 @@ private:
 #endif
 
 std::optional<StepProgramResult>
-remat::sched::solveStepProgram(const StepProgram &program, double seconds) {
+remat::sched::solveStepProgram(const StepProgram &program, double seconds,
+                               unsigned maxNodes) {
 #ifndef REMAT_HAVE_CBC
-  (void)program, (void)seconds;
+  (void)program, (void)seconds, (void)maxNodes;
   return std::nullopt;
 #else
   using Clock = std::chrono::steady_clock;
@@ -208,7 +209,7 @@ remat::sched::solveStepProgram(const StepProgram &program, double seconds) {
     std::vector<double> x;
   };
   auto worse = [](const Node &a, const Node &b) { return a.bound > b.bound; };
-  std::vector<Node> heap;
+  std::vector<Node> heap, dive;
   std::vector<double> x;
   StepProgramResult result;
   double incumbent = COIN_DBL_MAX;
@@ -240,6 +241,50 @@ remat::sched::solveStepProgram(const StepProgram &program, double seconds) {
       return std::nullopt;
     return cost;
   };
+  // A primal heuristic: the values the LP point holds fully live stay
+  // live, every other needed value is recomputed, with the operands its
+  // recomputation needs (pinned ones live); kept when within the cap.
+  auto roundDown = [&](const std::vector<double> &x) {
+    std::vector<char> live(m), rec(m);
+    std::vector<unsigned> work;
+    for (unsigned v = 0; v != m; ++v) {
+      live[v] = x[v] > 1 - kIntegral || (program.pinned[v] && x[v] > 0.5);
+      if (program.needed[v] && !live[v]) {
+        if (program.pinned[v])
+          live[v] = true;
+        else
+          work.push_back(v);
+      }
+    }
+    while (!work.empty()) {
+      unsigned v = work.back();
+      work.pop_back();
+      if (rec[v])
+        continue;
+      rec[v] = true;
+      for (unsigned u : program.operands[v]) {
+        if (live[u] || rec[u])
+          continue;
+        if (program.pinned[u])
+          live[u] = true;
+        else
+          work.push_back(u);
+      }
+    }
+    int64_t bytes = 0;
+    double cost = 0;
+    for (unsigned v = 0; v != m; ++v) {
+      if (live[v])
+        bytes += program.bytes[v];
+      if (rec[v])
+        cost += program.cost[v];
+    }
+    if (bytes > program.cap || cost >= incumbent)
+      return;
+    incumbent = cost;
+    result.recomputed.assign(rec.begin(), rec.end());
+    result.solutionCost = cost;
+  };
   // Solves a node and queues it, records its solution, or drops it (its LP
   // infeasible, or its bound no better than the best solution).
   double unbounded = COIN_DBL_MAX; // Least bound of nodes left unsolved.
@@ -259,6 +304,7 @@ remat::sched::solveStepProgram(const StepProgram &program, double seconds) {
     double bound = std::max(*b, parent);
     if (bound >= incumbent)
       return;
+    roundDown(x);
     if (std::optional<double> cost = integralCost(x)) {
       closed = std::min(closed, bound);
       if (*cost < incumbent) {
@@ -270,14 +316,34 @@ remat::sched::solveStepProgram(const StepProgram &program, double seconds) {
       }
       return;
     }
-    heap.push_back(Node{bound, std::move(bounds), x});
-    std::push_heap(heap.begin(), heap.end(), worse);
+    if (incumbent < COIN_DBL_MAX) {
+      heap.push_back(Node{bound, std::move(bounds), x});
+      std::push_heap(heap.begin(), heap.end(), worse);
+    } else {
+      dive.push_back(Node{bound, std::move(bounds), x});
+    }
   };
   visit(lp.rootBounds(), 0);
-  while (!heap.empty() && left() > 0) {
-    std::pop_heap(heap.begin(), heap.end(), worse);
-    Node node = std::move(heap.back());
-    heap.pop_back();
+  while ((!heap.empty() || !dive.empty()) && left() > 0 &&
+         (maxNodes == 0 || result.nodes < maxNodes)) {
+    // Until a solution is found, depth first (the child visited last, the
+    // side with more recomputed), then best first.
+    if (incumbent < COIN_DBL_MAX && !dive.empty()) {
+      for (Node &node : dive) {
+        heap.push_back(std::move(node));
+        std::push_heap(heap.begin(), heap.end(), worse);
+      }
+      dive.clear();
+    }
+    Node node;
+    if (!dive.empty()) {
+      node = std::move(dive.back());
+      dive.pop_back();
+    } else {
+      std::pop_heap(heap.begin(), heap.end(), worse);
+      node = std::move(heap.back());
+      heap.pop_back();
+    }
     if (node.bound >= incumbent)
       continue;
     ++result.nodes;
@@ -330,13 +396,15 @@ remat::sched::solveStepProgram(const StepProgram &program, double seconds) {
     visit(std::move(zero), parent);
     visit(std::move(one), parent);
   }
-  double bound = std::min(closed, unbounded);
-  for (const Node &node : heap)
-    bound = std::min(bound, node.bound);
+  // Nodes pruned by a rounded solution bound by its cost.
+  double bound = std::min({closed, unbounded, incumbent});
+  for (const std::vector<Node> *open : {&heap, &dive})
+    for (const Node &node : *open)
+      bound = std::min(bound, node.bound);
   if (bound >= COIN_DBL_MAX)
     return std::nullopt; // Nothing solved (or no point within the cap).
   result.optimal =
-      heap.empty() && unbounded >= COIN_DBL_MAX && incumbent < COIN_DBL_MAX;
+      heap.empty() && dive.empty() && unbounded >= COIN_DBL_MAX && incumbent < COIN_DBL_MAX;
   result.bound = std::max(0.0, bound);
   return result;
 #endif

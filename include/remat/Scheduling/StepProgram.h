@@ -79,11 +79,15 @@ struct StepProgramResult {
 /// brings CLP).
 bool stepProgramAvailable();
 
-/// Solves `program` within `seconds` of wall time. nullopt: built without
-/// CLP, or no bound and no solution (the program is infeasible, left to the
-/// multiplier's own proof, or no LP was solved).
+/// Solves `program` within `seconds` of wall time and, when `maxNodes` is
+/// not 0, at most `maxNodes` split nodes (a deterministic limit: under it
+/// the result does not depend on the machine's speed as long as `seconds`
+/// is not reached). nullopt: built without CLP, or no bound and no solution
+/// (the program is infeasible, left to the multiplier's own proof, or no LP
+/// was solved).
 std::optional<StepProgramResult> solveStepProgram(const StepProgram &program,
-                                                  double seconds);
+                                                  double seconds,
+                                                  unsigned maxNodes = 0);
 
 } // namespace sched
 } // namespace remat
