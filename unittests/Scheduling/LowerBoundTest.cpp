@@ -12,6 +12,7 @@
 #include "remat/Scheduling/StepProgram.h"
 #include "remat/Scheduling/Strategies.h"
 
+#include "ScheduleEnumeration.h"
 #include "TestGraphs.h"
 
 #include "llvm/ADT/STLExtras.h"
@@ -24,56 +25,6 @@
 using namespace remat::sched;
 
 namespace {
-
-/// Every (peak, recompute) pair of every schedule that recomputes each
-/// recomputable forward node at most once per list, lists before the
-/// backward nodes only (the schedules of the MILP's model on these graphs).
-std::vector<std::pair<int64_t, double>> allSchedules(const Graph &g) {
-  std::vector<unsigned> fwd, bwd;
-  for (unsigned v = 0; v != g.size(); ++v) {
-    if (g.nodes[v].backward)
-      bwd.push_back(v);
-    else if (!isAlwaysKept(g.nodes[v]))
-      fwd.push_back(v);
-  }
-  unsigned bits = fwd.size() * bwd.size();
-  EXPECT_LE(bits, 18u) << "graph too large for enumeration";
-  std::vector<std::pair<int64_t, double>> points;
-  for (uint64_t mask = 0; mask < (uint64_t(1) << bits); ++mask) {
-    Schedule s(g.size());
-    for (unsigned t = 0; t != bwd.size(); ++t)
-      for (unsigned q = 0; q != fwd.size(); ++q)
-        if ((mask >> (t * fwd.size() + q)) & 1)
-          s.recomputeBefore[bwd[t]].push_back(fwd[q]);
-    SimResult sim;
-    std::optional<std::string> err = simulate(g, s, sim);
-    EXPECT_FALSE(err) << *err;
-    if (!err)
-      points.push_back({sim.peakBytes, sim.recomputeCost});
-  }
-  return points;
-}
-
-/// Least recompute within `budget` among `points` (infinity if none).
-double leastWithin(const std::vector<std::pair<int64_t, double>> &points,
-                   int64_t budget) {
-  double best = std::numeric_limits<double>::infinity();
-  for (auto [peak, cost] : points)
-    if (peak <= budget)
-      best = std::min(best, cost);
-  return best;
-}
-
-/// The least and the largest peak among `points`.
-std::pair<int64_t, int64_t>
-peakRange(const std::vector<std::pair<int64_t, double>> &points) {
-  int64_t minPeak = std::numeric_limits<int64_t>::max(), maxPeak = 0;
-  for (auto [peak, cost] : points) {
-    minPeak = std::min(minPeak, peak);
-    maxPeak = std::max(maxPeak, peak);
-  }
-  return {minPeak, maxPeak};
-}
 
 /// A gradient chain (4 layers of 16 bytes, cost 4 each).
 Graph chain4() {
@@ -274,11 +225,11 @@ Graph recomputeMemoryGraph() {
 TEST(LowerBoundTest, RecomputeMemoryByHand) {
   Graph g = recomputeMemoryGraph();
   ASSERT_FALSE(g.validate());
-  std::vector<std::pair<int64_t, double>> points = allSchedules(g);
-  auto [minPeak, maxPeak] = peakRange(points);
+  std::vector<std::pair<int64_t, double>> points = test::allSchedules(g);
+  auto [minPeak, maxPeak] = test::peakRange(points);
   // Every enumerated schedule exceeds 41; 50 is met without recompute.
   EXPECT_EQ(minPeak, 50);
-  EXPECT_TRUE(std::isinf(leastWithin(points, 41)));
+  EXPECT_TRUE(std::isinf(test::leastWithin(points, 41)));
   LowerBoundOptions without;
   without.recomputeMemory = false;
   LowerBound old = recomputeLowerBound(g, 41, without);
@@ -289,7 +240,7 @@ TEST(LowerBoundTest, RecomputeMemoryByHand) {
   // At 50 f1 comes back beside g (50 bytes) and nothing else must go.
   LowerBound at50 = recomputeLowerBound(g, 50);
   EXPECT_FALSE(at50.infeasible);
-  EXPECT_LE(at50.recomputeCost, leastWithin(points, 50));
+  EXPECT_LE(at50.recomputeCost, test::leastWithin(points, 50));
 }
 
 /// Like test::makeRandomGraph with large backward values and scratch
@@ -326,14 +277,14 @@ TEST(LowerBoundTest, RecomputeMemoryNeverAboveExhaustiveOptimum) {
     unsigned numF = 3 + iter % 2, numB = 7 - numF + (iter % 3 == 0);
     Graph g = makeCrowdedGraph(rng, numF, numB);
     ASSERT_FALSE(g.validate());
-    std::vector<std::pair<int64_t, double>> points = allSchedules(g);
-    auto [minPeak, maxPeak] = peakRange(points);
+    std::vector<std::pair<int64_t, double>> points = test::allSchedules(g);
+    auto [minPeak, maxPeak] = test::peakRange(points);
     EXPECT_LE(leastPeakLowerBound(g), minPeak) << "graph " << iter;
     LowerBoundOptions without;
     without.recomputeMemory = false;
     for (int64_t budget = std::max<int64_t>(minPeak - 3, 0); budget <= maxPeak;
          ++budget) {
-      double optimum = leastWithin(points, budget);
+      double optimum = test::leastWithin(points, budget);
       LowerBound lb = recomputeLowerBound(g, budget);
       LowerBound old = recomputeLowerBound(g, budget, without);
       // Never weaker than without the memory of recomputations.
@@ -367,12 +318,12 @@ TEST(LowerBoundTest, NeverAboveExhaustiveOptimum) {
     unsigned numF = 3 + iter % 2, numB = 8 - numF - (iter % 3 == 0);
     Graph g = test::makeRandomGraph(rng, numF, numB);
     ASSERT_FALSE(g.validate());
-    std::vector<std::pair<int64_t, double>> points = allSchedules(g);
-    auto [minPeak, maxPeak] = peakRange(points);
+    std::vector<std::pair<int64_t, double>> points = test::allSchedules(g);
+    auto [minPeak, maxPeak] = test::peakRange(points);
     EXPECT_LE(leastPeakLowerBound(g), minPeak) << "graph " << iter;
     for (int64_t budget = std::max<int64_t>(minPeak - 2, 0); budget <= maxPeak;
          ++budget) {
-      double optimum = leastWithin(points, budget);
+      double optimum = test::leastWithin(points, budget);
       LowerBound lb = recomputeLowerBound(g, budget);
       if (lb.infeasible) {
         EXPECT_TRUE(std::isinf(optimum))
@@ -401,14 +352,14 @@ TEST(LowerBoundTest, BranchAndBoundRaisesTheBoundWithinTheOptimum) {
     unsigned numF = 3 + iter % 2, numB = 8 - numF - (iter % 3 == 0);
     Graph g = test::makeRandomGraph(rng, numF, numB);
     ASSERT_FALSE(g.validate());
-    std::vector<std::pair<int64_t, double>> points = allSchedules(g);
-    auto [minPeak, maxPeak] = peakRange(points);
+    std::vector<std::pair<int64_t, double>> points = test::allSchedules(g);
+    auto [minPeak, maxPeak] = test::peakRange(points);
     LowerBoundOptions noSplits, manySplits;
     noSplits.maxSplits = 0;
     manySplits.maxSplits = 1000;
     noSplits.timeLimitSeconds = manySplits.timeLimitSeconds = 0;
     for (int64_t budget = minPeak; budget <= maxPeak; ++budget) {
-      double optimum = leastWithin(points, budget);
+      double optimum = test::leastWithin(points, budget);
       LowerBound plain = recomputeLowerBound(g, budget, noSplits);
       LowerBound split = recomputeLowerBound(g, budget, manySplits);
       ASSERT_FALSE(std::isinf(optimum));
@@ -470,7 +421,7 @@ TEST(LowerBoundTest, CardinalityByHand) {
     prev = g.addNode(b);
   }
   ASSERT_FALSE(g.validate());
-  double optimum = leastWithin(allSchedules(g), 31);
+  double optimum = test::leastWithin(test::allSchedules(g), 31);
   EXPECT_DOUBLE_EQ(optimum, 10);
   LowerBoundOptions on, off;
   on.maxSplits = off.maxSplits = 1;
@@ -494,14 +445,14 @@ TEST(LowerBoundTest, CardinalityNeverAboveExhaustiveOptimum) {
     unsigned numF = 3 + iter % 2, numB = 8 - numF - (iter % 3 == 0);
     Graph g = test::makeRandomGraph(rng, numF, numB);
     ASSERT_FALSE(g.validate());
-    std::vector<std::pair<int64_t, double>> points = allSchedules(g);
-    auto [minPeak, maxPeak] = peakRange(points);
+    std::vector<std::pair<int64_t, double>> points = test::allSchedules(g);
+    auto [minPeak, maxPeak] = test::peakRange(points);
     LowerBoundOptions on, off;
     on.maxSplits = off.maxSplits = 1;
     on.timeLimitSeconds = off.timeLimitSeconds = 0;
     off.cardinality = false;
     for (int64_t budget = minPeak; budget <= maxPeak; ++budget) {
-      double optimum = leastWithin(points, budget);
+      double optimum = test::leastWithin(points, budget);
       LowerBound withCount = recomputeLowerBound(g, budget, on);
       LowerBound without = recomputeLowerBound(g, budget, off);
       ASSERT_FALSE(withCount.infeasible || without.infeasible)
@@ -532,14 +483,14 @@ TEST(LowerBoundTest, CutSplitsFindCheaperCutsWithinTheOptimum) {
     unsigned numF = 3 + iter % 2, numB = 8 - numF - (iter % 3 == 0);
     Graph g = test::makeRandomGraph(rng, numF, numB);
     ASSERT_FALSE(g.validate());
-    std::vector<std::pair<int64_t, double>> points = allSchedules(g);
-    auto [minPeak, maxPeak] = peakRange(points);
+    std::vector<std::pair<int64_t, double>> points = test::allSchedules(g);
+    auto [minPeak, maxPeak] = test::peakRange(points);
     LowerBoundOptions plainOptions, cutOptions;
     plainOptions.maxSplits = cutOptions.maxSplits = 0;
     cutOptions.cutSplits = 1000;
     plainOptions.timeLimitSeconds = cutOptions.timeLimitSeconds = 0;
     for (int64_t budget = minPeak; budget <= maxPeak; ++budget) {
-      double optimum = leastWithin(points, budget);
+      double optimum = test::leastWithin(points, budget);
       LowerBound plain = recomputeLowerBound(g, budget, plainOptions);
       LowerBound cut = recomputeLowerBound(g, budget, cutOptions);
       ASSERT_FALSE(plain.infeasible || cut.infeasible)
@@ -600,10 +551,10 @@ TEST(LowerBoundTest, JointLpNeverAboveTheOptimum) {
     unsigned numF = 3 + iter % 2, numB = 8 - numF - (iter % 3 == 0);
     Graph g = test::makeRandomGraph(rng, numF, numB);
     ASSERT_FALSE(g.validate());
-    std::vector<std::pair<int64_t, double>> points = allSchedules(g);
-    auto [minPeak, maxPeak] = peakRange(points);
+    std::vector<std::pair<int64_t, double>> points = test::allSchedules(g);
+    auto [minPeak, maxPeak] = test::peakRange(points);
     for (int64_t budget = minPeak; budget <= maxPeak; ++budget) {
-      double optimum = leastWithin(points, budget);
+      double optimum = test::leastWithin(points, budget);
       LowerBound plain = recomputeLowerBound(g, budget, single);
       LowerBound lb = recomputeLowerBound(g, budget, joint);
       ASSERT_FALSE(plain.infeasible || lb.infeasible);

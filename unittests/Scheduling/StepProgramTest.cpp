@@ -9,6 +9,7 @@
 #include "remat/Scheduling/LowerBound.h"
 #include "remat/Scheduling/Strategies.h"
 
+#include "ScheduleEnumeration.h"
 #include "TestGraphs.h"
 
 #include <gtest/gtest.h>
@@ -203,7 +204,7 @@ TEST(StepProgramTest, LowerBoundNeverAboveExhaustiveOptimum) {
   // (`LowerBoundOptions::exactSteps`) on random 7-8 node graphs at every
   // budget, without the branch and bound and the count disjunction: never
   // below the bound without them, never above the least recompute of
-  // every enumerated schedule (LowerBoundTest's enumeration: each forward
+  // every enumerated schedule (`test::allSchedules`: each forward
   // node recomputed at most once per list), and above it somewhere.
   std::mt19937 rng(8642);
   unsigned raised = 0, compared = 0;
@@ -211,41 +212,15 @@ TEST(StepProgramTest, LowerBoundNeverAboveExhaustiveOptimum) {
     unsigned numF = 3 + iter % 2, numB = 8 - numF - (iter % 3 == 0);
     Graph g = test::makeRandomGraph(rng, numF, numB);
     ASSERT_FALSE(g.validate());
-    // Every schedule with at most one recomputation of each forward node
-    // per backward node's list.
-    std::vector<unsigned> fwd, bwd;
-    for (unsigned v = 0; v != g.size(); ++v) {
-      if (g.nodes[v].backward)
-        bwd.push_back(v);
-      else if (!isAlwaysKept(g.nodes[v]))
-        fwd.push_back(v);
-    }
-    unsigned bits = fwd.size() * bwd.size();
-    ASSERT_LE(bits, 18u);
-    std::vector<std::pair<int64_t, double>> points;
-    int64_t minPeak = std::numeric_limits<int64_t>::max(), maxPeak = 0;
-    for (uint64_t mask = 0; mask < (uint64_t(1) << bits); ++mask) {
-      Schedule s(g.size());
-      for (unsigned t = 0; t != bwd.size(); ++t)
-        for (unsigned q = 0; q != fwd.size(); ++q)
-          if ((mask >> (t * fwd.size() + q)) & 1)
-            s.recomputeBefore[bwd[t]].push_back(fwd[q]);
-      SimResult sim;
-      ASSERT_FALSE(simulate(g, s, sim));
-      points.push_back({sim.peakBytes, sim.recomputeCost});
-      minPeak = std::min(minPeak, sim.peakBytes);
-      maxPeak = std::max(maxPeak, sim.peakBytes);
-    }
+    std::vector<std::pair<int64_t, double>> points = test::allSchedules(g);
+    auto [minPeak, maxPeak] = test::peakRange(points);
     LowerBoundOptions on, off;
     on.maxSplits = off.maxSplits = 0;
     on.cardinality = off.cardinality = false;
     on.timeLimitSeconds = off.timeLimitSeconds = 60;
     off.exactSteps = 0;
     for (int64_t budget = minPeak; budget <= maxPeak; ++budget) {
-      double optimum = std::numeric_limits<double>::infinity();
-      for (auto [peak, cost] : points)
-        if (peak <= budget)
-          optimum = std::min(optimum, cost);
+      double optimum = test::leastWithin(points, budget);
       LowerBound exact = recomputeLowerBound(g, budget, on);
       LowerBound without = recomputeLowerBound(g, budget, off);
       ASSERT_FALSE(exact.infeasible || without.infeasible)
