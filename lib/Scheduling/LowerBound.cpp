@@ -1309,26 +1309,21 @@ LowerBound remat::sched::recomputeLowerBoundAnyOrder(
   if (options.maxEvaluations)
     half.maxEvaluations = std::max(1u, options.maxEvaluations / 2);
   LowerBound input = recomputeLowerBound(graph, budgetBytes, half);
-  Graph resequenced = reorderGraph(graph, forwardFirstOrder(graph));
+  std::vector<unsigned> order = forwardFirstOrder(graph);
+  Graph resequenced = reorderGraph(graph, order);
   LowerBound other = recomputeLowerBound(resequenced, budgetBytes, half);
   LowerBound result = input;
   if (input.infeasible ||
       (!other.infeasible && other.recomputeCost < input.recomputeCost)) {
     result = other;
-    // The cut in the input's node indices.
-    std::vector<unsigned> order = forwardFirstOrder(graph);
-    for (unsigned &v : result.cutRecomputed)
-      v = order[v];
-    llvm::sort(result.cutRecomputed);
-    for (unsigned &v : result.cutBeforeSplits)
-      v = order[v];
-    llvm::sort(result.cutBeforeSplits);
-    for (unsigned &v : result.previousCut)
-      v = order[v];
-    llvm::sort(result.previousCut);
-    for (unsigned &v : result.exactCut)
-      v = order[v];
-    llvm::sort(result.exactCut);
+    // The cuts in the input's node indices.
+    for (std::vector<unsigned> *cut :
+         {&result.cutRecomputed, &result.cutBeforeSplits, &result.previousCut,
+          &result.exactCut}) {
+      for (unsigned &v : *cut)
+        v = order[v];
+      llvm::sort(*cut);
+    }
   }
   result.peakBytes = std::min(input.peakBytes, other.peakBytes);
   result.complete = input.complete && other.complete;
