@@ -83,6 +83,11 @@ static llvm::cl::opt<unsigned> boundJointSteps(
     llvm::cl::desc("Steps of the joint LP in the lower bound of "
                    "--bound-graphs (LowerBoundOptions::jointSteps)"),
     llvm::cl::init(LowerBoundOptions().jointSteps));
+static llvm::cl::opt<unsigned> boundJointExactSteps(
+    "bound-joint-exact-steps",
+    llvm::cl::desc("Steps of the joint exact program in the lower bound of "
+                   "--bound-graphs (LowerBoundOptions::jointExactSteps)"),
+    llvm::cl::init(LowerBoundOptions().jointExactSteps));
 static llvm::cl::opt<bool> boundCardinality(
     "bound-cardinality",
     llvm::cl::desc("In --bound-graphs, bound the two sides of a disjunction "
@@ -796,6 +801,7 @@ static int runBoundGraph(MLIRContext &ctx, llvm::StringRef path) {
     boundOptions.timeLimitSeconds = boundSeconds;
     boundOptions.maxSplits = boundSplits;
     boundOptions.jointSteps = boundJointSteps;
+    boundOptions.jointExactSteps = boundJointExactSteps;
     boundOptions.cardinality = boundCardinality;
     LowerBound lb = recomputeLowerBoundAnyOrder(g, budget, boundOptions);
     double boundWall = seconds(t0);
@@ -830,11 +836,12 @@ static int runBoundGraph(MLIRContext &ctx, llvm::StringRef path) {
     } else if (!lb.infeasible) {
       llvm::outs() << "- | "; // No plan: no gap, the columns stay aligned.
     }
-    llvm::outs() << llvm::format("%.2f | %.2f | %u/%u%s | %u |", planSeconds,
-                                 boundWall, lb.stepsEvaluated,
-                                 lb.stepsCandidate,
-                                 lb.complete ? "" : " (time limit)",
-                                 lb.splits);
+    llvm::outs() << llvm::format(
+        "%.2f | %.2f | %u/%u%s", planSeconds, boundWall, lb.stepsEvaluated,
+        lb.stepsCandidate, lb.complete ? "" : " (time limit)");
+    if (lb.jointExactSteps)
+      llvm::outs() << ", joint " << lb.jointExactSteps;
+    llvm::outs() << llvm::format(" | %u |", lb.splits);
     if (boundCompareRecomputeMemory) {
       LowerBoundOptions without;
       without.timeLimitSeconds = boundSeconds;

@@ -6,6 +6,7 @@
 
 #include "remat/Scheduling/LowerBound.h"
 
+#include "remat/Scheduling/KeptSet.h"
 #include "remat/Scheduling/MaxFlow.h"
 #include "remat/Scheduling/Phases.h"
 #include "remat/Scheduling/StepProgram.h"
@@ -34,6 +35,11 @@ constexpr double kInf = std::numeric_limits<double>::infinity();
 /// which the branch and bound on the knapsack row stops and the exact step
 /// programs take the rest.
 constexpr double kExactShare = 0.85;
+
+/// With `LowerBoundOptions::jointExactSteps`, the share of the time limit
+/// after which the exact step programs stop and the joint program takes
+/// the rest (to 0.98).
+constexpr double kJointShare = 0.9;
 
 /// Per-node and per-step facts the bounds share, all in the simulator's
 /// counting (the returned part of an output never counts).
@@ -394,6 +400,9 @@ public:
     }
     return p;
   }
+  /// The forward values the cut concerns (graph indices, increasing): the
+  /// local index of `program` is the position here.
+  const std::vector<unsigned> &relevantNodes() const { return relevant; }
   int64_t minPositiveBytes() const {
     int64_t b = 0;
     for (unsigned v : relevant)
@@ -906,6 +915,62 @@ std::optional<double> jointLpBound(const Graph &graph, const StepFacts &facts,
 #endif
 }
 
+/// The joint cut program of `steps` (StepProgram.h, `solveJointStepProgram`)
+/// over the union of their relevant values, in normalised costs; its bound
+/// holds for the recompute after the first step. `recomputed` receives the
+/// graph indices (increasing) its best solution recomputes.
+std::optional<StepProgramResult>
+solveJointSteps(const Graph &graph, const StepFacts &facts,
+                const std::vector<unsigned> &steps, int64_t budget,
+                double costUnit, double byteUnit, bool recomputeMemory,
+                double seconds, std::vector<unsigned> &recomputed) {
+  unsigned n = facts.n;
+  std::vector<StepCut> cuts;
+  std::vector<unsigned> index(n, ~0u), values;
+  for (unsigned t : steps) {
+    cuts.emplace_back(graph, facts, t, n, costUnit, byteUnit, budget,
+                      recomputeMemory);
+    for (unsigned v : cuts.back().relevantNodes())
+      if (index[v] == ~0u) {
+        index[v] = values.size();
+        values.push_back(v);
+      }
+  }
+  unsigned m = values.size();
+  std::vector<StepProgram> programs;
+  for (unsigned j = 0; j != steps.size(); ++j) {
+    StepProgram own = cuts[j].program(budget - facts.fixed[steps[j]]);
+    const std::vector<unsigned> &local = cuts[j].relevantNodes();
+    // Values the step does not concern are neither needed nor recomputed
+    // there.
+    StepProgram p;
+    p.cap = own.cap;
+    p.needed.assign(m, false);
+    p.pinned.assign(m, true);
+    p.operands.resize(m);
+    for (unsigned v : values) {
+      p.cost.push_back(graph.nodes[v].cost / costUnit);
+      p.bytes.push_back(facts.counted[v]);
+    }
+    for (unsigned i = 0; i != local.size(); ++i) {
+      unsigned u = index[local[i]];
+      p.needed[u] = own.needed[i];
+      p.pinned[u] = own.pinned[i];
+      for (unsigned op : own.operands[i])
+        p.operands[u].push_back(index[local[op]]);
+    }
+    programs.push_back(std::move(p));
+  }
+  std::optional<StepProgramResult> r = solveJointStepProgram(programs, seconds);
+  recomputed.clear();
+  if (r)
+    for (unsigned u = 0; u != r->recomputed.size(); ++u)
+      if (r->recomputed[u])
+        recomputed.push_back(values[u]);
+  llvm::sort(recomputed);
+  return r;
+}
+
 } // namespace
 
 int64_t remat::sched::leastPeakLowerBound(const Graph &graph) {
@@ -1214,10 +1279,13 @@ LowerBound remat::sched::recomputeLowerBound(const Graph &graph,
   // of the time limit, so that its count disjunctions at the best steps
   // come first), within 0.98 of the time limit; only with a time limit and
   // no work limit (the search's result depends on the time it gets).
+  // With joint steps the exact steps stop at kJointShare of the limit.
+  bool joint = exactTimed && options.jointExactSteps >= 2;
+  double exactEnd = joint ? kJointShare : 0.98;
   if (exact) {
     unsigned solved = 0;
     for (Open &o : open) {
-      double left = options.timeLimitSeconds * 0.98 - elapsed();
+      double left = options.timeLimitSeconds * exactEnd - elapsed();
       if (solved == options.exactSteps || left <= 0.01)
         break;
       ++solved;
@@ -1262,6 +1330,55 @@ LowerBound remat::sched::recomputeLowerBound(const Graph &graph,
           setCut(cut, b.feasible, b.feasibleCost);
         result.step = o.t;
       }
+    }
+  }
+  // Joint steps (StepProgram.h, docs/Scheduling.md step 5e): the cut at
+  // the step that gives the bound, lowered as a kept set (every value it
+  // recomputes dropped), may overflow the budget at another step; that step
+  // joins the step's program, and the joint program's solution is lowered
+  // the same way, until it fits, its peak step is already in, or
+  // `jointExactSteps` steps are in. Only in the time the exact steps left.
+  if (joint && !result.fromJoint && result.step < n &&
+      !result.cutRecomputed.empty()) {
+    std::vector<unsigned> steps = {result.step};
+    std::vector<unsigned> cut = result.cutRecomputed;
+    while (steps.size() < options.jointExactSteps) {
+      double left = options.timeLimitSeconds * 0.98 - elapsed();
+      if (left <= 0.01)
+        break;
+      std::vector<bool> kept(n, true);
+      for (unsigned v : cut)
+        kept[v] = false;
+      SimResult sim;
+      if (simulate(graph, lowerKeptSet(graph, kept), sim) ||
+          sim.peakBytes <= budgetBytes ||
+          llvm::is_contained(steps, sim.peakStep))
+        break;
+      steps.push_back(sim.peakStep);
+      llvm::sort(steps);
+      std::vector<unsigned> solution;
+      std::optional<StepProgramResult> r =
+          solveJointSteps(graph, facts, steps, budgetBytes, costUnit, byteUnit,
+                          options.recomputeMemory, left, solution);
+      if (!r)
+        break;
+      double total = prefix[steps.front()] + r->bound * costUnit;
+      if (total > result.recomputeCost) {
+        result.recomputeCost = total;
+        result.ranges.push_back(
+            {steps.front() + 1, n - 1, r->bound * costUnit});
+        result.step = steps.front();
+        result.jointExactSteps = steps.size();
+        // Its best solution, a cut that fits every step of the program.
+        if (!result.cutRecomputed.empty())
+          result.previousCut = std::move(result.cutRecomputed);
+        result.cutRecomputed = solution;
+        result.cutCost = solution.empty() ? -1 : r->solutionCost * costUnit;
+        result.exactCut.clear();
+      }
+      if (solution.empty())
+        break;
+      cut = std::move(solution);
     }
   }
   // More splits at the step that gives the bound, for a cheaper cut

@@ -6,6 +6,8 @@
 
 #include "remat/Scheduling/StepProgram.h"
 
+#include "llvm/ADT/STLExtras.h"
+
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -32,46 +34,64 @@ namespace {
 /// A value is integral within this.
 constexpr double kIntegral = 1e-6;
 
-/// The LP relaxation of a `StepProgram` with one count row per class of
-/// values of equal cost, and the weak-duality bound of any node of the
-/// branch and bound (column and count-row bounds changed).
+/// The LP relaxation of one or several `StepProgram`s over the same values
+/// (docs/Scheduling.md, step 5e) with one count row per class of values of
+/// equal cost, and the weak-duality bound of any node of the branch and
+/// bound (column and count-row bounds changed). Columns: per step j,
+/// live_j(v) = 2mj + v and recomputed_j(v) = 2mj + m + v; with several
+/// steps also recomputed(v) = 2mK + v, at least every recomputed_j(v), which
+/// carries the cost (with one step recomputed_0 carries it).
 class StepLp {
 public:
-  explicit StepLp(const StepProgram &p) : program(p), m(p.cost.size()) {
-    // Columns: live(v) = v, recomputed(v) = m + v.
-    colLo.assign(2 * m, 0);
-    colUp.assign(2 * m, 1);
-    obj.assign(2 * m, 0);
-    for (unsigned v = 0; v != m; ++v) {
-      obj[m + v] = p.cost[v];
-      if (p.pinned[v])
-        colUp[m + v] = 0;
-    }
-    double cap = double(std::max<int64_t>(p.cap, 1));
-    for (unsigned v = 0; v != m; ++v) {
-      if (p.needed[v])
-        addRow({{v, 1}, {m + v, 1}}, 1, COIN_DBL_MAX);
-      if (!p.pinned[v])
-        for (unsigned u : p.operands[v])
-          addRow({{m + v, 1}, {u, -1}, {m + u, -1}}, -COIN_DBL_MAX, 0);
-    }
-    // The knapsack row in units of the cap.
-    std::vector<std::pair<unsigned, double>> memory;
+  explicit StepLp(llvm::ArrayRef<StepProgram> steps)
+      : steps(steps), m(steps.front().cost.size()), k(steps.size()) {
+    const StepProgram &first = steps.front();
+    colLo.assign(columns(), 0);
+    colUp.assign(columns(), 1);
+    obj.assign(columns(), 0);
     for (unsigned v = 0; v != m; ++v)
-      if (p.bytes[v] > 0)
-        memory.push_back({v, double(p.bytes[v]) / cap});
-    addRow(memory, -COIN_DBL_MAX, double(p.cap) / cap);
+      obj[costColumn(v)] = first.cost[v];
+    for (unsigned j = 0; j != k; ++j) {
+      const StepProgram &p = steps[j];
+      for (unsigned v = 0; v != m; ++v)
+        if (p.pinned[v])
+          colUp[recomputed(j, v)] = 0;
+      double cap = double(std::max<int64_t>(p.cap, 1));
+      for (unsigned v = 0; v != m; ++v) {
+        if (p.needed[v])
+          addRow({{live(j, v), 1}, {recomputed(j, v), 1}}, 1, COIN_DBL_MAX);
+        if (!p.pinned[v])
+          for (unsigned u : p.operands[v])
+            addRow({{recomputed(j, v), 1},
+                    {live(j, u), -1},
+                    {recomputed(j, u), -1}},
+                   -COIN_DBL_MAX, 0);
+      }
+      // The knapsack row in units of the cap.
+      std::vector<std::pair<unsigned, double>> memory;
+      for (unsigned v = 0; v != m; ++v)
+        if (first.bytes[v] > 0)
+          memory.push_back({live(j, v), double(first.bytes[v]) / cap});
+      addRow(memory, -COIN_DBL_MAX, double(p.cap) / cap);
+    }
+    // A value recomputed after any step is recomputed (and paid) once.
+    if (k > 1)
+      for (unsigned j = 0; j != k; ++j)
+        for (unsigned v = 0; v != m; ++v)
+          if (!steps[j].pinned[v])
+            addRow({{costColumn(v), 1}, {recomputed(j, v), -1}}, 0,
+                   COIN_DBL_MAX);
     // Count rows: the values of each cost (two or more, recomputable).
     std::map<double, std::vector<unsigned>> byCost;
     for (unsigned v = 0; v != m; ++v)
-      if (!p.pinned[v] && p.cost[v] > 0)
-        byCost[p.cost[v]].push_back(v);
+      if (isRecomputable(v) && first.cost[v] > 0)
+        byCost[first.cost[v]].push_back(v);
     for (auto &[cost, members] : byCost) {
       if (members.size() < 2)
         continue;
       std::vector<std::pair<unsigned, double>> terms;
       for (unsigned v : members)
-        terms.push_back({m + v, 1});
+        terms.push_back({costColumn(v), 1});
       classRow.push_back(rowLo.size());
       classCost.push_back(cost);
       classMembers.push_back(members);
@@ -87,6 +107,30 @@ public:
     rowsOfMatrix.resize(rowLo.size());
     for (size_t e = 0; e != tripletRow.size(); ++e)
       rowsOfMatrix[tripletRow[e]].push_back({tripletCol[e], tripletValue[e]});
+  }
+
+  unsigned columns() const { return 2 * m * k + (k > 1 ? m : 0); }
+  unsigned live(unsigned j, unsigned v) const { return 2 * m * j + v; }
+  unsigned recomputed(unsigned j, unsigned v) const {
+    return 2 * m * j + m + v;
+  }
+  /// The column that carries v's cost.
+  unsigned costColumn(unsigned v) const {
+    return k > 1 ? 2 * m * k + v : m + v;
+  }
+  /// Some step may recompute v.
+  bool isRecomputable(unsigned v) const {
+    return llvm::any_of(steps,
+                        [&](const StepProgram &p) { return !p.pinned[v]; });
+  }
+  /// The branching weight of column c: the cost of a recomputation, a
+  /// tiny multiple of the bytes of a live value.
+  double weightOf(unsigned c) const {
+    if (c >= 2 * m * k)
+      return steps.front().cost[c - 2 * m * k];
+    unsigned r = c % (2 * m);
+    return r >= m ? steps.front().cost[r - m]
+                  : double(steps.front().bytes[r]) * 1e-12;
   }
 
   /// A node: bounds of the columns and of the count rows.
@@ -156,8 +200,8 @@ public:
     return bound - 1e-9 * (magnitude + 1);
   }
 
-  const StepProgram &program;
-  unsigned m;
+  llvm::ArrayRef<StepProgram> steps;
+  unsigned m, k;
   /// The last `solve` proved its LP infeasible (no point within the
   /// node's bounds).
   bool infeasible = false;
@@ -189,8 +233,14 @@ private:
 std::optional<StepProgramResult>
 remat::sched::solveStepProgram(const StepProgram &program, double seconds,
                                unsigned maxNodes) {
+  return solveJointStepProgram(program, seconds, maxNodes);
+}
+
+std::optional<StepProgramResult>
+remat::sched::solveJointStepProgram(llvm::ArrayRef<StepProgram> steps,
+                                    double seconds, unsigned maxNodes) {
 #ifndef REMAT_HAVE_CBC
-  (void)program, (void)seconds, (void)maxNodes;
+  (void)steps, (void)seconds, (void)maxNodes;
   return std::nullopt;
 #else
   using Clock = std::chrono::steady_clock;
@@ -199,10 +249,13 @@ remat::sched::solveStepProgram(const StepProgram &program, double seconds,
     return seconds -
            std::chrono::duration<double>(Clock::now() - start).count();
   };
-  unsigned m = program.cost.size();
-  if (m == 0 || seconds <= 0)
+  if (steps.empty() || seconds <= 0)
     return std::nullopt;
-  StepLp lp(program);
+  const StepProgram &first = steps.front();
+  unsigned m = first.cost.size();
+  if (m == 0)
+    return std::nullopt;
+  StepLp lp(steps);
   struct Node {
     double bound;
     StepLp::Bounds bounds;
@@ -214,75 +267,95 @@ remat::sched::solveStepProgram(const StepProgram &program, double seconds,
   StepProgramResult result;
   double incumbent = COIN_DBL_MAX;
   // The cost of the rounded point if it is a solution (integral, closed,
-  // within the cap in exact bytes).
+  // within each step's cap in exact bytes), and the values it recomputes.
+  std::vector<bool> solution;
   auto integralCost =
       [&](const std::vector<double> &x) -> std::optional<double> {
     for (double v : x)
       if (std::fabs(v - std::round(v)) > kIntegral)
         return std::nullopt;
     auto on = [&](unsigned c) { return x[c] > 0.5; };
-    int64_t bytes = 0;
-    double cost = 0;
-    for (unsigned v = 0; v != m; ++v) {
-      if (program.needed[v] && !on(v) && !on(m + v))
-        return std::nullopt;
-      if (on(m + v)) {
-        if (program.pinned[v])
+    solution.assign(m, false);
+    for (unsigned j = 0; j != steps.size(); ++j) {
+      const StepProgram &p = steps[j];
+      int64_t bytes = 0;
+      for (unsigned v = 0; v != m; ++v) {
+        bool isLive = on(lp.live(j, v)), isRecomputed = on(lp.recomputed(j, v));
+        if (p.needed[v] && !isLive && !isRecomputed)
           return std::nullopt;
-        cost += program.cost[v];
-        for (unsigned u : program.operands[v])
-          if (!on(u) && !on(m + u))
+        if (isRecomputed) {
+          if (p.pinned[v])
             return std::nullopt;
+          solution[v] = true;
+          for (unsigned u : p.operands[v])
+            if (!on(lp.live(j, u)) && !on(lp.recomputed(j, u)))
+              return std::nullopt;
+        }
+        if (isLive)
+          bytes += first.bytes[v];
       }
-      if (on(v))
-        bytes += program.bytes[v];
+      if (bytes > p.cap)
+        return std::nullopt;
     }
-    if (bytes > program.cap)
-      return std::nullopt;
+    double cost = 0;
+    for (unsigned v = 0; v != m; ++v)
+      if (solution[v])
+        cost += first.cost[v];
     return cost;
   };
-  // A primal heuristic: the values the LP point holds fully live stay
-  // live, every other needed value is recomputed, with the operands its
-  // recomputation needs (pinned ones live); kept when within the cap.
+  // A primal heuristic, per step: the values the LP point holds fully live
+  // stay live, every other needed value is recomputed, with the operands
+  // its recomputation needs (pinned ones live); kept when every step is
+  // within its cap.
   auto roundDown = [&](const std::vector<double> &x) {
-    std::vector<char> live(m), rec(m);
+    std::vector<char> rec(m), anyRec(m);
     std::vector<unsigned> work;
-    for (unsigned v = 0; v != m; ++v) {
-      live[v] = x[v] > 1 - kIntegral || (program.pinned[v] && x[v] > 0.5);
-      if (program.needed[v] && !live[v]) {
-        if (program.pinned[v])
-          live[v] = true;
-        else
-          work.push_back(v);
+    for (unsigned j = 0; j != steps.size(); ++j) {
+      const StepProgram &p = steps[j];
+      std::vector<char> live(m);
+      std::fill(rec.begin(), rec.end(), 0);
+      for (unsigned v = 0; v != m; ++v) {
+        double l = x[lp.live(j, v)];
+        live[v] = l > 1 - kIntegral || (p.pinned[v] && l > 0.5);
+        if (p.needed[v] && !live[v]) {
+          if (p.pinned[v])
+            live[v] = true;
+          else
+            work.push_back(v);
+        }
       }
-    }
-    while (!work.empty()) {
-      unsigned v = work.back();
-      work.pop_back();
-      if (rec[v])
-        continue;
-      rec[v] = true;
-      for (unsigned u : program.operands[v]) {
-        if (live[u] || rec[u])
+      while (!work.empty()) {
+        unsigned v = work.back();
+        work.pop_back();
+        if (rec[v])
           continue;
-        if (program.pinned[u])
-          live[u] = true;
-        else
-          work.push_back(u);
+        rec[v] = true;
+        for (unsigned u : p.operands[v]) {
+          if (live[u] || rec[u])
+            continue;
+          if (p.pinned[u])
+            live[u] = true;
+          else
+            work.push_back(u);
+        }
       }
+      int64_t bytes = 0;
+      for (unsigned v = 0; v != m; ++v) {
+        if (live[v])
+          bytes += first.bytes[v];
+        anyRec[v] |= rec[v];
+      }
+      if (bytes > p.cap)
+        return;
     }
-    int64_t bytes = 0;
     double cost = 0;
-    for (unsigned v = 0; v != m; ++v) {
-      if (live[v])
-        bytes += program.bytes[v];
-      if (rec[v])
-        cost += program.cost[v];
-    }
-    if (bytes > program.cap || cost >= incumbent)
+    for (unsigned v = 0; v != m; ++v)
+      if (anyRec[v])
+        cost += first.cost[v];
+    if (cost >= incumbent)
       return;
     incumbent = cost;
-    result.recomputed.assign(rec.begin(), rec.end());
+    result.recomputed.assign(anyRec.begin(), anyRec.end());
     result.solutionCost = cost;
   };
   // Solves a node and queues it, records its solution, or drops it (its LP
@@ -309,9 +382,7 @@ remat::sched::solveStepProgram(const StepProgram &program, double seconds,
       closed = std::min(closed, bound);
       if (*cost < incumbent) {
         incumbent = *cost;
-        result.recomputed.assign(m, false);
-        for (unsigned v = 0; v != m; ++v)
-          result.recomputed[v] = x[m + v] > 0.5;
+        result.recomputed = solution;
         result.solutionCost = *cost;
       }
       return;
@@ -356,7 +427,7 @@ remat::sched::solveStepProgram(const StepProgram &program, double seconds,
     for (unsigned k = 0; k != lp.classRow.size(); ++k) {
       double c = 0;
       for (unsigned v : lp.classMembers[k])
-        c += x[m + v];
+        c += x[lp.costColumn(v)];
       if (std::fabs(c - std::round(c)) > kIntegral &&
           (klass < 0 || lp.classCost[k] > lp.classCost[klass])) {
         klass = int(k);
@@ -374,11 +445,10 @@ remat::sched::solveStepProgram(const StepProgram &program, double seconds,
     }
     int column = -1;
     double weight = -1;
-    for (unsigned c = 0; c != 2 * m; ++c) {
+    for (unsigned c = 0; c != lp.columns(); ++c) {
       if (std::fabs(x[c] - std::round(x[c])) <= kIntegral)
         continue;
-      double w =
-          c >= m ? program.cost[c - m] : double(program.bytes[c]) * 1e-12;
+      double w = lp.weightOf(c);
       if (w > weight) {
         weight = w;
         column = int(c);

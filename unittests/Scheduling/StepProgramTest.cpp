@@ -14,6 +14,8 @@
 
 #include <gtest/gtest.h>
 
+#include "llvm/ADT/STLExtras.h"
+
 #include <limits>
 #include <random>
 
@@ -98,6 +100,76 @@ bool isSolution(const StepProgram &p, const std::vector<bool> &recomputed) {
   for (unsigned v = 0; v != m; ++v)
     bytes += live[v] ? p.bytes[v] : 0;
   return bytes <= p.cap;
+}
+
+/// The recomputed sets (bit masks) of every solution of `p`, by
+/// enumeration of every value's state.
+std::vector<unsigned> solutionMasks(const StepProgram &p) {
+  unsigned m = p.cost.size();
+  std::vector<unsigned> state(m, 0), masks;
+  while (true) {
+    bool ok = true;
+    int64_t bytes = 0;
+    unsigned mask = 0;
+    for (unsigned v = 0; v != m && ok; ++v) {
+      if (p.needed[v] && state[v] == 0)
+        ok = false;
+      if (state[v] == 1)
+        bytes += p.bytes[v];
+      if (state[v] == 2) {
+        ok = ok && !p.pinned[v];
+        mask |= 1u << v;
+        for (unsigned u : p.operands[v])
+          ok = ok && state[u] != 0;
+      }
+    }
+    if (ok && bytes <= p.cap)
+      masks.push_back(mask);
+    unsigned i = 0;
+    while (i != m && state[i] == 2)
+      state[i++] = 0;
+    if (i == m)
+      break;
+    ++state[i];
+  }
+  llvm::sort(masks);
+  masks.erase(std::unique(masks.begin(), masks.end()), masks.end());
+  return masks;
+}
+
+/// The least cost of the union of one solution of each of two programs
+/// (the joint program's optimum); infinity if one has none.
+double enumerateJoint(const StepProgram &a, const StepProgram &b) {
+  double best = std::numeric_limits<double>::infinity();
+  std::vector<unsigned> masksB = solutionMasks(b);
+  for (unsigned x : solutionMasks(a))
+    for (unsigned y : masksB) {
+      double cost = 0;
+      for (unsigned v = 0; v != a.cost.size(); ++v)
+        cost += ((x | y) >> v & 1) ? a.cost[v] : 0;
+      best = std::min(best, cost);
+    }
+  return best;
+}
+
+/// A second step over the values of `p`: the same costs, bytes and
+/// operands, other needed and pinned values and another cap.
+StepProgram otherStep(std::mt19937 &rng, const StepProgram &p,
+                      const std::vector<std::vector<unsigned>> &operands) {
+  auto pick = [&](unsigned bound) {
+    return std::uniform_int_distribution<unsigned>(0, bound - 1)(rng);
+  };
+  unsigned m = p.cost.size();
+  StepProgram q = p;
+  int64_t neededBytes = 0;
+  for (unsigned v = 0; v != m; ++v) {
+    q.pinned[v] = pick(8) == 0;
+    q.needed[v] = pick(2) == 0;
+    q.operands[v] = q.pinned[v] ? std::vector<unsigned>() : operands[v];
+    neededBytes += q.needed[v] ? q.bytes[v] : 0;
+  }
+  q.cap = pick(unsigned(neededBytes) + 1);
+  return q;
 }
 
 TEST(StepProgramTest, NodeLimitIsDeterministicAndKeepsSolutionsValid) {
@@ -231,6 +303,91 @@ TEST(StepProgramTest, LowerBoundNeverAboveExhaustiveOptimum) {
           << "graph " << iter << " budget " << budget;
       ++compared;
       raised += exact.recomputeCost > without.recomputeCost * (1 + 1e-6);
+    }
+  }
+  EXPECT_GT(compared, 0u);
+  EXPECT_GT(raised, 0u) << "of " << compared;
+}
+
+TEST(StepProgramTest, JointNeverAboveTheEnumeratedOptimum) {
+  if (!stepProgramAvailable())
+    GTEST_SKIP() << "built without CBC/CLP";
+  // 200 random pairs of programs over 4-7 values (the same costs, bytes
+  // and operands, different needed and pinned values and caps) against
+  // the enumeration of both steps' solutions: the joint bound never above
+  // the least cost of a union of one solution of each, its solution never
+  // below it, the optimum where the search finished, and above the larger
+  // of the two single optima on some pairs.
+  std::mt19937 rng(1357);
+  unsigned feasible = 0, solved = 0, above = 0;
+  for (unsigned iter = 0; iter != 200; ++iter) {
+    StepProgram a = randomProgram(rng, 4 + iter % 4);
+    std::vector<std::vector<unsigned>> operands = a.operands;
+    // Operands for every value, so that the second step may recompute the
+    // values the first pins.
+    for (unsigned v = 1; v != a.cost.size(); ++v)
+      if (operands[v].empty())
+        operands[v].push_back(v - 1);
+    StepProgram b = otherStep(rng, a, operands);
+    double optimum = enumerateJoint(a, b);
+    std::optional<StepProgramResult> r = solveJointStepProgram({a, b}, 10);
+    if (optimum == std::numeric_limits<double>::infinity()) {
+      EXPECT_TRUE(!r || r->solutionCost < 0) << "pair " << iter;
+      continue;
+    }
+    ++feasible;
+    ASSERT_TRUE(r) << "pair " << iter;
+    EXPECT_LE(r->bound, optimum * (1 + 1e-9) + 1e-9) << "pair " << iter;
+    if (r->solutionCost >= 0) {
+      EXPECT_GE(r->solutionCost, optimum - 1e-9) << "pair " << iter;
+      double cost = 0;
+      for (unsigned v = 0; v != a.cost.size(); ++v)
+        cost += r->recomputed[v] ? a.cost[v] : 0;
+      EXPECT_DOUBLE_EQ(cost, r->solutionCost) << "pair " << iter;
+    }
+    if (r->optimal) {
+      ++solved;
+      EXPECT_NEAR(r->bound, optimum, 1e-6 * (1 + optimum)) << "pair " << iter;
+    }
+    above += optimum > std::max(enumerate(a), enumerate(b)) + 1e-9;
+  }
+  EXPECT_GT(feasible, 60u);
+  EXPECT_GT(solved, feasible * 9 / 10) << "of " << feasible;
+  EXPECT_GT(above, 0u) << "of " << feasible;
+}
+
+TEST(StepProgramTest, JointStepsNeverAboveExhaustiveOptimum) {
+  if (!stepProgramAvailable())
+    GTEST_SKIP() << "built without CBC/CLP";
+  // The recompute lower bound with joint steps
+  // (`LowerBoundOptions::jointExactSteps`) on random 7-8 node graphs at
+  // every budget: never below the bound without them, never above the
+  // least recompute of every enumerated schedule, above it somewhere.
+  std::mt19937 rng(97);
+  unsigned raised = 0, compared = 0;
+  for (unsigned iter = 0; iter != 80; ++iter) {
+    unsigned numF = 3 + iter % 2, numB = 8 - numF - (iter % 3 == 0);
+    Graph g = test::makeRandomGraph(rng, numF, numB);
+    ASSERT_FALSE(g.validate());
+    std::vector<std::pair<int64_t, double>> points = test::allSchedules(g);
+    auto [minPeak, maxPeak] = test::peakRange(points);
+    LowerBoundOptions on, off;
+    on.maxSplits = off.maxSplits = 0;
+    on.cardinality = off.cardinality = false;
+    on.timeLimitSeconds = off.timeLimitSeconds = 60;
+    on.jointExactSteps = 4;
+    for (int64_t budget = minPeak; budget <= maxPeak; ++budget) {
+      double optimum = test::leastWithin(points, budget);
+      LowerBound joint = recomputeLowerBound(g, budget, on);
+      LowerBound without = recomputeLowerBound(g, budget, off);
+      ASSERT_FALSE(joint.infeasible || without.infeasible)
+          << "graph " << iter << " budget " << budget;
+      EXPECT_GE(joint.recomputeCost, without.recomputeCost * (1 - 1e-9) - 1e-9)
+          << "graph " << iter << " budget " << budget;
+      EXPECT_LE(joint.recomputeCost, optimum * (1 + 1e-9) + 1e-9)
+          << "graph " << iter << " budget " << budget;
+      ++compared;
+      raised += joint.recomputeCost > without.recomputeCost * (1 + 1e-6);
     }
   }
   EXPECT_GT(compared, 0u);

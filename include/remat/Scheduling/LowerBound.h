@@ -144,6 +144,13 @@ struct LowerBoundOptions {
   /// their solution can seed planners (`cutRecomputed`) without making the
   /// plan depend on the machine's load.
   unsigned exactStepNodes = 0;
+  /// With the exact steps timed (not under `maxEvaluations`), which then
+  /// stop at 0.9 of the time limit, until 0.98 of it: up to this many steps in
+  /// one joint program (StepProgram.h, `solveJointStepProgram`): the step that
+  /// gives the bound, and each step where the best cut found so far,
+  /// lowered as a kept set (`lowerKeptSet`), peaks over the budget. 0 or 1:
+  /// none (the default: measured on encoder-12 only).
+  unsigned jointExactSteps = 0;
 };
 
 /// A lower bound and how it was found.
@@ -181,6 +188,11 @@ struct LowerBound {
   unsigned splits = 0;
   /// Steps whose cut problem CBC bounded (`LowerBoundOptions::exactSteps`).
   unsigned exactSteps = 0;
+  /// Steps of the joint program that gives `recomputeCost` (0: none,
+  /// `LowerBoundOptions::jointExactSteps`); `step` is then its first step
+  /// and `cutRecomputed` its best solution, a cut that fits every one of
+  /// its steps.
+  unsigned jointExactSteps = 0;
   /// Steps of the joint LP (0: not solved), and whether it gives
   /// `recomputeCost`.
   unsigned jointSteps = 0;

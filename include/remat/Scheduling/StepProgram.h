@@ -31,10 +31,27 @@
 /// store-all: 0.93% of the forward relaxed, 1.204% exact, against a plan of
 /// 1.208%).
 ///
+/// Joint steps. The cut problems of steps t_1 < .. < t_K over the same values
+/// (one program per step, each with its own needed and pinned values,
+/// operands and cap) joined by one cost: a schedule within the budget gives
+/// a closed pair within the cap at every step, and every value any of them
+/// recomputes is executed again after t_1, so
+///
+///   minimise   sum cost(v) recomputed(v)
+///   subject to each step's rows over live_j(v), recomputed_j(v)
+///              recomputed(v) >= recomputed_j(v)
+///
+/// bounds the recompute after t_1. A single cut only has to fit its own
+/// step; this one has to fit all of them with one set of paid
+/// recomputations (encoder-12 at 0.6 of store-all: the end of the forward
+/// and the first backward steps need different cheap values dropped).
+///
 //===----------------------------------------------------------------------===//
 
 #ifndef REMAT_SCHEDULING_STEPPROGRAM_H
 #define REMAT_SCHEDULING_STEPPROGRAM_H
+
+#include "llvm/ADT/ArrayRef.h"
 
 #include <cstdint>
 #include <optional>
@@ -75,8 +92,8 @@ struct StepProgramResult {
   unsigned nodes = 0;
 };
 
-/// Whether `solveStepProgram` can run (remat was built with CBC, which
-/// brings CLP).
+/// Whether `solveStepProgram` and `solveJointStepProgram` can run (remat was
+/// built with CBC, which brings CLP).
 bool stepProgramAvailable();
 
 /// Solves `program` within `seconds` of wall time and, when `maxNodes` is
@@ -88,6 +105,15 @@ bool stepProgramAvailable();
 std::optional<StepProgramResult> solveStepProgram(const StepProgram &program,
                                                   double seconds,
                                                   unsigned maxNodes = 0);
+
+/// The joint program of `steps` (see above), by the same branch and bound
+/// (count rows and branches on the joint recomputations); all programs
+/// have the same values (indices, `cost` and `bytes` of the first). The
+/// result's `recomputed` is the union of the steps' recomputations of the
+/// best solution. One program: `solveStepProgram`.
+std::optional<StepProgramResult>
+solveJointStepProgram(llvm::ArrayRef<StepProgram> steps, double seconds,
+                      unsigned maxNodes = 0);
 
 } // namespace sched
 } // namespace remat
