@@ -195,12 +195,24 @@ REMAT_AVX2 void narrowAvx2(int64_t m, int64_t n, int64_t k, const float *a,
                          overwrite);
 }
 
+/// Least bytes of C that a shallow product written over (`overwrite`)
+/// stores past the caches (non-temporal stores): ResNet-18's layer-4 filter
+/// gradients at batch 2 (512 x 4608 and 512 x 2304 floats, 4.7 and 2.4 MB
+/// per piece). A C that large leaves the core's caches anyway, and an
+/// ordinary store first reads each line it writes (a read for ownership):
+/// twice the memory traffic, and the 2-thread step's two pieces compete for
+/// it. Smaller outputs (layer 3's, 1.2 MB per piece) stay cached for the
+/// update that reads them next. The stored values are the same either way.
+constexpr int64_t kStreamBytes = int64_t(2) << 20;
+
 /// R rows of a shallow product: a is R x k (row stride lda), bt k x n (row
-/// stride n).
+/// stride n). With `stream` (C 64-byte aligned, ldc a multiple of kLanes,
+/// `overwrite`), full vectors of C are non-temporal stores of +0.0 + the
+/// sum, the bits addTo would store.
 template <int R>
 REMAT_AVX512 void shallowRows(int64_t n, int64_t k, const float *a, int64_t lda,
                               const float *bt, float *c, int64_t ldc,
-                              bool overwrite) {
+                              bool overwrite, bool stream) {
   for (int64_t j = 0; j < n; j += kLanes) {
     __mmask16 mask = firstLanes(std::min(kLanes, n - j));
     __m512 acc[R];
@@ -213,12 +225,23 @@ REMAT_AVX512 void shallowRows(int64_t n, int64_t k, const float *a, int64_t lda,
       for (int r = 0; r < R; ++r)
         acc[r] = _mm512_fmadd_ps(_mm512_set1_ps(a[r * lda + p]), bv, acc[r]);
     }
+    if (stream && n - j >= kLanes) {
+#pragma GCC unroll 8
+      for (int r = 0; r < R; ++r)
+        _mm512_stream_ps(c + r * ldc + j,
+                         _mm512_add_ps(_mm512_setzero_ps(), acc[r]));
+      continue;
+    }
 #pragma GCC unroll 8
     for (int r = 0; r < R; ++r)
       addTo(c + r * ldc + j, mask, acc[r], overwrite);
   }
 }
 
+/// C = (overwrite ? +0.0 : C) + A B^T, k <= kSmallGemmDim: B transposed
+/// into scratch memory, then blocks of 8 rows of C (the rest one at a
+/// time), 16 columns at a time; a large C written over bypasses the caches
+/// (kStreamBytes).
 void shallow(int64_t m, int64_t n, int64_t k, const float *a, int64_t lda,
              const float *b, int64_t ldb, float *c, int64_t ldc,
              bool overwrite) {
@@ -229,12 +252,19 @@ void shallow(int64_t m, int64_t n, int64_t k, const float *a, int64_t lda,
   for (int64_t j = 0; j < n; ++j)
     for (int64_t p = 0; p < k; ++p)
       bt[p * n + j] = b[j * ldb + p];
+  bool stream = overwrite &&
+                m * n * static_cast<int64_t>(sizeof(float)) >= kStreamBytes &&
+                reinterpret_cast<uintptr_t>(c) % 64 == 0 && ldc % kLanes == 0;
   constexpr int R = 8;
   int64_t i = 0;
   for (; i + R <= m; i += R)
-    shallowRows<R>(n, k, a + i * lda, lda, bt, c + i * ldc, ldc, overwrite);
+    shallowRows<R>(n, k, a + i * lda, lda, bt, c + i * ldc, ldc, overwrite,
+                   stream);
   for (; i < m; ++i)
-    shallowRows<1>(n, k, a + i * lda, lda, bt, c + i * ldc, ldc, overwrite);
+    shallowRows<1>(n, k, a + i * lda, lda, bt, c + i * ldc, ldc, overwrite,
+                   stream);
+  if (stream)
+    _mm_sfence(); // the streamed lines before anything this thread does next
 }
 
 /// Columns of A (rows of C) per block of a transposed product: three
