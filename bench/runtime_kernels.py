@@ -4,14 +4,16 @@ python/remat/zoo.py), at several thread counts, through the runtime's shared
 library.
 
 usage: /usr/bin/python3 bench/runtime_kernels.py build/lib/libRematCpuRuntimeShared.so
-           [OTHER.so ...] [--threads 1,2] [--reps 30] [--only REGEX]
+           [OTHER.so ...] [--threads 1,2] [--reps 30] [--only REGEX] [--cold]
 
 Several libraries (copies of the runtime built from different commits) are
 timed in the same process, interleaved, for A/B comparisons on a loaded
 machine; one table each.
 
 Per kernel (forward, input gradient, filter gradient with `_set` as the
-compiled step calls them) and thread count, the best of --reps calls of the
+compiled step calls them) and thread count, each call after a warm-up call
+(or, with --cold, on the next of 8 copies of its large operands, so that
+they come from memory), the best of --reps calls of the
 wall time and of the calling thread's CPU time. OpenMP's idle threads spin
 (libomp's KMP_BLOCKTIME, as in a compiled step), so the calling thread's CPU
 time runs from its fork to its last join, waits included, but leaves out
@@ -45,12 +47,29 @@ SHAPES = [("conv1 7x7/2", 3, 70, 64, 7, 2, 32, 1),
           ("l4 3x3", 512, 4, 512, 3, 1, 2, 3)]
 
 
+def aligned(array):
+    """A copy of `array` at a 64-byte boundary, as the compiled step's
+    arena places its buffers (SmallGemm.cpp streams only aligned outputs)."""
+    store = np.empty(array.size + 16, array.dtype)
+    start = (-store.ctypes.data % 64) // array.itemsize
+    result = store[start:start + array.size].reshape(array.shape)
+    result[...] = array
+    return result
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("libraries", nargs="+")
     parser.add_argument("--threads", default="1,2")
     parser.add_argument("--reps", type=int, default=30)
     parser.add_argument("--only", default="")
+    parser.add_argument("--cold", action="store_true",
+                        help="every operand of at least 1 MiB (filters, "
+                             "filter gradients) in 8 copies, one call per "
+                             "copy in turn and no warm-up call: layer 4's "
+                             "(9.4 MB each, 75 MB in all) come from memory, "
+                             "as in a step, and each call's timing includes "
+                             "the write-backs its stores cause")
     args = parser.parse_args()
     signature = [ctypes.c_int64] * 14 + [ctypes.c_size_t, ctypes.c_int64] * 3
     libs = []
@@ -83,31 +102,40 @@ def main():
                 ins, out = (w, dy), np.zeros(x.shape, np.float32)
             else:
                 ins, out = (x, dy), np.zeros(w.shape, np.float32)
-            cases.append((label, count, kind, sizes, ins, out))
+            copies = [tuple(aligned(a) for a in ins + (out,))]
+            if args.cold:
+                copies = [tuple(aligned(a) if a.nbytes >= 1 << 20 else a
+                                for a in copies[0]) for _ in range(8)]
+            cases.append((label, count, kind, sizes, copies))
 
-    def call(entries, case):
-        _, _, kind, sizes, ins, out = case
+    def call(entries, case, copy=0):
+        _, _, kind, sizes, copies = case
+        first, second, out = copies[copy % len(copies)]
         if kind != "dw":
             out.fill(0.0)
-        entries[kind](*sizes, ins[0].ctypes.data, 0, ins[1].ctypes.data, 0,
+        entries[kind](*sizes, first.ctypes.data, 0, second.ctypes.data, 0,
                       out.ctypes.data, 0)
 
     best = {}
     bits = {}
+    calls = 0
     for _ in range(args.reps):
         for index, (lib, entries) in enumerate(libs):
             for t in threads:
                 assert lib.remat_cpu_set_num_threads(t) == 0
                 for case in cases:
-                    call(entries, case)  # warm
+                    calls += 1
+                    if not args.cold:
+                        call(entries, case)  # warm
                     wall, cpu = time.perf_counter(), time.thread_time()
-                    call(entries, case)
+                    call(entries, case, calls)
                     wall = time.perf_counter() - wall
                     cpu = time.thread_time() - cpu
                     key = (index, case[0], t)
                     old = best.get(key, (1e9, 1e9))
                     best[key] = (min(old[0], wall), min(old[1], cpu))
-                    bits.setdefault(key, case[5].tobytes())
+                    bits.setdefault(key, case[4][calls % len(case[4])][2]
+                                    .tobytes())
     print(f"{len(cases)} kernels, best of {args.reps}, load average "
           f"{os.getloadavg()[0]:.1f} at the end")
     for index, path in enumerate(args.libraries):
