@@ -4,6 +4,7 @@ usage: /usr/bin/python3 bench/perf.py [--build build] [--steps 10]
            [--threads 1,2] [--models mlp_d100_w256_b32,gpt_l2,...]
            [--baseline-models resnet_n4,...] [--serial-models resnet_n4,...]
            [--vectorize-models gpt_l2,...] [--body-work-models resnet18,...]
+           [--threshold-models resnet18,... [--threshold 16384]]
            [--imported resnet18,cnn]
            [-o bench/perf-results.md]
 
@@ -271,6 +272,16 @@ def main():
                              "store-all with --parallel-body-work (the "
                              "parallel threshold counts iterations times "
                              "the work of one iteration)")
+    parser.add_argument("--threshold-models", default="",
+                        help="models that also get a 'threshold' row: "
+                             "store-all with --parallel-threshold="
+                             "THRESHOLD (ops of fewer loop iterations stay "
+                             "on one thread; remat-compile's default is "
+                             "32768)")
+    parser.add_argument("--threshold", type=int, default=16384,
+                        help="the parallel threshold of the 'threshold' "
+                             "rows (16384: ResNet-18's layer-2 batch-norm, "
+                             "ReLU and add loops on threads)")
     parser.add_argument("--imported", default="",
                         help="models of python/remat/zoo.py (e.g. resnet18, "
                              "cnn), imported with remat.torch_import; "
@@ -343,6 +354,13 @@ def main():
                     args.build, model, ["--strategy=store-all",
                                         "--parallel-body-work"],
                     base + "-bodywork")))
+            threshold_label = f"store-all, threshold {args.threshold}"
+            if name in args.threshold_models.split(","):
+                strategies.append((threshold_label, compile_step(
+                    args.build, model, ["--strategy=store-all",
+                                        "--parallel-threshold="
+                                        f"{args.threshold}"],
+                    base + "-threshold")))
             dump = base + "-dump"
             os.makedirs(dump)
             run_step(base + "-store.run", 1, 1, dump, extra)
@@ -364,7 +382,8 @@ def main():
                               "store-all, loops": "-loops",
                               "store-all, no OpenMP": "-serial",
                               "store-all, upstream vector": "-vector",
-                              "store-all, body-work": "-bodywork"}.get(
+                              "store-all, body-work": "-bodywork",
+                              threshold_label: "-threshold"}.get(
                                   label, "-budget")
                     ms, rss, blas["remat"] = run_step(
                         base + suffix + ".run", steps, t, extra=extra)
@@ -377,7 +396,8 @@ def main():
                         store_ms = ms
                     measured = measured_ms = None
                     variant = any(word in label for word in (
-                        "OpenMP", "loops", "vector", "body-work"))
+                        "OpenMP", "loops", "vector", "body-work",
+                        "threshold"))
                     if predicted is not None and store_ms and not variant:
                         measured = overhead_percent(ms, store_ms)
                         measured_ms = ms - store_ms
