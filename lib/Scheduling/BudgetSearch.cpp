@@ -8,6 +8,7 @@
 
 #include "remat/Scheduling/KeptSet.h"
 #include "remat/Scheduling/KeptSetSearch.h"
+#include "remat/Scheduling/RecomputeHoist.h"
 
 #include "llvm/ADT/STLExtras.h"
 
@@ -446,6 +447,10 @@ remat::sched::fitToBudget(const Graph &graph, KeptChoice choice,
 /// Changes the repair of a seed may make to fit it to the budget.
 static constexpr unsigned kSeedFitChanges = 64;
 
+/// Simulations of `hoistToBudget` per seed whose lowering exceeds the
+/// budget.
+static constexpr unsigned kSeedHoistEvaluations = 32;
+
 std::vector<PlanResult> remat::sched::searchWithinBudget(
     const Graph &graph, const std::vector<PlanResult> &candidates,
     int64_t budgetBytes, const BudgetSearchOptions &options,
@@ -485,6 +490,28 @@ std::vector<PlanResult> remat::sched::searchWithinBudget(
     share.maxEvaluations = std::max(share.maxEvaluations, 1u);
     KeptChoice choice = std::move(origin.choice);
     choice.refreshGap = options.refreshGap;
+    if (origin.seed && options.hoist) {
+      // A seed over the budget may fit as it is with some recomputations
+      // earlier in their lists (RecomputeHoist.h): a plan of its own, at
+      // the seed's cost.
+      PlanResult plan;
+      plan.schedule = lowerKeptChoice(graph, choice);
+      if (!simulate(graph, plan.schedule, plan.sim) &&
+          plan.sim.peakBytes > budgetBytes &&
+          plan.sim.recomputeCost < best) {
+        if (std::optional<Schedule> hoisted =
+                hoistToBudget(graph, std::move(plan.schedule), budgetBytes,
+                              kSeedHoistEvaluations)) {
+          plan.schedule = std::move(*hoisted);
+          plan.strategy = origin.strategy;
+          plan.detail = origin.detail +
+                        ", recomputations moved earlier in their lists";
+          if (!simulate(graph, plan.schedule, plan.sim) &&
+              plan.sim.peakBytes <= budgetBytes)
+            out.push_back(std::move(plan));
+        }
+      }
+    }
     if (origin.seed) {
       // A seed may exceed the budget: made to fit first, with the larger
       // changes, on an evaluator of its own.

@@ -89,6 +89,10 @@ struct BudgetSearchOptions {
   /// graphs, and auto's plans got much worse there (resnet_n4 at 0.4 of
   /// store-all 29.56% -> 76.37% recompute, gpt_l2 at 0.4 none).
   unsigned refreshGap = 0;
+  /// A seed (`KeptSeed`) whose lowering exceeds the budget is also tried
+  /// with recomputations moved earlier in their lists (`hoistToBudget`,
+  /// RecomputeHoist.h); if that fits, it is a plan of its own.
+  bool hoist = true;
 };
 
 /// A plan of the search: a kept set and the dropped values recomputed at
