@@ -11,6 +11,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "remat/Scheduling/Milp.h"
+#include "remat/Scheduling/ForwardOnly.h"
 #include "remat/Scheduling/KeptSet.h"
 #include "remat/Scheduling/LowerBound.h"
 #include "remat/Scheduling/MilpClaims.h"
@@ -18,10 +19,13 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
 #include <functional>
+#include <iterator>
 #include <map>
 #include <set>
+#include <tuple>
 
 #ifdef REMAT_HAVE_CBC
 #include <coin/CbcEventHandler.hpp>
@@ -162,6 +166,19 @@ public:
   /// graphs; `milpWindowPeakBound`): a relaxation whose state entering the
   /// first stage is free and whose values die after the last one.
   unsigned windowFirst = 0, windowLast = ~0u;
+  /// Large-neighbourhood search (forward-only graphs; `repairToBudget`,
+  /// `cutRepairedRecompute`): the window's stages are re-planned inside the
+  /// schedule `fixedLists`, whose lists outside the window stay. Only the
+  /// values in `enterAllowed` may be resident entering the window (those the
+  /// fixed schedule has there and reads later: the stages before it then
+  /// hold at most what they hold now), and the values in `exitRequired`
+  /// (those the fixed stages after it read before recomputing them) must
+  /// leave it resident (the stages after it then hold what they hold now).
+  const Schedule *fixedLists = nullptr;
+  std::vector<bool> enterAllowed, exitRequired;
+  /// Keep CBC's primal heuristics on with a cutoff (they are turned off by
+  /// default then: see `solve`).
+  bool heuristicsWithCutoff = false;
 
   MilpBuilder(const Graph &graph, unsigned numForward, bool compact)
       : graph(graph), n(graph.size()), f(numForward),
@@ -313,6 +330,14 @@ public:
           R[t][i] =
               addCol(0, 1, peakMode ? 0 : nodes[i].cost / costScale, true);
       }
+    // Inside a fixed schedule: only what it has resident may enter.
+    if (fixedLists && windowFirst >= firstStage &&
+        windowFirst - firstStage < numStages)
+      for (unsigned i = 0; i != f; ++i) {
+        int col = S[windowFirst - firstStage][i];
+        if (col >= 0 && !enterAllowed[i])
+          colUb[col] = 0;
+      }
     // Cost fixing: with a cutoff only plans that cost less than it are
     // searched (anything else loses to the warm start, which is returned
     // then), and costs are non-negative, so a recomputation whose own cost
@@ -384,6 +409,12 @@ public:
       for (unsigned j : nodes[b].operands)
         if (j < f)
           bOps.insert(j);
+      // Inside a fixed schedule, what the stages after the window read
+      // leaves its last stage like an operand of b: needed, then live.
+      if (fixedLists && b == windowLast)
+        for (unsigned j = 0; j != f; ++j)
+          if (exitRequired[j] && S[t][j] >= 0)
+            bOps.insert(j);
       for (unsigned j : bOps) {
         std::vector<int> cols{S[t][j]};
         std::vector<double> coefs{1};
@@ -588,8 +619,10 @@ public:
     // better solutions at its nodes.
     if (cutoff) {
       cbc.setCutoff(*cutoff / (peakMode ? scale : costScale) + 1e-6);
-      args.push_back("-heuristicsOnOff");
-      args.push_back("off");
+      if (!heuristicsWithCutoff) {
+        args.push_back("-heuristicsOnOff");
+        args.push_back("off");
+      }
     }
     // Node throughput: no strong branching (CBC's default evaluates 5
     // candidates per node with trial LPs, and one LP of these models takes
@@ -666,6 +699,10 @@ public:
         out.optimal ? out.objective : std::min(out.objective, out.bound);
     out.gapPercent = gapPercent(out.objective, out.bound);
     out.schedule = Schedule(n);
+    if (fixedLists)
+      for (unsigned k = 0; k != n; ++k)
+        if (k < windowFirst || k > windowLast)
+          out.schedule.recomputeBefore[k] = fixedLists->recomputeBefore[k];
     for (unsigned t = 0; t != numStages; ++t)
       for (unsigned i = 0; i != f; ++i)
         if (R[t][i] >= 0 && sol[R[t][i]] > 0.5)
@@ -1051,6 +1088,223 @@ windowProvesInfeasible(const Graph &graph, int64_t budget, double seconds) {
   return std::nullopt;
 }
 
+/// The boundary of the stages of nodes `first` to `last` inside `schedule`,
+/// a forward-only graph's schedule whose lists are in index order: `enter[j]`
+/// when an instance of j exists entering stage `first` and a read at or
+/// after that stage uses it, `exit[j]` the same entering stage last + 1.
+void windowBoundary(const Graph &graph, const Schedule &schedule,
+                    unsigned first, unsigned last, std::vector<bool> &enter,
+                    std::vector<bool> &exit) {
+  unsigned n = graph.size();
+  std::vector<size_t> lastUse, latest(n, SIZE_MAX);
+  std::vector<size_t> atFirst, atExit;
+  size_t firstPos = 0, exitPos = SIZE_MAX;
+  for (unsigned k = 0; k != n; ++k) {
+    if (k == first) {
+      atFirst = latest;
+      firstPos = lastUse.size();
+    }
+    if (k == last + 1) {
+      atExit = latest;
+      exitPos = lastUse.size();
+    }
+    auto run = [&](unsigned v) {
+      for (unsigned op : graph.nodes[v].operands)
+        lastUse[latest[op]] = lastUse.size();
+      latest[v] = lastUse.size();
+      lastUse.push_back(lastUse.size());
+    };
+    for (unsigned u : schedule.recomputeBefore[k])
+      run(u);
+    run(k);
+  }
+  auto usedFrom = [&](const std::vector<size_t> &at, size_t pos,
+                      std::vector<bool> &out) {
+    out.assign(n, false);
+    for (unsigned j = 0; j != at.size(); ++j)
+      out[j] = at[j] != SIZE_MAX && lastUse[at[j]] >= pos;
+  };
+  usedFrom(atFirst, firstPos, enter);
+  usedFrom(atExit, exitPos, exit);
+}
+
+/// Radii of the free stages around a peak step that `repairToBudget` tries,
+/// smallest first: the stages of nodes p - r to p + r / 2 for step p.
+constexpr unsigned kRepairRadii[] = {4, 8, 16, 32};
+/// Wall seconds one repair solve gets at most.
+constexpr double kRepairSolveSeconds = 4;
+
+/// How far a forward-only schedule is from a budget: its peak, the steps at
+/// the peak, and the bytes above the budget summed over all steps. Smaller
+/// (lexicographically) is better; a repair step must make it smaller.
+struct Excess {
+  int64_t peak = 0;
+  size_t peakSteps = 0;
+  int64_t above = 0;
+  bool operator<(const Excess &o) const {
+    return std::tie(peak, peakSteps, above) <
+           std::tie(o.peak, o.peakSteps, o.above);
+  }
+};
+
+/// Simulates `schedule` and measures it against `budget`; none if it is
+/// not a valid schedule.
+std::optional<Excess> measureExcess(const Graph &graph,
+                                    const Schedule &schedule, int64_t budget,
+                                    std::vector<int64_t> &stepPeak) {
+  SimResult sim;
+  if (liveBytesTrace(graph, schedule, sim, stepPeak))
+    return std::nullopt;
+  Excess e;
+  e.peak = sim.peakBytes;
+  for (int64_t bytes : stepPeak) {
+    e.peakSteps += bytes == sim.peakBytes;
+    e.above += std::max<int64_t>(0, bytes - budget);
+  }
+  return e;
+}
+
+/// Large-neighbourhood search for a plan within `budget` on a forward-only
+/// graph (`milpOptimal` when no plan given fits the budget). From `seed`
+/// (each list put in index order, the stage model's order), it repeatedly
+/// re-plans the stages around a step at the peak (radii kRepairRadii)
+/// inside the rest of the plan, whose lists stay (`windowBoundary`: only
+/// what the plan has resident entering the window may enter it, and what
+/// the stages after it read must leave it, so no other step holds more
+/// than it does now), asking CBC for the least peak of those stages within
+/// kRepairSolveSeconds. A solution is kept when its simulated `Excess` is
+/// smaller; a step where every radius gives nothing is not chosen again. It
+/// stops within the budget (returning the plan), out of time, or out of
+/// steps. Every plan it keeps is checked by `simulate`; nothing it does is
+/// a proof.
+std::optional<Schedule> repairToBudget(const Graph &graph, int64_t budget,
+                                       Schedule seed, double seconds,
+                                       unsigned &solves) {
+  auto deadline =
+      std::chrono::steady_clock::now() +
+      std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+          std::chrono::duration<double>(std::max(0.0, seconds)));
+  auto left = [&] {
+    return std::chrono::duration<double>(deadline -
+                                         std::chrono::steady_clock::now())
+        .count();
+  };
+  unsigned n = graph.size();
+  for (std::vector<unsigned> &list : seed.recomputeBefore)
+    std::sort(list.begin(), list.end());
+  std::vector<int64_t> stepPeak;
+  std::optional<Excess> cur = measureExcess(graph, seed, budget, stepPeak);
+  if (!cur)
+    return std::nullopt;
+  MilpBuilder builder(graph, n, /*compact=*/true);
+  builder.knapsackRows = false;
+  // CBC's primal heuristics find these solutions: with the cutoff and
+  // without them nothing came back in 4 s per window (random_layered_n100
+  // at 0.6 of store-all).
+  builder.heuristicsWithCutoff = true;
+  std::vector<bool> exhausted(n, false);
+  size_t radius = 0;
+  while (cur->peak > budget && left() > 0.05) {
+    unsigned p = n;
+    for (unsigned k = 0; k != n && p == n; ++k)
+      if (stepPeak[k] == cur->peak && !exhausted[k])
+        p = k;
+    if (p == n)
+      break;
+    // Each radius twice: CBC without a cutoff (its heuristics' first
+    // solutions), then with the current peak as its cutoff (heuristics kept
+    // on); on random_layered_n100 at 0.6 of store-all each variant alone
+    // stalled at a step where the other one gained.
+    unsigned r = kRepairRadii[radius / 2];
+    bool withCutoff = radius % 2 == 1;
+    builder.fixedLists = &seed;
+    builder.windowFirst = p >= r ? p - r : 0;
+    builder.windowLast = std::min(n - 1, p + r / 2);
+    windowBoundary(graph, seed, builder.windowFirst, builder.windowLast,
+                   builder.enterAllowed, builder.exitRequired);
+    ++solves;
+    std::optional<double> cutoff;
+    if (withCutoff)
+      cutoff = double(cur->peak) - 0.5;
+    SolveOutcome out = builder.solve(
+        /*peakMode=*/true, 0, std::min(left(), kRepairSolveSeconds), cutoff);
+    if (out.tooLargeNonzeros)
+      break; // Every solve would build the same too large model.
+    std::vector<int64_t> nextPeak;
+    std::optional<Excess> next;
+    if (out.found)
+      next = measureExcess(graph, out.schedule, budget, nextPeak);
+    if (next && *next < *cur) {
+      seed = std::move(out.schedule);
+      cur = next;
+      stepPeak = std::move(nextPeak);
+      radius = 0;
+      continue;
+    }
+    if (++radius == 2 * std::size(kRepairRadii)) {
+      exhausted[p] = true;
+      radius = 0;
+    }
+  }
+  if (cur->peak > budget)
+    return std::nullopt;
+  return seed;
+}
+
+/// Stages freed at once by `cutRepairedRecompute`, and the step between
+/// the first stages of two consecutive windows of a sweep.
+constexpr unsigned kRecomputeWindow = 16, kRecomputeStride = 8;
+
+/// Lowers the recompute cost of `plan`, a forward-only schedule within
+/// `budget`, by the same large-neighbourhood search as `repairToBudget`: a
+/// sweep re-plans windows of kRecomputeWindow stages in turn inside the
+/// rest of the plan, asking CBC for the least recompute of the window
+/// within the budget; a solution is kept when it simulates within the
+/// budget at a lower cost. Sweeps repeat while one gains and time is left.
+void cutRepairedRecompute(const Graph &graph, int64_t budget, Schedule &plan,
+                          double seconds, unsigned &solves) {
+  auto deadline =
+      std::chrono::steady_clock::now() +
+      std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+          std::chrono::duration<double>(std::max(0.0, seconds)));
+  auto left = [&] {
+    return std::chrono::duration<double>(deadline -
+                                         std::chrono::steady_clock::now())
+        .count();
+  };
+  unsigned n = graph.size();
+  SimResult sim;
+  if (simulate(graph, plan, sim) || sim.peakBytes > budget)
+    return;
+  MilpBuilder builder(graph, n, /*compact=*/true);
+  builder.knapsackRows = false;
+  bool gained = true;
+  while (gained && left() > 0.05) {
+    gained = false;
+    for (unsigned first = 0; first < n && left() > 0.05;
+         first += kRecomputeStride) {
+      builder.fixedLists = &plan;
+      builder.windowFirst = first;
+      builder.windowLast = std::min(n - 1, first + kRecomputeWindow - 1);
+      windowBoundary(graph, plan, builder.windowFirst, builder.windowLast,
+                     builder.enterAllowed, builder.exitRequired);
+      ++solves;
+      SolveOutcome out = builder.solve(/*peakMode=*/false, budget,
+                                       std::min(left(), kRepairSolveSeconds));
+      if (out.tooLargeNonzeros)
+        return;
+      SimResult next;
+      if (out.found && !simulate(graph, out.schedule, next) &&
+          next.peakBytes <= budget &&
+          next.recomputeCost < sim.recomputeCost - 1e-9) {
+        plan = std::move(out.schedule);
+        sim = next;
+        gained = true;
+      }
+    }
+  }
+}
+
 std::string formatDetail(const SolverStats &stats, bool peakMode) {
   char buf[256];
   const char *unit = peakMode ? " B" : "";
@@ -1105,6 +1359,30 @@ MilpWindowBound remat::sched::milpWindowPeakBound(const Graph &graph,
   (void)seconds;
 #endif
   return result;
+}
+
+std::optional<Schedule>
+remat::sched::milpRepairToBudget(const Graph &graph, int64_t budget,
+                                 const Schedule &seed, double seconds) {
+#ifdef REMAT_HAVE_CBC
+  if (graph.validate() || !graph.isForwardOnly() || graph.size() == 0 ||
+      graph.size() > kMilpMaxNodes ||
+      seed.recomputeBefore.size() != graph.size())
+    return std::nullopt;
+  unsigned solves = 0;
+  std::optional<Schedule> plan =
+      repairToBudget(graph, budget, seed, seconds, solves);
+  SimResult sim;
+  if (plan && (simulate(graph, *plan, sim) || sim.peakBytes > budget))
+    return std::nullopt;
+  return plan;
+#else
+  (void)graph;
+  (void)budget;
+  (void)seed;
+  (void)seconds;
+  return std::nullopt;
+#endif
 }
 
 std::optional<PlanResult> remat::sched::milpOptimal(const Graph &graph,
@@ -1233,6 +1511,10 @@ std::optional<PlanResult> remat::sched::milpOptimal(const Graph &graph,
   boundOptions.timeLimitSeconds =
       std::max(0.01, std::min(2.0, timeLimitSeconds / 10));
   bool byBound = false;
+  // A plan repaired to the budget (forward-only graphs, repairToBudget).
+  Schedule repaired;
+  unsigned repairSolves = 0;
+  bool byRepair = false;
   int64_t mismatchPeak = -1; // CBC's plan failed the simulator check.
   if (peakMode) {
     std::optional<double> cutoff;
@@ -1313,10 +1595,11 @@ std::optional<PlanResult> remat::sched::milpOptimal(const Graph &graph,
     }
     // No plan within the budget on a forward-only graph: first ask whether
     // a few stages alone already need more (windowProvesInfeasible), with
-    // a third of the time.
+    // a sixth of the time (they prove random_layered_n100 at 0.5 of
+    // store-all in 1-2 s; the rest goes to the repair below).
     if (!cutoff && compact) {
       if (std::optional<std::pair<unsigned, unsigned>> window =
-              windowProvesInfeasible(graph, budgetBytes, left() / 3)) {
+              windowProvesInfeasible(graph, budgetBytes, left() / 6)) {
         note = "milp: no schedule fits the budget of " +
                std::to_string(budgetBytes) +
                " bytes (proved): the stages of nodes '" +
@@ -1324,6 +1607,32 @@ std::optional<PlanResult> remat::sched::milpOptimal(const Graph &graph,
                graph.nodes[window->second].name +
                "' alone need more, whatever is kept entering them";
         return std::nullopt;
+      }
+    }
+    // Still no plan within the budget on a forward-only graph: repair the
+    // plan of forward-min-peak (or the warm start, if it peaks lower) stage
+    // by stage (repairToBudget) with two thirds of the time left, then
+    // lower its recompute (cutRepairedRecompute) with three quarters of the
+    // rest; the plan is the warm start of the search below.
+    if (!cutoff && compact && graph.isForwardOnly() && left() > 0.1) {
+      PlanResult seed = forwardOnlyMinPeak(graph, budgetBytes);
+      if (warmSim && warmSim->peakBytes < seed.sim.peakBytes)
+        seed.schedule = *warmStart;
+      SimResult repairedSim;
+      if (std::optional<Schedule> fixed =
+              repairToBudget(graph, budgetBytes, std::move(seed.schedule),
+                             left() * 2 / 3, repairSolves)) {
+        repaired = std::move(*fixed);
+        cutRepairedRecompute(graph, budgetBytes, repaired, left() * 3 / 4,
+                             repairSolves);
+        if (!simulate(graph, repaired, repairedSim) &&
+            repairedSim.peakBytes <= budgetBytes) {
+          warmStart = &repaired;
+          warmSim = repairedSim;
+          cutoff = repairedSim.recomputeCost;
+          stats.warmStarted = true;
+          byRepair = true;
+        }
       }
     }
     if (cutoff && meets(bound.recomputeCost, *cutoff)) {
@@ -1399,6 +1708,11 @@ std::optional<PlanResult> remat::sched::milpOptimal(const Graph &graph,
                    " bytes), the warm start is returned";
   else if (stats.fromWarmStart)
     plan.detail += "; CBC found nothing better than the warm start in time";
+  if (byRepair)
+    plan.detail += "; warm start: forward-min-peak's plan, repaired to the "
+                   "budget and its recompute lowered (" +
+                   std::to_string(repairSolves) +
+                   " solves of windows of stages)";
   if (leastPeakOnly)
     plan.detail += "; the least peak is proven, the recompute at that peak "
                    "is not";

@@ -106,8 +106,10 @@ constexpr size_t kMilpMaxNonzeros = 250000;
 /// kMilpMaxNodes, kMilpDenseMaxNodes for the dense model), model too large
 /// (> kMilpMaxNonzeros), forward-only graph or forward node after a backward node,
 /// infeasible budget (on a forward-only graph without a warm start within
-/// the budget, a third of the time goes to windows of stages,
-/// `milpWindowPeakBound`, which may prove it), no solution in time, or a
+/// the budget, a sixth of the time goes to windows of stages,
+/// `milpWindowPeakBound`, which may prove it, and then two thirds of what
+/// is left to `milpRepairToBudget`, whose plan becomes the warm start), no
+/// solution in time, or a
 /// simulated peak above the
 /// budget (a model mismatch; never reported as success). `rangeRows` adds
 /// LowerBound's bounds on parts of the schedule (`LowerBound::ranges`) as
@@ -158,6 +160,23 @@ struct MilpWindowBound {
 /// MILP declines.
 MilpWindowBound milpWindowPeakBound(const Graph &graph, unsigned first,
                                     unsigned last, double seconds);
+
+/// A plan within `budget` for a forward-only graph, searched from `seed`
+/// (any valid schedule, typically forward-min-peak's least-peak plan) within
+/// `seconds` by large-neighbourhood search in the compact model: the stages
+/// around a step at the peak are re-planned by CBC inside the rest of the
+/// plan (whose lists stay; what it has resident may enter them, what its
+/// later stages read must leave them), and a solution is kept when the
+/// simulated peak, then the number of steps at it, then the bytes above
+/// the budget fall. `milpOptimal` runs it when no plan given fits the
+/// budget of a forward-only graph, then lowers the plan's recompute the
+/// same way, window by window (docs/Scheduling.md, "Repairing a plan to
+/// the budget"). Returns none when it finds nothing
+/// within the budget (which proves nothing) or for graphs the MILP
+/// declines; a returned plan simulates within the budget.
+std::optional<Schedule> milpRepairToBudget(const Graph &graph, int64_t budget,
+                                           const Schedule &seed,
+                                           double seconds);
 
 } // namespace sched
 } // namespace remat
