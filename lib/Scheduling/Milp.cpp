@@ -1388,6 +1388,36 @@ remat::sched::milpRepairToBudget(const Graph &graph, int64_t budget,
 #endif
 }
 
+std::optional<Schedule> remat::sched::milpReplanWindow(
+    const Graph &graph, const Schedule &schedule, unsigned first,
+    unsigned last, double seconds) {
+#ifdef REMAT_HAVE_CBC
+  if (graph.validate() || !graph.isForwardOnly() || graph.size() == 0 ||
+      graph.size() > kMilpMaxNodes ||
+      schedule.recomputeBefore.size() != graph.size() || first > last ||
+      last >= graph.size())
+    return std::nullopt;
+  MilpBuilder builder(graph, graph.size(), /*compact=*/true);
+  builder.knapsackRows = false;
+  builder.fixedLists = &schedule;
+  builder.windowFirst = first;
+  builder.windowLast = last;
+  windowBoundary(graph, schedule, first, last, builder.enterAllowed,
+                 builder.exitRequired);
+  SolveOutcome out = builder.solve(/*peakMode=*/true, 0, seconds);
+  if (!out.found)
+    return std::nullopt;
+  return out.schedule;
+#else
+  (void)graph;
+  (void)schedule;
+  (void)first;
+  (void)last;
+  (void)seconds;
+  return std::nullopt;
+#endif
+}
+
 std::optional<PlanResult> remat::sched::milpOptimal(const Graph &graph,
                                                     int64_t budgetBytes,
                                                     double timeLimitSeconds,

@@ -178,6 +178,18 @@ std::optional<Schedule> milpRepairToBudget(const Graph &graph, int64_t budget,
                                            const Schedule &seed,
                                            double seconds);
 
+/// One step of `milpRepairToBudget`, for tests: the stages of nodes `first`
+/// to `last` of `schedule` (a forward-only graph's, lists in index order)
+/// re-planned by CBC for their least peak within `seconds`, inside the rest
+/// of the schedule. Returns the whole schedule, or none if CBC found no
+/// solution. Every step outside the window holds at most the bytes it holds
+/// in `schedule` (what the stages after it read leaves the window resident,
+/// and only what `schedule` has resident and reads later enters it).
+std::optional<Schedule> milpReplanWindow(const Graph &graph,
+                                         const Schedule &schedule,
+                                         unsigned first, unsigned last,
+                                         double seconds);
+
 } // namespace sched
 } // namespace remat
 
