@@ -1164,6 +1164,25 @@ std::optional<Excess> measureExcess(const Graph &graph,
   return e;
 }
 
+/// Seconds left until a deadline set `seconds` (at least 0) from now; may be
+/// negative once it has passed.
+class SecondsLeft {
+public:
+  explicit SecondsLeft(double seconds)
+      : deadline(
+            std::chrono::steady_clock::now() +
+            std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                std::chrono::duration<double>(std::max(0.0, seconds)))) {}
+  double operator()() const {
+    return std::chrono::duration<double>(deadline -
+                                         std::chrono::steady_clock::now())
+        .count();
+  }
+
+private:
+  std::chrono::steady_clock::time_point deadline;
+};
+
 /// Large-neighbourhood search for a plan within `budget` on a forward-only
 /// graph (`milpOptimal` when no plan given fits the budget). From `seed`
 /// (each list put in index order, the stage model's order), it repeatedly
@@ -1180,15 +1199,7 @@ std::optional<Excess> measureExcess(const Graph &graph,
 std::optional<Schedule> repairToBudget(const Graph &graph, int64_t budget,
                                        Schedule seed, double seconds,
                                        unsigned &solves) {
-  auto deadline =
-      std::chrono::steady_clock::now() +
-      std::chrono::duration_cast<std::chrono::steady_clock::duration>(
-          std::chrono::duration<double>(std::max(0.0, seconds)));
-  auto left = [&] {
-    return std::chrono::duration<double>(deadline -
-                                         std::chrono::steady_clock::now())
-        .count();
-  };
+  SecondsLeft left(seconds);
   unsigned n = graph.size();
   for (std::vector<unsigned> &list : seed.recomputeBefore)
     std::sort(list.begin(), list.end());
@@ -1266,15 +1277,7 @@ constexpr unsigned kRecomputeWindow = 24, kRecomputeStride = 12;
 /// budget at a lower cost. Sweeps repeat while one gains and time is left.
 void cutRepairedRecompute(const Graph &graph, int64_t budget, Schedule &plan,
                           double seconds, unsigned &solves) {
-  auto deadline =
-      std::chrono::steady_clock::now() +
-      std::chrono::duration_cast<std::chrono::steady_clock::duration>(
-          std::chrono::duration<double>(std::max(0.0, seconds)));
-  auto left = [&] {
-    return std::chrono::duration<double>(deadline -
-                                         std::chrono::steady_clock::now())
-        .count();
-  };
+  SecondsLeft left(seconds);
   unsigned n = graph.size();
   SimResult sim;
   if (simulate(graph, plan, sim) || sim.peakBytes > budget)

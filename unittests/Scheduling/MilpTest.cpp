@@ -381,6 +381,11 @@ TEST(Milp, RepairMeetsBudgetsBelowForwardMinPeak) {
 /// exit residency (`exitRequired`) does not: the simulator then keeps the
 /// value the later stages read alive through the window, which raises the
 /// window's own steps above the model's peak, not the steps outside.
+/// Seen failing once (2026-11-29, in a Milp* run beside a 2-job build: graph
+/// 1, window 24..29, step 23 at 475 bytes against 429), not reproduced in 25
+/// reruns with and without load: some solution CBC returns when cut short
+/// may break this, so the window model is not known to guarantee it; the
+/// repair's plans are safe either way (each is simulated before it is kept).
 TEST(Milp, ReplannedWindowsNeverRaiseStepsOutside) {
   REQUIRE_CBC();
   std::mt19937 rng(31);
