@@ -269,44 +269,59 @@ TEST(StepProgramTest, NeverAboveTheEnumeratedOptimum) {
   EXPECT_GT(solved, feasible * 9 / 10) << "of " << feasible;
 }
 
-TEST(StepProgramTest, LowerBoundNeverAboveExhaustiveOptimum) {
-  if (!stepProgramAvailable())
-    GTEST_SKIP() << "built without CBC/CLP";
-  // The recompute lower bound with the exact step programs
-  // (`LowerBoundOptions::exactSteps`) on random 7-8 node graphs at every
-  // budget, without the branch and bound and the count disjunction: never
-  // below the bound without them, never above the least recompute of
-  // every enumerated schedule (`test::allSchedules`: each forward
-  // node recomputed at most once per list), and above it somewhere.
-  std::mt19937 rng(8642);
+/// The recompute lower bound with `on` against the same bound with `off` on
+/// `graphs` random 7-8 node graphs at every budget: never below `off`'s
+/// bound, never above the least recompute of every enumerated schedule
+/// (`test::allSchedules`: each forward node recomputed at most once per
+/// list), and above `off`'s bound somewhere.
+void expectRaisedBelowExhaustiveOptimum(unsigned seed, unsigned graphs,
+                                        const LowerBoundOptions &on,
+                                        const LowerBoundOptions &off) {
+  std::mt19937 rng(seed);
   unsigned raised = 0, compared = 0;
-  for (unsigned iter = 0; iter != 60; ++iter) {
+  for (unsigned iter = 0; iter != graphs; ++iter) {
     unsigned numF = 3 + iter % 2, numB = 8 - numF - (iter % 3 == 0);
     Graph g = test::makeRandomGraph(rng, numF, numB);
     ASSERT_FALSE(g.validate());
     std::vector<std::pair<int64_t, double>> points = test::allSchedules(g);
     auto [minPeak, maxPeak] = test::peakRange(points);
-    LowerBoundOptions on, off;
-    on.maxSplits = off.maxSplits = 0;
-    on.cardinality = off.cardinality = false;
-    on.timeLimitSeconds = off.timeLimitSeconds = 60;
-    off.exactSteps = 0;
     for (int64_t budget = minPeak; budget <= maxPeak; ++budget) {
       double optimum = test::leastWithin(points, budget);
-      LowerBound exact = recomputeLowerBound(g, budget, on);
+      LowerBound with = recomputeLowerBound(g, budget, on);
       LowerBound without = recomputeLowerBound(g, budget, off);
-      ASSERT_FALSE(exact.infeasible || without.infeasible)
+      ASSERT_FALSE(with.infeasible || without.infeasible)
           << "graph " << iter << " budget " << budget;
-      EXPECT_GE(exact.recomputeCost, without.recomputeCost * (1 - 1e-9) - 1e-9)
+      EXPECT_GE(with.recomputeCost, without.recomputeCost * (1 - 1e-9) - 1e-9)
           << "graph " << iter << " budget " << budget;
-      EXPECT_LE(exact.recomputeCost, optimum * (1 + 1e-9) + 1e-9)
+      EXPECT_LE(with.recomputeCost, optimum * (1 + 1e-9) + 1e-9)
           << "graph " << iter << " budget " << budget;
       ++compared;
-      raised += exact.recomputeCost > without.recomputeCost * (1 + 1e-6);
+      raised += with.recomputeCost > without.recomputeCost * (1 + 1e-6);
     }
   }
   EXPECT_GT(compared, 0u);
   EXPECT_GT(raised, 0u) << "of " << compared;
+}
+
+/// Options of the bounds that `expectRaisedBelowExhaustiveOptimum`
+/// compares: no branch and bound, no count disjunction, a time limit that
+/// these graphs never reach.
+LowerBoundOptions plainBoundOptions() {
+  LowerBoundOptions options;
+  options.maxSplits = 0;
+  options.cardinality = false;
+  options.timeLimitSeconds = 60;
+  return options;
+}
+
+TEST(StepProgramTest, LowerBoundNeverAboveExhaustiveOptimum) {
+  if (!stepProgramAvailable())
+    GTEST_SKIP() << "built without CBC/CLP";
+  // The exact step programs (`LowerBoundOptions::exactSteps`) against the
+  // bound without them, on 60 graphs.
+  LowerBoundOptions on = plainBoundOptions(), off = plainBoundOptions();
+  off.exactSteps = 0;
+  expectRaisedBelowExhaustiveOptimum(8642, 60, on, off);
 }
 
 TEST(StepProgramTest, JointNeverAboveTheEnumeratedOptimum) {
@@ -359,39 +374,11 @@ TEST(StepProgramTest, JointNeverAboveTheEnumeratedOptimum) {
 TEST(StepProgramTest, JointStepsNeverAboveExhaustiveOptimum) {
   if (!stepProgramAvailable())
     GTEST_SKIP() << "built without CBC/CLP";
-  // The recompute lower bound with joint steps
-  // (`LowerBoundOptions::jointExactSteps`) on random 7-8 node graphs at
-  // every budget: never below the bound without them, never above the
-  // least recompute of every enumerated schedule, above it somewhere.
-  std::mt19937 rng(97);
-  unsigned raised = 0, compared = 0;
-  for (unsigned iter = 0; iter != 80; ++iter) {
-    unsigned numF = 3 + iter % 2, numB = 8 - numF - (iter % 3 == 0);
-    Graph g = test::makeRandomGraph(rng, numF, numB);
-    ASSERT_FALSE(g.validate());
-    std::vector<std::pair<int64_t, double>> points = test::allSchedules(g);
-    auto [minPeak, maxPeak] = test::peakRange(points);
-    LowerBoundOptions on, off;
-    on.maxSplits = off.maxSplits = 0;
-    on.cardinality = off.cardinality = false;
-    on.timeLimitSeconds = off.timeLimitSeconds = 60;
-    on.jointExactSteps = 4;
-    for (int64_t budget = minPeak; budget <= maxPeak; ++budget) {
-      double optimum = test::leastWithin(points, budget);
-      LowerBound joint = recomputeLowerBound(g, budget, on);
-      LowerBound without = recomputeLowerBound(g, budget, off);
-      ASSERT_FALSE(joint.infeasible || without.infeasible)
-          << "graph " << iter << " budget " << budget;
-      EXPECT_GE(joint.recomputeCost, without.recomputeCost * (1 - 1e-9) - 1e-9)
-          << "graph " << iter << " budget " << budget;
-      EXPECT_LE(joint.recomputeCost, optimum * (1 + 1e-9) + 1e-9)
-          << "graph " << iter << " budget " << budget;
-      ++compared;
-      raised += joint.recomputeCost > without.recomputeCost * (1 + 1e-6);
-    }
-  }
-  EXPECT_GT(compared, 0u);
-  EXPECT_GT(raised, 0u) << "of " << compared;
+  // Joint steps (`LowerBoundOptions::jointExactSteps`) against the bound
+  // without them, on 80 graphs.
+  LowerBoundOptions on = plainBoundOptions(), off = plainBoundOptions();
+  on.jointExactSteps = 4;
+  expectRaisedBelowExhaustiveOptimum(97, 80, on, off);
 }
 
 } // namespace
