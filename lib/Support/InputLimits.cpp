@@ -12,7 +12,8 @@
 using namespace remat;
 namespace cl = llvm::cl;
 
-InputLimitOptions::InputLimitOptions(NestingSyntax syntax)
+InputLimitOptions::InputLimitOptions(NestingSyntax syntax,
+                                     cl::OptionCategory &category)
     : maxNesting("max-nesting",
                  cl::desc(syntax == NestingSyntax::MLIR
                               ? "Refuse input whose brackets ((, [, {, <) nest "
@@ -21,10 +22,10 @@ InputLimitOptions::InputLimitOptions(NestingSyntax syntax)
                               : "Refuse files whose brackets nest deeper "
                                 "(checked before the JSON parser, which "
                                 "would run out of stack)"),
-                 cl::init(kDefaultMaxNesting)),
+                 cl::init(kDefaultMaxNesting), cl::cat(category)),
       maxInputBytes("max-input-bytes",
                     cl::desc("Refuse input files larger than this (bytes)"),
-                    cl::init(kDefaultMaxInputBytes)) {}
+                    cl::init(kDefaultMaxInputBytes), cl::cat(category)) {}
 
 llvm::LogicalResult remat::checkMLIRInputLimits(
     const llvm::MemoryBuffer &input, const InputLimits &limits,

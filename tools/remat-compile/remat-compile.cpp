@@ -16,6 +16,7 @@
 #include "remat/Driver/TimeModel.h"
 #include "remat/Support/AtomicOutput.h"
 #include "remat/Support/InputLimits.h"
+#include "remat/Support/ToolOptions.h"
 
 #include "mlir/IR/AsmState.h"
 #include "mlir/IR/Diagnostics.h"
@@ -34,70 +35,79 @@
 using namespace llvm;
 using namespace remat::driver;
 
+/// The options `--help` lists (remat/Support/ToolOptions.h).
+static cl::OptionCategory compileCategory("remat-compile options");
+
 static cl::opt<std::string> inputFile(cl::Positional, cl::desc("<input.mlir>"),
-                                      cl::init("-"));
+                                      cl::init("-"), cl::cat(compileCategory));
 static cl::opt<std::string> outputFile("o", cl::desc("Output file"),
-                                       cl::value_desc("file"), cl::init("-"));
+                                       cl::value_desc("file"), cl::init("-"),
+                                       cl::cat(compileCategory));
 static cl::opt<std::string>
     headerFile("header", cl::desc("Write the C header of the entry point"),
-               cl::value_desc("file.h"));
+               cl::value_desc("file.h"), cl::cat(compileCategory));
 static cl::opt<std::string>
     emitKind("emit",
              cl::desc("What to write: mlir-remat, mlir-linalg, mlir-buffers, "
                       "mlir-llvm, llvm, ptx, obj (default), cubin"),
-             cl::init("obj"));
+             cl::init("obj"), cl::cat(compileCategory));
 static cl::opt<std::string> target("target", cl::desc("cpu (default) or cuda"),
-                                   cl::init("cpu"));
+                                   cl::init("cpu"), cl::cat(compileCategory));
 static cl::opt<std::string> chip("chip", cl::desc("CUDA architecture"),
-                                 cl::init("sm_90"));
+                                 cl::init("sm_90"), cl::cat(compileCategory));
 static cl::opt<std::string>
     cudaPath("cuda-path",
              cl::desc("CUDA toolkit root (default: $CUDA_ROOT, $CUDA_HOME, "
-                      "$CUDA_PATH, /usr/local/cuda)"));
+                      "$CUDA_PATH, /usr/local/cuda)"),
+             cl::cat(compileCategory));
 static cl::opt<long long>
     budget("budget",
            cl::desc("Memory budget in bytes for --remat-rematerialize"),
-           cl::init(-1));
+           cl::init(-1), cl::cat(compileCategory));
 static cl::opt<std::string>
     strategy("strategy",
-             cl::desc("Rematerialization strategy for --remat-rematerialize"));
+             cl::desc("Rematerialization strategy for --remat-rematerialize"),
+             cl::cat(compileCategory));
 static cl::opt<std::string> gradSeed(
     "grad-seed",
     cl::desc("Name location (loc(\"NAME\")) of the op that seeds the "
              "gradient of a step written without #remat.phase marks, for "
              "--remat-rematerialize (as the remat.grad_seed attribute; needs "
              "a positive --budget or --strategy)"),
-    cl::value_desc("NAME"));
+    cl::value_desc("NAME"), cl::cat(compileCategory));
 static cl::opt<std::string>
-    entry("entry",
-          cl::desc("Function to compile (default: the training step)"));
+    entry("entry", cl::desc("Function to compile (default: the training step)"),
+          cl::cat(compileCategory));
 static cl::opt<std::string>
     cpu("cpu", cl::desc("Host CPU: native (default) or an LLVM CPU name"),
-        cl::init("native"));
+        cl::init("native"), cl::cat(compileCategory));
 static cl::opt<unsigned> optLevel("O", cl::desc("LLVM optimization level"),
-                                  cl::init(2), cl::Prefix);
+                                  cl::init(2), cl::Prefix,
+                                  cl::cat(compileCategory));
 static cl::opt<long long> blockSize("gpu-block-size",
                                     cl::desc("Threads per GPU block"),
-                                    cl::init(256));
+                                    cl::init(256), cl::cat(compileCategory));
 static cl::opt<std::string>
     arenaReport("arena-report",
-                cl::desc("Write remat-plan-arena's JSON report to this file"));
+                cl::desc("Write remat-plan-arena's JSON report to this file"),
+                cl::cat(compileCategory));
 
-static remat::InputLimitOptions inputLimits(remat::NestingSyntax::MLIR);
+static remat::InputLimitOptions inputLimits(remat::NestingSyntax::MLIR,
+                                            compileCategory);
 
 static cl::opt<bool> gpuLoopsOnCpu(
     "cpu-gpu-loops",
     cl::desc("Testing aid (--target=cpu): lower with the loop structure of "
              "the CUDA path (block reductions in their kernels' order) and "
              "run it sequentially"),
-    cl::init(false));
+    cl::init(false), cl::cat(compileCategory));
 
 static cl::opt<bool>
     blas("blas",
          cl::desc("f32 matmuls (and on the CPU convolutions) call the "
                   "runtime's GEMM: cblas_sgemm (CPU) or cuBLAS (CUDA) "
                   "(default); --blas=false keeps them as loops/kernels"),
-         cl::init(true));
+         cl::init(true), cl::cat(compileCategory));
 
 static cl::opt<bool>
     cudnn("cudnn",
@@ -105,49 +115,49 @@ static cl::opt<bool>
                    "gradients) call the CUDA runtime's cuDNN convolutions "
                    "(default: whether this build's runtime has them); "
                    "--cudnn=false: im2col / col2im kernels around cuBLAS"),
-          cl::init(REMAT_HAVE_CUDNN != 0));
+          cl::init(REMAT_HAVE_CUDNN != 0), cl::cat(compileCategory));
 
 static cl::opt<long long> splitThreshold(
     "split-threshold",
     cl::desc("Outline the top-level loops of host functions with more LLVM "
              "instructions than this into functions of their own before "
              "optimizing (compile time; -1: never)"),
-    cl::init(20000));
+    cl::init(20000), cl::cat(compileCategory));
 
 static cl::opt<double> timeGflops(
     "time-gflops",
     cl::desc("With --budget or --strategy: GFLOP/s of the step time "
              "estimate's remark (one thread, f32 GEMM work; default 100)"),
-    cl::init(100));
+    cl::init(100), cl::cat(compileCategory));
 static cl::opt<double> timeGBps(
     "time-gbps",
     cl::desc("With --budget or --strategy: GB/s of the step time estimate's "
              "remark (bytes an op streams; default 7.5)"),
-    cl::init(7.5));
+    cl::init(7.5), cl::cat(compileCategory));
 static cl::opt<std::string> timeModel(
     "time-model",
     cl::desc("With --budget or --strategy: a calibrated time model (JSON "
              "table written by bench/calibrate_time.py) whose estimate of "
              "the step and its recompute is reported in a second remark"),
-    cl::value_desc("file"), cl::init(""));
+    cl::value_desc("file"), cl::init(""), cl::cat(compileCategory));
 static cl::opt<long long> parallelThreshold(
     "parallel-threshold",
     cl::desc("CPU: linalg ops with at least this many loop iterations run "
              "their outermost parallel loop on OpenMP threads; smaller ones "
              "stay sequential (-1: no OpenMP)"),
-    cl::init(32768));
+    cl::init(32768), cl::cat(compileCategory));
 static cl::opt<bool> debugLines(
     "g",
     cl::desc("CPU: line tables (DWARF) from the input's locations, so that "
              "a profiler (perf report --sort srcline) or a debugger names "
              "the input line of every loop"),
-    cl::init(false));
+    cl::init(false), cl::cat(compileCategory));
 static cl::opt<bool> parallelBodyWork(
     "parallel-body-work",
     cl::desc("CPU: --parallel-threshold counts loop iterations times the "
              "work of one iteration (operands, operations, 4 per division, "
              "16 per math function) instead of iterations"),
-    cl::init(false));
+    cl::init(false), cl::cat(compileCategory));
 
 enum class CpuVectorizer { LLVM, Contractions, Upstream };
 static cl::opt<CpuVectorizer> cpuVectorize(
@@ -162,23 +172,23 @@ static cl::opt<CpuVectorizer> cpuVectorize(
                           "remat-cpu-vectorize: linalg tiling and "
                           "linalg::vectorize, then vector to LLVM, every "
                           "op it can take (default)")),
-    cl::init(CpuVectorizer::Upstream));
+    cl::init(CpuVectorizer::Upstream), cl::cat(compileCategory));
 static cl::opt<bool> cpuRowReductions(
     "cpu-row-reductions",
     cl::desc("CPU: fold the reductions over the unit-stride dimension "
              "(softmax, layer-norm rows) in 8 vector lanes, then the lanes "
              "in a fixed tree (docs/Conventions.md, \"Row reductions "
              "(CPU)\"); false: one scalar chain per row"),
-    cl::init(true));
+    cl::init(true), cl::cat(compileCategory));
 
 static cl::opt<bool> verbose("v",
                              cl::desc("Print each stage and its wall time to "
                                       "stderr as it finishes"),
-                             cl::init(false));
+                             cl::init(false), cl::cat(compileCategory));
 static cl::opt<bool> timing("timing",
                             cl::desc("Print the time of every stage and pass "
                                      "at the end (like --mlir-timing)"),
-                            cl::init(false));
+                            cl::init(false), cl::cat(compileCategory));
 
 int main(int argc, char **argv) {
   InitLLVM init(argc, argv);
@@ -190,6 +200,7 @@ int main(int argc, char **argv) {
   mlir::registerAsmPrinterCLOptions();
   mlir::registerPassManagerCLOptions();
   mlir::registerDefaultTimingManagerCLOptions();
+  remat::hideForeignOptions({&compileCategory}, /*keepMLIROptions=*/true);
   cl::ParseCommandLineOptions(argc, argv,
                               "remat-compile: training step to object code\n");
 

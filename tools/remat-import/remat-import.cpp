@@ -16,6 +16,7 @@
 #include "remat/Dialect/Remat/IR/RematDialect.h"
 #include "remat/Support/AtomicOutput.h"
 #include "remat/Support/InputLimits.h"
+#include "remat/Support/ToolOptions.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/MLIRContext.h"
@@ -32,10 +33,15 @@
 using namespace mlir;
 namespace cl = llvm::cl;
 
+/// The options `--help` lists (remat/Support/ToolOptions.h).
+static cl::OptionCategory importCategory("remat-import options");
+
 static cl::list<std::string> inputFiles(cl::Positional, cl::OneOrMore,
-                                        cl::desc("<graph.json>..."));
+                                        cl::desc("<graph.json>..."),
+                                        cl::cat(importCategory));
 static cl::opt<std::string> outputFile("o", cl::desc("Output file"),
-                                       cl::value_desc("file"), cl::init("-"));
+                                       cl::value_desc("file"), cl::init("-"),
+                                       cl::cat(importCategory));
 static cl::opt<remat::GraphFormat> format(
     "format", cl::desc("Format of the input files"),
     cl::init(remat::GraphFormat::Auto),
@@ -46,12 +52,14 @@ static cl::opt<remat::GraphFormat> format(
                           "cost_cpu, cost_ram)"),
                clEnumValN(remat::GraphFormat::Moccasin, "moccasin",
                           "Moccasin random layered DAGs (name, out_cost, "
-                          "duration; graph.order)")));
+                          "duration; graph.order)")),
+    cl::cat(importCategory));
 static cl::opt<bool> allForward(
     "all-forward",
     cl::desc("Import every node as a forward op (no forward/backward split: "
              "every node may be recomputed). Always the case for Moccasin "
-             "graphs, which have no split"));
+             "graphs, which have no split"),
+    cl::cat(importCategory));
 static cl::opt<remat::PhaseSource> phases(
     "phases", cl::desc("Where the phase of a node comes from"),
     cl::init(remat::PhaseSource::Auto),
@@ -65,7 +73,8 @@ static cl::opt<remat::PhaseSource> phases(
                           "backward iff the node depends on a gradient seed "
                           "(a forward mark that contradicts this is an "
                           "error; a backward mark becomes forward, "
-                          "reported)")));
+                          "reported)")),
+    cl::cat(importCategory));
 static cl::opt<remat::ShuffleMode> shuffle(
     "shuffle",
     cl::desc("Emit the nodes in a random topological order (for testing "
@@ -80,21 +89,24 @@ static cl::opt<remat::ShuffleMode> shuffle(
                           "any topological order"),
                clEnumValN(remat::ShuffleMode::ForwardFirst, "forward-first",
                           "not random: every forward op before every "
-                          "backward op, each phase in its order")));
+                          "backward op, each phase in its order")),
+    cl::cat(importCategory));
 static cl::opt<unsigned> shuffleSeed("shuffle-seed",
-                                     cl::desc("Seed of --shuffle"),
-                                     cl::init(1));
+                                     cl::desc("Seed of --shuffle"), cl::init(1),
+                                     cl::cat(importCategory));
 static cl::opt<int64_t> inputBytes(
     "input-bytes",
     cl::desc("Size in bytes of the implicit data input %input (default: "
              "inferred from a Checkmate graph name, 0 for Moccasin graphs)"),
-    cl::init(-1));
+    cl::init(-1), cl::cat(importCategory));
 static cl::opt<std::string>
     funcName("func-name",
              cl::desc("Name of the function (one input file only; default: "
-                      "the file name without extension)"));
+                      "the file name without extension)"),
+             cl::cat(importCategory));
 
-static remat::InputLimitOptions inputLimits(remat::NestingSyntax::JSON);
+static remat::InputLimitOptions inputLimits(remat::NestingSyntax::JSON,
+                                            importCategory);
 
 static int fail(const llvm::Twine &message) {
   llvm::WithColor::error(llvm::errs(), "remat-import") << message << "\n";
@@ -103,6 +115,7 @@ static int fail(const llvm::Twine &message) {
 
 int main(int argc, char **argv) {
   llvm::InitLLVM initLLVM(argc, argv);
+  remat::hideForeignOptions({&importCategory}, /*keepMLIROptions=*/false);
   cl::ParseCommandLineOptions(
       argc, argv,
       "remat-import: published rematerialization graphs (Checkmate, "

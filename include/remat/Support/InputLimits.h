@@ -69,8 +69,10 @@ struct InputLimits {
 class InputLimitOptions {
 public:
   /// `syntax` is the syntax of the tool's input; it only selects the wording
-  /// of the help text.
-  explicit InputLimitOptions(NestingSyntax syntax);
+  /// of the help text. The options are listed in `--help` under `category`.
+  explicit InputLimitOptions(
+      NestingSyntax syntax,
+      llvm::cl::OptionCategory &category = llvm::cl::getGeneralCategory());
 
   /// The limits given on the command line (or the defaults).
   InputLimits get() const { return {maxNesting, maxInputBytes}; }
