@@ -179,6 +179,23 @@ public:
   /// Keep CBC's primal heuristics on with a cutoff (they are turned off by
   /// default then: see `solve`).
   bool heuristicsWithCutoff = false;
+  /// Windows inside a fixed schedule (`milpReplanWindowAtBudget`): when not
+  /// empty, only the forward values in `windowValues` have variables in the
+  /// window's stages and only those in `recomputeAllowed` may be recomputed
+  /// there (a restriction of the model: every solution is still one).
+  /// `windowValues` must hold the operands of every value in
+  /// `recomputeAllowed`, the forward operands of the window's nodes and the
+  /// values in `exitRequired`.
+  std::vector<bool> windowValues, recomputeAllowed;
+  /// Rows over the values resident entering the window (inside a fixed
+  /// schedule): the counted bytes of those of `first` that enter are at
+  /// most `second` (`MilpWindowRequest::entryRows`).
+  std::vector<std::pair<std::vector<unsigned>, int64_t>> entryRows;
+  /// CBC's branch-and-bound node limit (-1: none): a deterministic limit on
+  /// the search, where the time limit depends on the machine's load.
+  int64_t maxNodes = -1;
+  /// CBC's cut generators (off for window solves that must be quick).
+  bool cuts = true;
 
   MilpBuilder(const Graph &graph, unsigned numForward, bool compact)
       : graph(graph), n(graph.size()), f(numForward),
@@ -271,6 +288,8 @@ public:
       return false;
     if (firstStage + t < windowFirst || firstStage + t > windowLast)
       return false;
+    if (!windowValues.empty() && !windowValues[i])
+      return false;
     return !compact || lastBackward[i] >= int(firstStage + t);
   }
 
@@ -326,7 +345,8 @@ public:
         if (!inStage(t, i))
           continue;
         S[t][i] = addCol(0, 1, 0, true);
-        if (recomputable[i])
+        if (recomputable[i] &&
+            (recomputeAllowed.empty() || recomputeAllowed[i]))
           R[t][i] =
               addCol(0, 1, peakMode ? 0 : nodes[i].cost / costScale, true);
       }
@@ -337,6 +357,21 @@ public:
         int col = S[windowFirst - firstStage][i];
         if (col >= 0 && !enterAllowed[i])
           colUb[col] = 0;
+      }
+    if (fixedLists && windowFirst >= firstStage &&
+        windowFirst - firstStage < numStages)
+      for (const auto &[values, bytes] : entryRows) {
+        std::vector<int> cols;
+        std::vector<double> coefs;
+        for (unsigned j : values) {
+          int col = j < f ? S[windowFirst - firstStage][j] : -1;
+          if (col >= 0 && counted[j] > 0) {
+            cols.push_back(col);
+            coefs.push_back(counted[j] / scale);
+          }
+        }
+        if (!cols.empty())
+          addRow(cols, coefs, 'L', double(bytes) / scale);
       }
     // Cost fixing: with a cutoff only plans that cost less than it are
     // searched (anything else loses to the warm start, which is returned
@@ -367,8 +402,10 @@ public:
     };
 
     // Stage 0: every forward node runs once, in order (a forward-only
-    // graph's nodes run in their own stages).
-    for (unsigned i = 0; i != (forwardOnly ? 0 : f); ++i) {
+    // graph's nodes run in their own stages; a window that starts after the
+    // first backward stage leaves the forward pass as it is).
+    bool forwardPass = !forwardOnly && windowFirst <= firstStage;
+    for (unsigned i = 0; i != (forwardPass ? f : 0); ++i) {
       double fixed = executing(i);
       std::vector<int> cols;
       std::vector<double> coefs;
@@ -648,7 +685,15 @@ public:
     // nodes).
     args.push_back("-strongBranching");
     args.push_back("0");
-    if (numCols >= kRootCutsOnlyColumns) {
+    std::string nodeLimit = std::to_string(maxNodes);
+    if (maxNodes >= 0) {
+      args.push_back("-maxNodes");
+      args.push_back(nodeLimit.c_str());
+    }
+    if (!cuts) {
+      args.push_back("-cutsOnOff");
+      args.push_back("off");
+    } else if (numCols >= kRootCutsOnlyColumns) {
       args.push_back("-cutsOnOff");
       args.push_back(withKnapsackRows && treeCuts ? "on" : "root");
     }
@@ -1421,6 +1466,76 @@ std::optional<Schedule> remat::sched::milpReplanWindow(
 #endif
 }
 
+MilpWindowAnswer
+remat::sched::milpReplanWindowAtBudget(const Graph &graph,
+                                       const Schedule &schedule,
+                                       const MilpWindowRequest &request) {
+  MilpWindowAnswer answer;
+#ifdef REMAT_HAVE_CBC
+  unsigned n = graph.size();
+  unsigned f = 0;
+  while (f < n && !graph.nodes[f].backward)
+    ++f;
+  unsigned firstStage = f == n ? 0 : f;
+  if (n == 0 || schedule.recomputeBefore.size() != n ||
+      request.first > request.last || request.last >= n ||
+      request.first < firstStage ||
+      (!request.recomputeAllowed.empty() &&
+       request.recomputeAllowed.size() != n))
+    return answer;
+  for (unsigned v = f; v < n; ++v)
+    if (!graph.nodes[v].backward)
+      return answer; // The stage model needs the forward pass first.
+  MilpBuilder builder(graph, f, /*compact=*/true);
+  builder.knapsackRows = false;
+  builder.fixedLists = &schedule;
+  builder.windowFirst = request.first;
+  builder.windowLast = request.last;
+  builder.maxNodes = request.maxNodes;
+  builder.cuts = request.cuts;
+  windowBoundary(graph, schedule, request.first, request.last,
+                 builder.enterAllowed, builder.exitRequired);
+  for (unsigned j : request.enterAlso)
+    if (j < f)
+      builder.enterAllowed[j] = true;
+  builder.entryRows = request.entryRows;
+  if (!request.recomputeAllowed.empty()) {
+    std::vector<bool> values(n, false);
+    for (unsigned i = 0; i != f; ++i) {
+      builder.recomputeAllowed.push_back(request.recomputeAllowed[i]);
+      if (builder.enterAllowed[i] || builder.exitRequired[i])
+        values[i] = true;
+      if (request.recomputeAllowed[i]) {
+        values[i] = true;
+        for (unsigned op : graph.nodes[i].operands)
+          values[op] = true;
+      }
+    }
+    for (unsigned v = request.first; v <= request.last; ++v)
+      for (unsigned op : graph.nodes[v].operands)
+        values[op] = true;
+    for (unsigned j : request.enterAlso)
+      if (j < f)
+        values[j] = true;
+    values.resize(f);
+    builder.windowValues = std::move(values);
+  }
+  SolveOutcome out =
+      builder.solve(/*peakMode=*/false, request.budget, request.seconds,
+                    request.cutoff);
+  answer.tooLarge = out.tooLargeNonzeros != 0;
+  answer.nodes = out.nodes;
+  answer.finished = out.finished;
+  if (out.found)
+    answer.schedule = std::move(out.schedule);
+#else
+  (void)graph;
+  (void)schedule;
+  (void)request;
+#endif
+  return answer;
+}
+
 std::optional<PlanResult> remat::sched::milpOptimal(const Graph &graph,
                                                     int64_t budgetBytes,
                                                     double timeLimitSeconds,
@@ -1471,7 +1586,6 @@ std::optional<PlanResult> remat::sched::milpOptimal(const Graph &graph,
              "pass first";
       return std::nullopt;
     }
-
   auto start = std::chrono::steady_clock::now();
   auto left = [&] {
     return timeLimitSeconds -

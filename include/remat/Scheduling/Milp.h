@@ -44,6 +44,8 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace remat {
 namespace sched {
@@ -70,8 +72,8 @@ bool milpKnapsackRowsApply(const Graph &graph);
 /// no recomputation nothing reads). Both are exact for the model above.
 enum class MilpModel { Compact, Dense };
 
-/// Largest graph (number of nodes) `milpOptimal` accepts with the compact
-/// model, and with the dense one.
+/// Largest graph (number of nodes) `milpOptimal` solves whole with the
+/// compact model, and with the dense one.
 constexpr unsigned kMilpMaxNodes = 300;
 constexpr unsigned kMilpDenseMaxNodes = 80;
 /// Largest model (nonzeros of its constraint matrix) `milpOptimal` hands to
@@ -189,6 +191,61 @@ std::optional<Schedule> milpReplanWindow(const Graph &graph,
                                          const Schedule &schedule,
                                          unsigned first, unsigned last,
                                          double seconds);
+
+/// One window of a plan to re-plan at a budget (`milpReplanWindowAtBudget`).
+struct MilpWindowRequest {
+  /// The stages of nodes `first` to `last`: backward nodes of a training
+  /// graph (forward pass first), any nodes of a forward-only graph.
+  unsigned first = 0, last = 0;
+  /// The activation budget (bytes) every step of the window must meet.
+  int64_t budget = 0;
+  /// Forward nodes the window may recompute, indexed by node (empty: every
+  /// one the model allows). Fewer make a smaller model.
+  std::vector<bool> recomputeAllowed;
+  /// Values `schedule` does not have resident entering the window that may
+  /// enter it all the same: the caller keeps them from before the window
+  /// and charges their bytes to the steps before it with `entryRows`.
+  std::vector<unsigned> enterAlso;
+  /// Rows over the values resident entering the window: the bytes of those
+  /// of `first` that enter are at most `second`.
+  std::vector<std::pair<std::vector<unsigned>, int64_t>> entryRows;
+  /// Only answers whose window recompute cost is below this (none: any).
+  std::optional<double> cutoff;
+  /// Wall-time limit of the solve, model building included.
+  double seconds = 4;
+  /// CBC's branch-and-bound node limit (-1: none); with a time limit that
+  /// never binds, the answer is the same on every run.
+  int64_t maxNodes = -1;
+  /// CBC's cut generators on (off: a quicker root on large windows).
+  bool cuts = true;
+};
+
+/// What `milpReplanWindowAtBudget` found.
+struct MilpWindowAnswer {
+  /// The whole schedule with the window's lists replaced (index order), if
+  /// CBC found a solution.
+  std::optional<Schedule> schedule;
+  /// The window's model exceeded kMilpMaxNonzeros and was not solved.
+  bool tooLarge = false;
+  /// CBC's search ended (no limit stopped it).
+  bool finished = false;
+  int64_t nodes = 0;
+};
+
+/// The least recompute of the stages of one window of `schedule` within a
+/// budget, the rest of the schedule fixed: the compact model over the
+/// window's stages only, where only what `schedule` has resident entering
+/// the window and reads later may enter it (and the values of `enterAlso`,
+/// within `entryRows`) and what the stages after the window read must leave
+/// it resident (as in `milpReplanWindow`), so no step after the window
+/// holds more bytes than in `schedule`, and none before it does either
+/// unless values of `enterAlso` enter. For
+/// training graphs of any size (forward nodes first) and forward-only
+/// graphs; no size limit on the graph, only kMilpMaxNonzeros on the
+/// window's model. The answer is not checked here: callers simulate it.
+MilpWindowAnswer milpReplanWindowAtBudget(const Graph &graph,
+                                          const Schedule &schedule,
+                                          const MilpWindowRequest &request);
 
 } // namespace sched
 } // namespace remat
