@@ -667,8 +667,19 @@ static void runMilpRows(const std::string &name, const Graph &g) {
       llvm::outs() << llvm::format("%.2f | ", pct(autoPlan->sim.recomputeCost));
     else
       llvm::outs() << "none | ";
-    const Schedule *warm =
-        autoPlan && autoPlan->order.empty() ? &autoPlan->schedule : nullptr;
+    // The stage model needs the forward pass first: a graph with late
+    // forward ops is solved in the order of auto's plan, forward-first
+    // (reordered) or the input order with the late ops pinned (Phases.h),
+    // where auto's plan is the warm start.
+    const Schedule *warm = autoPlan ? &autoPlan->schedule : nullptr;
+    std::optional<Graph> staged;
+    if (!lateForwardNodes(g).empty())
+      staged = autoPlan && !autoPlan->order.empty()
+                   ? reorderGraph(g, autoPlan->order)
+                   : pinLateForward(g);
+    else if (autoPlan && !autoPlan->order.empty())
+      warm = nullptr;
+    const Graph &solved = staged ? *staged : g;
     for (MilpModel model : {MilpModel::Compact, MilpModel::Dense}) {
       if (model == MilpModel::Dense &&
           (!milpDense || g.size() > kMilpDenseMaxNodes)) {
@@ -679,7 +690,7 @@ static void runMilpRows(const std::string &name, const Graph &g) {
       auto start = std::chrono::steady_clock::now();
       std::clock_t cpuStart = std::clock();
       std::optional<PlanResult> p =
-          milpOptimal(g, budget, milpTimeLimit, note, warm, model,
+          milpOptimal(solved, budget, milpTimeLimit, note, warm, model,
                       milpRangeRows, milpCostFixing, milpKnapsackRows,
                       milpTreeCuts);
       double cpu = double(std::clock() - cpuStart) / CLOCKS_PER_SEC;

@@ -19,6 +19,7 @@
 #include "remat/Scheduling/Strategies.h"
 
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/DebugLog.h"
 
 #include <algorithm>
@@ -858,12 +859,31 @@ llvm::Expected<std::vector<PlanResult>> sched::planMilp(PlanRequest &request) {
   // Exact (CBC): with a budget the least recompute within it, without one
   // the least peak. When the budget is proved infeasible, the least-peak
   // plan becomes the candidate so that the error names the smallest budget.
+  // Above the size it solves whole, the MILP searches windows of stages
+  // inside a plan within the budget (MilpWindows.h): on training graphs
+  // auto's candidates are then the warm starts, and their time counts
+  // against the time limit.
   const PlannerOptions &options = request.getOptions();
-  std::vector<PlanResult> starts = heuristicPlans(request);
-  if (request.getGraph().isForwardOnly())
+  const Graph &graph = request.getGraph();
+  double seconds = options.timeLimitSeconds, autoSeconds = -1;
+  std::vector<PlanResult> starts;
+  if (options.budget > 0 && graph.size() > kMilpMaxNodes &&
+      !graph.isForwardOnly()) {
+    autoSeconds = timed([&] { starts = autoCandidates(request); });
+    seconds = std::max(0.01, seconds - autoSeconds);
+  } else {
+    starts = heuristicPlans(request);
+  }
+  if (graph.isForwardOnly())
     starts.push_back(forwardMinPeakPlan(request, options.budget));
-  return one(milpPlan(request, options.budget, options.timeLimitSeconds,
-                      starts, request.notes));
+  llvm::Expected<PlanResult> p =
+      milpPlan(request, options.budget, seconds, starts, request.notes);
+  if (p && autoSeconds >= 0)
+    p->detail += "; warm starts: auto's candidates, planned in " +
+                 llvm::formatv("{0:F2}", autoSeconds).str() + " s of the " +
+                 llvm::formatv("{0:F0}", options.timeLimitSeconds).str() +
+                 " s limit";
+  return one(std::move(p));
 }
 
 llvm::Expected<std::vector<PlanResult>>

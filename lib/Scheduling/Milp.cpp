@@ -15,6 +15,7 @@
 #include "remat/Scheduling/KeptSet.h"
 #include "remat/Scheduling/LowerBound.h"
 #include "remat/Scheduling/MilpClaims.h"
+#include "remat/Scheduling/MilpWindows.h"
 
 #include <algorithm>
 #include <chrono>
@@ -1566,7 +1567,11 @@ std::optional<PlanResult> remat::sched::milpOptimal(const Graph &graph,
   unsigned n = graph.size();
   bool compact = model == MilpModel::Compact;
   unsigned maxNodes = compact ? kMilpMaxNodes : kMilpDenseMaxNodes;
-  if (n > maxNodes) {
+  // Too large to solve whole: the compact model at a budget searches
+  // windows of stages inside the warm start (MilpWindows.h); the dense
+  // model and the least peak decline.
+  bool windows = n > maxNodes && compact && budgetBytes > 0;
+  if (n > maxNodes && !windows) {
     note = "milp: graph has " + std::to_string(n) + " nodes, more than the " +
            std::to_string(maxNodes) + " the exact solver accepts";
     return std::nullopt;
@@ -1586,6 +1591,14 @@ std::optional<PlanResult> remat::sched::milpOptimal(const Graph &graph,
              "pass first";
       return std::nullopt;
     }
+  if (windows)
+    return milpWindowPlan(graph, budgetBytes, timeLimitSeconds, warmStart,
+                          "graph of " + std::to_string(n) +
+                              " nodes, more than the " +
+                              std::to_string(maxNodes) +
+                              " solved whole",
+                          note);
+
   auto start = std::chrono::steady_clock::now();
   auto left = [&] {
     return timeLimitSeconds -
@@ -1794,6 +1807,13 @@ std::optional<PlanResult> remat::sched::milpOptimal(const Graph &graph,
           false, budgetBytes, left(), cutoff, bound.recomputeCost,
           rangeRows ? bound.ranges : std::vector<LowerBound::Range>());
       stats.nodes += result.nodes;
+    }
+    if (result.tooLargeNonzeros && warmStart && compact) {
+      std::string why = "model of " + std::to_string(result.tooLargeNonzeros) +
+                        " nonzeros, more than the " +
+                        std::to_string(kMilpMaxNonzeros) + " solved whole";
+      return milpWindowPlan(graph, budgetBytes, std::max(0.0, left()),
+                            warmStart, why, note);
     }
     if (declineSize(result))
       return std::nullopt;

@@ -73,7 +73,8 @@ bool milpKnapsackRowsApply(const Graph &graph);
 enum class MilpModel { Compact, Dense };
 
 /// Largest graph (number of nodes) `milpOptimal` solves whole with the
-/// compact model, and with the dense one.
+/// compact model, and with the dense one. Larger graphs at a budget get the
+/// window search of MilpWindows.h (compact model only).
 constexpr unsigned kMilpMaxNodes = 300;
 constexpr unsigned kMilpDenseMaxNodes = 80;
 /// Largest model (nonzeros of its constraint matrix) `milpOptimal` hands to
@@ -89,7 +90,11 @@ constexpr size_t kMilpMaxNonzeros = 250000;
 /// whose simulated activation peak is within the budget. With
 /// `budgetBytes <= 0`: the least peak, then the least recompute at that peak
 /// (two solves: the first gets two thirds of the time left, the second the
-/// rest). `timeLimitSeconds` bounds the wall time of the whole call, model
+/// rest). At a budget, graphs above kMilpMaxNodes and models above
+/// kMilpMaxNonzeros are not solved whole: `milpWindowPlan` (MilpWindows.h)
+/// re-plans windows of stages inside `warmStart` (declined without one
+/// within the budget) and reports the gap against LowerBound's bound.
+/// `timeLimitSeconds` bounds the wall time of the whole call, model
 /// building included: CBC stops at the time left, and so does every LP it
 /// solves, the first included (Clp's wall-clock limit); what can still run
 /// past it is one cut generator's pass or one node's bookkeeping
@@ -105,8 +110,9 @@ constexpr size_t kMilpMaxNonzeros = 250000;
 /// "milp", `solver` set, `detail` "optimal" only if CBC proved optimality of
 /// every solve, else "feasible, gap X%", followed by the objective, bound and
 /// time), or none with `note` saying why: no CBC, graph too large (>
-/// kMilpMaxNodes, kMilpDenseMaxNodes for the dense model), model too large
-/// (> kMilpMaxNonzeros), forward-only graph or forward node after a backward node,
+/// kMilpMaxNodes without a budget, kMilpDenseMaxNodes for the dense model),
+/// model too large (> kMilpMaxNonzeros) without a warm start within the
+/// budget, forward-only graph or forward node after a backward node,
 /// infeasible budget (on a forward-only graph without a warm start within
 /// the budget, a sixth of the time goes to windows of stages,
 /// `milpWindowPeakBound`, which may prove it, and then two thirds of what
