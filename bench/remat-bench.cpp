@@ -689,10 +689,9 @@ static void runMilpRows(const std::string &name, const Graph &g) {
       std::string note;
       auto start = std::chrono::steady_clock::now();
       std::clock_t cpuStart = std::clock();
-      std::optional<PlanResult> p =
-          milpOptimal(solved, budget, milpTimeLimit, note, warm, model,
-                      milpRangeRows, milpCostFixing, milpKnapsackRows,
-                      milpTreeCuts);
+      std::optional<PlanResult> p = milpOptimal(
+          solved, budget, milpTimeLimit, note, warm, model, milpRangeRows,
+          milpCostFixing, milpKnapsackRows, milpTreeCuts);
       double cpu = double(std::clock() - cpuStart) / CLOCKS_PER_SEC;
       double wall = std::chrono::duration<double>(
                         std::chrono::steady_clock::now() - start)

@@ -1521,9 +1521,8 @@ remat::sched::milpReplanWindowAtBudget(const Graph &graph,
     values.resize(f);
     builder.windowValues = std::move(values);
   }
-  SolveOutcome out =
-      builder.solve(/*peakMode=*/false, request.budget, request.seconds,
-                    request.cutoff);
+  SolveOutcome out = builder.solve(/*peakMode=*/false, request.budget,
+                                   request.seconds, request.cutoff);
   answer.tooLarge = out.tooLargeNonzeros != 0;
   answer.nodes = out.nodes;
   answer.finished = out.finished;
@@ -1595,8 +1594,7 @@ std::optional<PlanResult> remat::sched::milpOptimal(const Graph &graph,
     return milpWindowPlan(graph, budgetBytes, timeLimitSeconds, warmStart,
                           "graph of " + std::to_string(n) +
                               " nodes, more than the " +
-                              std::to_string(maxNodes) +
-                              " solved whole",
+                              std::to_string(maxNodes) + " solved whole",
                           note);
 
   auto start = std::chrono::steady_clock::now();

@@ -17,9 +17,9 @@
 
 #include <algorithm>
 #include <chrono>
+#include <climits>
 #include <cmath>
 #include <cstdio>
-#include <climits>
 #include <deque>
 
 using namespace remat::sched;
@@ -136,17 +136,16 @@ struct PlanTrace {
 /// rows that charge them to the steps before the window. A value qualifies
 /// when it is one the window may read (`relevant`), `plan` recomputes it at
 /// no step before `first` (its only instance there is the original one) and
-/// reads that original instance at no step at or after `first` (else it already enters, or
-/// may). Kept, its original instance lives from the step of its last read
-/// before `first` (its own step if none) to the window, adding its bytes at
-/// most to each of those steps' peaks; a row per group of values with the
+/// reads that original instance at no step at or after `first` (else it already
+/// enters, or may). Kept, its original instance lives from the step of its last
+/// read before `first` (its own step if none) to the window, adding its bytes
+/// at most to each of those steps' peaks; a row per group of values with the
 /// same first step bounds the bytes of the values covering each step by
 /// the budget less the step's peak. At most `cap` values, the shortest
 /// extensions first.
 void entryExtension(const Graph &graph, const PlanTrace &trace,
                     const std::vector<bool> &relevant, unsigned first,
-                    int64_t budget, unsigned cap,
-                    MilpWindowRequest &request) {
+                    int64_t budget, unsigned cap, MilpWindowRequest &request) {
   struct Extension {
     unsigned value, from;
   };
@@ -164,16 +163,14 @@ void entryExtension(const Graph &graph, const PlanTrace &trace,
     unsigned from = at == rd.begin() ? j : *(at - 1);
     ext.push_back({j, std::max(from, j)});
   }
-  std::stable_sort(ext.begin(), ext.end(),
-                   [](const Extension &a, const Extension &b) {
-                     return a.from > b.from;
-                   });
+  std::stable_sort(
+      ext.begin(), ext.end(),
+      [](const Extension &a, const Extension &b) { return a.from > b.from; });
   if (ext.size() > cap)
     ext.resize(cap);
-  std::stable_sort(ext.begin(), ext.end(),
-                   [](const Extension &a, const Extension &b) {
-                     return a.from < b.from;
-                   });
+  std::stable_sort(
+      ext.begin(), ext.end(),
+      [](const Extension &a, const Extension &b) { return a.from < b.from; });
   std::vector<unsigned> covering;
   for (size_t k = 0; k != ext.size(); ++k) {
     covering.push_back(ext[k].value);
@@ -278,10 +275,9 @@ remat::sched::milpWindowSearch(const Graph &graph, int64_t budget,
       if (k + w >= numStages)
         break;
     }
-    std::stable_sort(windows.begin(), windows.end(),
-                     [](const Window &a, const Window &b) {
-                       return a.cost > b.cost;
-                     });
+    std::stable_sort(
+        windows.begin(), windows.end(),
+        [](const Window &a, const Window &b) { return a.cost > b.cost; });
     bool gained = false;
     for (const Window &win : windows) {
       if (left() <= 0.05 || !solvesLeft())
@@ -318,13 +314,11 @@ remat::sched::milpWindowSearch(const Graph &graph, int64_t budget,
 
 std::optional<PlanResult>
 remat::sched::milpWindowPlan(const Graph &graph, int64_t budgetBytes,
-                             double timeLimitSeconds,
-                             const Schedule *warmStart, const std::string &why,
-                             std::string &note) {
+                             double timeLimitSeconds, const Schedule *warmStart,
+                             const std::string &why, std::string &note) {
   auto began = Clock::now();
   SimResult warmSim;
-  if (budgetBytes <= 0 || !warmStart ||
-      simulate(graph, *warmStart, warmSim) ||
+  if (budgetBytes <= 0 || !warmStart || simulate(graph, *warmStart, warmSim) ||
       warmSim.peakBytes > budgetBytes) {
     note = "milp: " + why +
            (budgetBytes <= 0
@@ -342,7 +336,8 @@ remat::sched::milpWindowPlan(const Graph &graph, int64_t budgetBytes,
   std::vector<double> nodeCosts;
   for (const Node &node : graph.nodes)
     nodeCosts.push_back(node.cost);
-  double boundCost = wholeCostBound(nodeCosts, std::max(0.0, bound.recomputeCost));
+  double boundCost =
+      wholeCostBound(nodeCosts, std::max(0.0, bound.recomputeCost));
   auto meets = [](double b, double objective) {
     return b >= objective - 1e-9 * std::max(1.0, std::fabs(objective));
   };
@@ -367,11 +362,10 @@ remat::sched::milpWindowPlan(const Graph &graph, int64_t budgetBytes,
   stats.optimal = meets(boundCost, stats.objective);
   if (stats.optimal)
     stats.bound = stats.objective;
-  stats.gapPercent =
-      stats.objective > 0
-          ? std::max(0.0, 100 * (stats.objective - stats.bound) /
-                              stats.objective)
-          : 0;
+  stats.gapPercent = stats.objective > 0
+                         ? std::max(0.0, 100 * (stats.objective - stats.bound) /
+                                             stats.objective)
+                         : 0;
   stats.seconds = plan.planSeconds;
   stats.timeLimitSeconds = timeLimitSeconds;
   stats.warmStarted = true;
@@ -388,11 +382,12 @@ remat::sched::milpWindowPlan(const Graph &graph, int64_t budgetBytes,
     std::snprintf(buf, sizeof(buf),
                   "feasible, gap %.2f%% (recompute cost %.6g, bound %.6g, "
                   "%.2f s of %.0f s, warm start)",
-                  stats.gapPercent, stats.objective, stats.bound,
-                  stats.seconds, timeLimitSeconds);
+                  stats.gapPercent, stats.objective, stats.bound, stats.seconds,
+                  timeLimitSeconds);
   plan.detail = buf;
-  plan.detail += "; " + why + ": windows of stages re-planned inside the "
-                              "warm start (" +
+  plan.detail += "; " + why +
+                 ": windows of stages re-planned inside the "
+                 "warm start (" +
                  std::to_string(search.solves) + " solves, " +
                  std::to_string(search.kept) + " kept";
   if (search.kept == 0)
@@ -402,9 +397,10 @@ remat::sched::milpWindowPlan(const Graph &graph, int64_t budgetBytes,
   return plan;
 }
 
-MilpWindowRequest remat::sched::milpWindowRequest(
-    const Graph &graph, const Schedule &plan, unsigned first, unsigned last,
-    int64_t budget, const MilpWindowSearchOptions &options) {
+MilpWindowRequest
+remat::sched::milpWindowRequest(const Graph &graph, const Schedule &plan,
+                                unsigned first, unsigned last, int64_t budget,
+                                const MilpWindowSearchOptions &options) {
   PlanTrace trace(graph, plan);
   return windowRequest(graph, plan, trace, first, last, budget, options);
 }

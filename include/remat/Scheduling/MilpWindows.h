@@ -90,8 +90,8 @@ milpWindowSearch(const Graph &graph, int64_t budget, const Schedule &start,
 /// cost), the limits, and the values `plan` drops before the window that it
 /// may keep instead (`maxKeptFromBefore`): each value that `plan` recomputes
 /// at no step before `first` and whose original instance it reads at no
-/// step from `first` on (it recomputes the value before reading it there), whose
-/// original instance would then live from its last read before the window
+/// step from `first` on (it recomputes the value before reading it there),
+/// whose original instance would then live from its last read before the window
 /// (its own step if none) into it; a row per group of such values with the
 /// same last read bounds their bytes by the budget less the peak of each
 /// step they would then cover. A window that starts at the first backward
@@ -106,12 +106,10 @@ MilpWindowRequest milpWindowRequest(const Graph &graph, const Schedule &plan,
 /// against LowerBound's recompute bound. `why` says why the whole model
 /// was not solved (for the plan's detail). Returns none with `note` set
 /// when there is no warm start within the budget.
-std::optional<PlanResult> milpWindowPlan(const Graph &graph,
-                                         int64_t budgetBytes,
-                                         double timeLimitSeconds,
-                                         const Schedule *warmStart,
-                                         const std::string &why,
-                                         std::string &note);
+std::optional<PlanResult>
+milpWindowPlan(const Graph &graph, int64_t budgetBytes, double timeLimitSeconds,
+               const Schedule *warmStart, const std::string &why,
+               std::string &note);
 
 } // namespace sched
 } // namespace remat
