@@ -659,26 +659,55 @@ static void runMilpRows(const std::string &name, const Graph &g) {
     PlannerOptions options;
     options.budget = budget;
     std::optional<PlanResult> autoPlan;
-    if (llvm::Expected<PlannerResult> r = planRematerialization(g, options))
+    std::vector<PlanResult> candidates;
+    if (llvm::Expected<PlannerResult> r = planRematerialization(g, options)) {
       autoPlan = r->plan;
-    else
+      candidates = std::move(r->candidates);
+    } else {
       llvm::consumeError(r.takeError());
+    }
     if (autoPlan)
       llvm::outs() << llvm::format("%.2f | ", pct(autoPlan->sim.recomputeCost));
     else
       llvm::outs() << "none | ";
     // The stage model needs the forward pass first: a graph with late
-    // forward ops is solved in the order of auto's plan, forward-first
-    // (reordered) or the input order with the late ops pinned (Phases.h),
-    // where auto's plan is the warm start.
-    const Schedule *warm = autoPlan ? &autoPlan->schedule : nullptr;
+    // forward ops is solved forward-first (reordered) or in the input order
+    // with the late ops pinned (Phases.h). The warm start is auto's plan
+    // where one of those takes it, else the cheapest of auto's candidates
+    // within the budget that one does (auto's plan may recompute late
+    // forward ops, which the pinned order never does).
+    bool late = !lateForwardNodes(g).empty();
+    std::vector<unsigned> ffOrder;
+    Graph pinned, reordered;
+    if (late) {
+      ffOrder = forwardFirstOrder(g);
+      pinned = pinLateForward(g);
+      reordered = reorderGraph(g, ffOrder);
+    }
+    const Schedule *warm = nullptr;
+    const Graph *warmGraph = nullptr;
+    double warmCost = 0;
+    auto consider = [&](const PlanResult &p) {
+      const Graph *on = !late ? (p.order.empty() ? &g : nullptr)
+                        : p.order.empty() ? &pinned
+                        : p.order == ffOrder ? &reordered
+                                             : nullptr;
+      SimResult sim;
+      if (!on || simulate(*on, p.schedule, sim) || sim.peakBytes > budget)
+        return;
+      if (!warm || sim.recomputeCost < warmCost - 1e-9) {
+        warm = &p.schedule;
+        warmGraph = on;
+        warmCost = sim.recomputeCost;
+      }
+    };
+    if (autoPlan)
+      consider(*autoPlan);
+    for (const PlanResult &p : candidates)
+      consider(p);
     std::optional<Graph> staged;
-    if (!lateForwardNodes(g).empty())
-      staged = autoPlan && !autoPlan->order.empty()
-                   ? reorderGraph(g, autoPlan->order)
-                   : pinLateForward(g);
-    else if (autoPlan && !autoPlan->order.empty())
-      warm = nullptr;
+    if (late)
+      staged = warmGraph == &reordered ? reordered : pinned;
     const Graph &solved = staged ? *staged : g;
     for (MilpModel model : {MilpModel::Compact, MilpModel::Dense}) {
       if (model == MilpModel::Dense &&
