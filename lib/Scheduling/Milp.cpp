@@ -1437,9 +1437,10 @@ remat::sched::milpRepairToBudget(const Graph &graph, int64_t budget,
 #endif
 }
 
-std::optional<Schedule> remat::sched::milpReplanWindow(
-    const Graph &graph, const Schedule &schedule, unsigned first,
-    unsigned last, double seconds) {
+std::optional<Schedule>
+remat::sched::milpReplanWindow(const Graph &graph, const Schedule &schedule,
+                               unsigned first, unsigned last, double seconds,
+                               int64_t maxNodes) {
 #ifdef REMAT_HAVE_CBC
   if (graph.validate() || !graph.isForwardOnly() || graph.size() == 0 ||
       graph.size() > kMilpMaxNodes ||
@@ -1451,6 +1452,7 @@ std::optional<Schedule> remat::sched::milpReplanWindow(
   builder.fixedLists = &schedule;
   builder.windowFirst = first;
   builder.windowLast = last;
+  builder.maxNodes = maxNodes;
   windowBoundary(graph, schedule, first, last, builder.enterAllowed,
                  builder.exitRequired);
   SolveOutcome out = builder.solve(/*peakMode=*/true, 0, seconds);

@@ -188,7 +188,8 @@ std::optional<Schedule> milpRepairToBudget(const Graph &graph, int64_t budget,
 
 /// One step of `milpRepairToBudget`, for tests: the stages of nodes `first`
 /// to `last` of `schedule` (a forward-only graph's, lists in index order)
-/// re-planned by CBC for their least peak within `seconds`, inside the rest
+/// re-planned by CBC for their least peak within `seconds` (and `maxNodes`
+/// branch-and-bound nodes, -1: no limit), inside the rest
 /// of the schedule. Returns the whole schedule, or none if CBC found no
 /// solution. Every step outside the window holds at most the bytes it holds
 /// in `schedule` (what the stages after it read leaves the window resident,
@@ -196,7 +197,8 @@ std::optional<Schedule> milpRepairToBudget(const Graph &graph, int64_t budget,
 std::optional<Schedule> milpReplanWindow(const Graph &graph,
                                          const Schedule &schedule,
                                          unsigned first, unsigned last,
-                                         double seconds);
+                                         double seconds,
+                                         int64_t maxNodes = -1);
 
 /// One window of a plan to re-plan at a budget (`milpReplanWindowAtBudget`).
 struct MilpWindowRequest {
