@@ -88,6 +88,12 @@ static llvm::cl::opt<unsigned> boundJointExactSteps(
     llvm::cl::desc("Steps of the joint exact program in the lower bound of "
                    "--bound-graphs (LowerBoundOptions::jointExactSteps)"),
     llvm::cl::init(LowerBoundOptions().jointExactSteps));
+static llvm::cl::opt<bool> boundIntervalSteps(
+    "bound-interval-steps",
+    llvm::cl::desc("With --bound-joint-exact-steps, pay each window between "
+                   "two joint steps for the values it executes "
+                   "(LowerBoundOptions::intervalSteps)"),
+    llvm::cl::init(LowerBoundOptions().intervalSteps));
 static llvm::cl::opt<bool> boundCardinality(
     "bound-cardinality",
     llvm::cl::desc("In --bound-graphs, bound the two sides of a disjunction "
@@ -841,6 +847,7 @@ static int runBoundGraph(MLIRContext &ctx, llvm::StringRef path) {
     boundOptions.maxSplits = boundSplits;
     boundOptions.jointSteps = boundJointSteps;
     boundOptions.jointExactSteps = boundJointExactSteps;
+    boundOptions.intervalSteps = boundIntervalSteps;
     boundOptions.cardinality = boundCardinality;
     LowerBound lb = recomputeLowerBoundAnyOrder(g, budget, boundOptions);
     double boundWall = seconds(t0);

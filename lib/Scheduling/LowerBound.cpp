@@ -915,18 +915,22 @@ std::optional<double> jointLpBound(const Graph &graph, const StepFacts &facts,
 #endif
 }
 
-/// The joint cut program of `steps` (StepProgram.h, `solveJointStepProgram`)
-/// over the union of their relevant values, in normalised costs; its bound
-/// holds for the recompute after the first step. `recomputed` receives the
-/// graph indices (increasing) its best solution recomputes.
-std::optional<StepProgramResult>
-solveJointSteps(const Graph &graph, const StepFacts &facts,
-                const std::vector<unsigned> &steps, int64_t budget,
-                double costUnit, double byteUnit, bool recomputeMemory,
-                double seconds, std::vector<unsigned> &recomputed) {
+/// The cut problems to the end of `steps` (increasing) over the union of
+/// their relevant values, whose graph indices go to `values` (the local
+/// index of the programs is the position there), in normalised costs, as
+/// steps of an interval program (StepProgram.h): the values each step
+/// concerns and those read in its window (by the nodes after it up to the
+/// next step; to the end for the last). Values a step does not concern are
+/// neither needed nor recomputed there.
+std::vector<IntervalStep>
+unionPrograms(const Graph &graph, const StepFacts &facts,
+              const std::vector<unsigned> &steps, int64_t budget,
+              double costUnit, double byteUnit, bool recomputeMemory,
+              std::vector<unsigned> &values) {
   unsigned n = facts.n;
   std::vector<StepCut> cuts;
-  std::vector<unsigned> index(n, ~0u), values;
+  std::vector<unsigned> index(n, ~0u);
+  values.clear();
   for (unsigned t : steps) {
     cuts.emplace_back(graph, facts, t, n, costUnit, byteUnit, budget,
                       recomputeMemory);
@@ -937,31 +941,64 @@ solveJointSteps(const Graph &graph, const StepFacts &facts,
       }
   }
   unsigned m = values.size();
-  std::vector<StepProgram> programs;
+  std::vector<IntervalStep> programs;
   for (unsigned j = 0; j != steps.size(); ++j) {
-    StepProgram own = cuts[j].program(budget - facts.fixed[steps[j]]);
+    unsigned t = steps[j];
+    unsigned windowEnd = j + 1 < steps.size() ? steps[j + 1] : n - 1;
+    StepProgram own = cuts[j].program(budget - facts.fixed[t]);
     const std::vector<unsigned> &local = cuts[j].relevantNodes();
-    // Values the step does not concern are neither needed nor recomputed
-    // there.
-    StepProgram p;
+    IntervalStep step;
+    StepProgram &p = step.program;
     p.cap = own.cap;
     p.needed.assign(m, false);
     p.pinned.assign(m, true);
     p.operands.resize(m);
+    step.relevant.assign(m, false);
+    step.readInWindow.assign(m, false);
     for (unsigned v : values) {
       p.cost.push_back(graph.nodes[v].cost / costUnit);
       p.bytes.push_back(facts.counted[v]);
     }
     for (unsigned i = 0; i != local.size(); ++i) {
-      unsigned u = index[local[i]];
+      unsigned v = local[i], u = index[v];
+      step.relevant[u] = true;
+      step.readInWindow[u] = facts.isReadWithin(v, t + 1, windowEnd);
       p.needed[u] = own.needed[i];
       p.pinned[u] = own.pinned[i];
       for (unsigned op : own.operands[i])
         p.operands[u].push_back(index[local[op]]);
     }
-    programs.push_back(std::move(p));
+    programs.push_back(std::move(step));
   }
-  std::optional<StepProgramResult> r = solveJointStepProgram(programs, seconds);
+  return programs;
+}
+
+/// The joint program of `steps` (increasing) over the union of their
+/// relevant values (`unionPrograms`), in normalised costs: with `intervals`
+/// each window paid for its executions (StepProgram.h,
+/// `solveIntervalStepProgram`), else each value once
+/// (`solveJointStepProgram`). Its bound holds for the recompute after the
+/// first step. `recomputed` receives the graph indices (increasing) its
+/// best solution recomputes.
+std::optional<StepProgramResult>
+solveJointSteps(const Graph &graph, const StepFacts &facts,
+                const std::vector<unsigned> &steps, int64_t budget,
+                double costUnit, double byteUnit, bool recomputeMemory,
+                bool intervals, double seconds,
+                std::vector<unsigned> &recomputed) {
+  std::vector<unsigned> values;
+  std::vector<IntervalStep> windows =
+      unionPrograms(graph, facts, steps, budget, costUnit, byteUnit,
+                    recomputeMemory, values);
+  std::optional<StepProgramResult> r;
+  if (intervals) {
+    r = solveIntervalStepProgram(windows, seconds);
+  } else {
+    std::vector<StepProgram> programs;
+    for (IntervalStep &w : windows)
+      programs.push_back(std::move(w.program));
+    r = solveJointStepProgram(programs, seconds);
+  }
   recomputed.clear();
   if (r)
     for (unsigned u = 0; u != r->recomputed.size(); ++u)
@@ -1357,9 +1394,9 @@ LowerBound remat::sched::recomputeLowerBound(const Graph &graph,
       steps.push_back(sim.peakStep);
       llvm::sort(steps);
       std::vector<unsigned> solution;
-      std::optional<StepProgramResult> r =
-          solveJointSteps(graph, facts, steps, budgetBytes, costUnit, byteUnit,
-                          options.recomputeMemory, left, solution);
+      std::optional<StepProgramResult> r = solveJointSteps(
+          graph, facts, steps, budgetBytes, costUnit, byteUnit,
+          options.recomputeMemory, options.intervalSteps, left, solution);
       if (!r)
         break;
       double total = prefix[steps.front()] + r->bound * costUnit;

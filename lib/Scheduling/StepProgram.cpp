@@ -7,6 +7,7 @@
 #include "remat/Scheduling/StepProgram.h"
 
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SmallVector.h"
 
 #include <algorithm>
 #include <chrono>
@@ -40,17 +41,25 @@ constexpr double kIntegral = 1e-6;
 /// bound (column and count-row bounds changed). Columns: per step j,
 /// live_j(v) = 2mj + v and recomputed_j(v) = 2mj + m + v; with several
 /// steps also recomputed(v) = 2mK + v, at least every recomputed_j(v), which
-/// carries the cost (with one step recomputed_0 carries it).
+/// carries the cost (with one step recomputed_0 carries it). An interval
+/// program (`windows` given, one per step) has instead executed_j(v) =
+/// 2mK + mj + v, v executed in window j, which carries the cost; there
+/// recomputed_j(v) (v not live at step j and executed after it) is at most
+/// the sum of v's executions in the windows from j on, so that each step's
+/// own rows hold as in a single step.
 class StepLp {
 public:
-  explicit StepLp(llvm::ArrayRef<StepProgram> steps)
-      : steps(steps), m(steps.front().cost.size()), k(steps.size()) {
+  StepLp(llvm::ArrayRef<StepProgram> steps,
+         llvm::ArrayRef<IntervalStep> windows = {})
+      : steps(steps), m(steps.front().cost.size()), k(steps.size()),
+        intervals(!windows.empty()) {
     const StepProgram &first = steps.front();
     colLo.assign(columns(), 0);
     colUp.assign(columns(), 1);
     obj.assign(columns(), 0);
     for (unsigned v = 0; v != m; ++v)
-      obj[costColumn(v)] = first.cost[v];
+      for (unsigned c : costColumns(v))
+        obj[c] = first.cost[v];
     for (unsigned j = 0; j != k; ++j) {
       const StepProgram &p = steps[j];
       for (unsigned v = 0; v != m; ++v)
@@ -72,14 +81,17 @@ public:
       for (unsigned v = 0; v != m; ++v)
         if (first.bytes[v] > 0)
           memory.push_back({live(j, v), double(first.bytes[v]) / cap});
+      knapsackRow.push_back(rowLo.size());
       addRow(memory, -COIN_DBL_MAX, double(p.cap) / cap);
     }
+    if (intervals)
+      addWindowRows(windows);
     // A value recomputed after any step is recomputed (and paid) once.
-    if (k > 1)
+    if (k > 1 && !intervals)
       for (unsigned j = 0; j != k; ++j)
         for (unsigned v = 0; v != m; ++v)
           if (!steps[j].pinned[v])
-            addRow({{costColumn(v), 1}, {recomputed(j, v), -1}}, 0,
+            addRow({{costColumns(v).front(), 1}, {recomputed(j, v), -1}}, 0,
                    COIN_DBL_MAX);
     // Count rows: the values of each cost (two or more, recomputable).
     std::map<double, std::vector<unsigned>> byCost;
@@ -91,11 +103,12 @@ public:
         continue;
       std::vector<std::pair<unsigned, double>> terms;
       for (unsigned v : members)
-        terms.push_back({costColumn(v), 1});
+        for (unsigned c : costColumns(v))
+          terms.push_back({c, 1});
       classRow.push_back(rowLo.size());
       classCost.push_back(cost);
       classMembers.push_back(members);
-      addRow(terms, 0, double(members.size()));
+      addRow(terms, 0, double(members.size() * (intervals ? k : 1)));
     }
     CoinPackedMatrix matrix(false, tripletRow.data(), tripletCol.data(),
                             tripletValue.data(),
@@ -109,14 +122,32 @@ public:
       rowsOfMatrix[tripletRow[e]].push_back({tripletCol[e], tripletValue[e]});
   }
 
-  unsigned columns() const { return 2 * m * k + (k > 1 ? m : 0); }
+  unsigned columns() const {
+    return 2 * m * k + (intervals ? m * k : k > 1 ? m : 0);
+  }
+  unsigned executed(unsigned j, unsigned v) const {
+    return 2 * m * k + m * j + v;
+  }
   unsigned live(unsigned j, unsigned v) const { return 2 * m * j + v; }
   unsigned recomputed(unsigned j, unsigned v) const {
     return 2 * m * j + m + v;
   }
-  /// The column that carries v's cost.
-  unsigned costColumn(unsigned v) const {
-    return k > 1 ? 2 * m * k + v : m + v;
+  /// The columns that carry v's cost: its executions in each window, or
+  /// the one column of its recomputation.
+  llvm::SmallVector<unsigned, 4> costColumns(unsigned v) const {
+    if (!intervals)
+      return {k > 1 ? 2 * m * k + v : m + v};
+    llvm::SmallVector<unsigned, 4> result;
+    for (unsigned j = 0; j != k; ++j)
+      result.push_back(executed(j, v));
+    return result;
+  }
+  /// The sum of v's cost columns at `x`.
+  double countOf(unsigned v, const std::vector<double> &x) const {
+    double c = 0;
+    for (unsigned col : costColumns(v))
+      c += x[col];
+    return c;
   }
   /// Some step may recompute v.
   bool isRecomputable(unsigned v) const {
@@ -127,7 +158,7 @@ public:
   /// tiny multiple of the bytes of a live value.
   double weightOf(unsigned c) const {
     if (c >= 2 * m * k)
-      return steps.front().cost[c - 2 * m * k];
+      return steps.front().cost[(c - 2 * m * k) % m];
     unsigned r = c % (2 * m);
     return r >= m ? steps.front().cost[r - m]
                   : double(steps.front().bytes[r]) * 1e-12;
@@ -200,16 +231,76 @@ public:
     return bound - 1e-9 * (magnitude + 1);
   }
 
+  /// Whether `x` (integral) satisfies every row, the knapsack rows in
+  /// exact bytes.
+  bool satisfies(const std::vector<double> &x) const {
+    for (unsigned r = 0; r != rowLo.size(); ++r) {
+      if (llvm::is_contained(knapsackRow, r))
+        continue;
+      double a = 0;
+      for (auto [c, e] : rowsOfMatrix[r])
+        a += e * x[c];
+      if (a < rowLo[r] - 1e-9 || a > rowUp[r] + 1e-9)
+        return false;
+    }
+    for (unsigned j = 0; j != k; ++j) {
+      int64_t bytes = 0;
+      for (unsigned v = 0; v != m; ++v)
+        if (x[live(j, v)] > 0.5)
+          bytes += steps.front().bytes[v];
+      if (bytes > steps[j].cap)
+        return false;
+    }
+    for (unsigned c = 0; c != x.size(); ++c)
+      if (x[c] < colLo[c] - 1e-9 || x[c] > colUp[c] + 1e-9)
+        return false;
+    return true;
+  }
+
   llvm::ArrayRef<StepProgram> steps;
   unsigned m, k;
+  bool intervals;
   /// The last `solve` proved its LP infeasible (no point within the
   /// node's bounds).
   bool infeasible = false;
-  std::vector<unsigned> classRow;
+  std::vector<unsigned> classRow, knapsackRow;
   std::vector<double> classCost;
   std::vector<std::vector<unsigned>> classMembers;
 
 private:
+  /// The rows of an interval program beyond each step's own.
+  void addWindowRows(llvm::ArrayRef<IntervalStep> windows) {
+    for (unsigned j = 0; j != k; ++j) {
+      const StepProgram &p = steps[j];
+      const std::vector<bool> &read = windows[j].readInWindow;
+      for (unsigned v = 0; v != m; ++v) {
+        // Never executed in the window where never after the step (a value
+        // that must be live there gains nothing by it).
+        if (p.pinned[v])
+          colUp[executed(j, v)] = 0;
+        if (read[v])
+          addRow({{live(j, v), 1}, {executed(j, v), 1}}, 1, COIN_DBL_MAX);
+        if (!p.pinned[v])
+          for (unsigned u : p.operands[v])
+            addRow({{executed(j, v), 1},
+                    {live(j, u), -1},
+                    {executed(j, u), -1}},
+                   -COIN_DBL_MAX, 0);
+        // Not live at j and executed after it: executed in a window from
+        // j on.
+        std::vector<std::pair<unsigned, double>> later = {
+            {recomputed(j, v), 1}};
+        for (unsigned i = j; i != k; ++i)
+          later.push_back({executed(i, v), -1});
+        addRow(later, -COIN_DBL_MAX, 0);
+        // Live at the next step and made before this one: live here or
+        // executed in this window.
+        if (j + 1 < k && windows[j].relevant[v] && windows[j + 1].relevant[v])
+          addRow({{live(j + 1, v), 1}, {live(j, v), -1}, {executed(j, v), -1}},
+                 -COIN_DBL_MAX, 0);
+      }
+    }
+  }
   void addRow(const std::vector<std::pair<unsigned, double>> &terms, double lo,
               double hi) {
     for (auto [c, a] : terms) {
@@ -236,11 +327,14 @@ remat::sched::solveStepProgram(const StepProgram &program, double seconds,
   return solveJointStepProgram(program, seconds, maxNodes);
 }
 
-std::optional<StepProgramResult>
-remat::sched::solveJointStepProgram(llvm::ArrayRef<StepProgram> steps,
-                                    double seconds, unsigned maxNodes) {
+/// The branch and bound of `solveJointStepProgram` and, with `windows`
+/// (one per step, their programs `steps`), of `solveIntervalStepProgram`.
+static std::optional<StepProgramResult>
+solvePrograms(llvm::ArrayRef<StepProgram> steps,
+              llvm::ArrayRef<IntervalStep> windows, double seconds,
+              unsigned maxNodes) {
 #ifndef REMAT_HAVE_CBC
-  (void)steps, (void)seconds, (void)maxNodes;
+  (void)steps, (void)windows, (void)seconds, (void)maxNodes;
   return std::nullopt;
 #else
   using Clock = std::chrono::steady_clock;
@@ -255,7 +349,8 @@ remat::sched::solveJointStepProgram(llvm::ArrayRef<StepProgram> steps,
   unsigned m = first.cost.size();
   if (m == 0)
     return std::nullopt;
-  StepLp lp(steps);
+  bool intervals = !windows.empty();
+  StepLp lp(steps, windows);
   struct Node {
     double bound;
     StepLp::Bounds bounds;
@@ -276,6 +371,21 @@ remat::sched::solveJointStepProgram(llvm::ArrayRef<StepProgram> steps,
         return std::nullopt;
     auto on = [&](unsigned c) { return x[c] > 0.5; };
     solution.assign(m, false);
+    if (intervals) {
+      std::vector<double> rounded(x.size());
+      for (unsigned c = 0; c != x.size(); ++c)
+        rounded[c] = on(c) ? 1 : 0;
+      if (!lp.satisfies(rounded))
+        return std::nullopt;
+      double cost = 0;
+      for (unsigned v = 0; v != m; ++v)
+        for (unsigned c : lp.costColumns(v))
+          if (on(c)) {
+            cost += first.cost[v];
+            solution[v] = true;
+          }
+      return cost;
+    }
     for (unsigned j = 0; j != steps.size(); ++j) {
       const StepProgram &p = steps[j];
       int64_t bytes = 0;
@@ -307,7 +417,74 @@ remat::sched::solveJointStepProgram(llvm::ArrayRef<StepProgram> steps,
   // stay live, every other needed value is recomputed, with the operands
   // its recomputation needs (pinned ones live); kept when every step is
   // within its cap.
+  // An interval program is rounded from its last step back, a value live
+  // at the next step needed at this one too, and the point is kept when it
+  // satisfies every row.
+  auto roundWindows = [&](const std::vector<double> &x) {
+    std::vector<double> point(x.size(), 0);
+    std::vector<char> live(m), liveNext(m), run(m);
+    std::vector<unsigned> work;
+    unsigned k = steps.size();
+    for (unsigned i = 0; i != k; ++i) {
+      unsigned j = k - 1 - i;
+      const StepProgram &p = steps[j];
+      for (unsigned v = 0; v != m; ++v) {
+        double l = x[lp.live(j, v)];
+        live[v] = l > 1 - kIntegral || (p.pinned[v] && l > 0.5);
+        run[v] = false;
+        bool needed = windows[j].readInWindow[v] ||
+                      (p.needed[v] && p.pinned[v]) ||
+                      (j + 1 < k && liveNext[v] && windows[j].relevant[v] &&
+                       windows[j + 1].relevant[v]);
+        if (needed && !live[v]) {
+          if (p.pinned[v])
+            live[v] = true;
+          else
+            work.push_back(v);
+        }
+      }
+      while (!work.empty()) {
+        unsigned v = work.back();
+        work.pop_back();
+        if (run[v])
+          continue;
+        run[v] = true;
+        for (unsigned u : p.operands[v]) {
+          if (live[u] || run[u])
+            continue;
+          if (p.pinned[u])
+            live[u] = true;
+          else
+            work.push_back(u);
+        }
+      }
+      for (unsigned v = 0; v != m; ++v) {
+        point[lp.live(j, v)] = live[v];
+        point[lp.executed(j, v)] = run[v];
+      }
+      liveNext = live;
+    }
+    // Not live at a step and executed after it.
+    for (unsigned j = 0; j != k; ++j)
+      for (unsigned v = 0; v != m; ++v) {
+        bool later = false;
+        for (unsigned i = j; i != k && !later; ++i)
+          later = point[lp.executed(i, v)] > 0.5;
+        point[lp.recomputed(j, v)] =
+            !steps[j].pinned[v] && later && point[lp.live(j, v)] < 0.5;
+      }
+    std::vector<bool> keep = solution;
+    std::optional<double> cost = integralCost(point);
+    if (cost && *cost < incumbent) {
+      incumbent = *cost;
+      result.recomputed = solution;
+      result.solutionCost = *cost;
+    }
+    solution = std::move(keep);
+  };
   auto roundDown = [&](const std::vector<double> &x) {
+    if (intervals)
+      return roundWindows(x);
     std::vector<char> rec(m), anyRec(m);
     std::vector<unsigned> work;
     for (unsigned j = 0; j != steps.size(); ++j) {
@@ -427,7 +604,7 @@ remat::sched::solveJointStepProgram(llvm::ArrayRef<StepProgram> steps,
     for (unsigned k = 0; k != lp.classRow.size(); ++k) {
       double c = 0;
       for (unsigned v : lp.classMembers[k])
-        c += x[lp.costColumn(v)];
+        c += lp.countOf(v, x);
       if (std::fabs(c - std::round(c)) > kIntegral &&
           (klass < 0 || lp.classCost[k] > lp.classCost[klass])) {
         klass = int(k);
@@ -478,4 +655,21 @@ remat::sched::solveJointStepProgram(llvm::ArrayRef<StepProgram> steps,
   result.bound = std::max(0.0, bound);
   return result;
 #endif
+}
+
+std::optional<StepProgramResult>
+remat::sched::solveJointStepProgram(llvm::ArrayRef<StepProgram> steps,
+                                    double seconds, unsigned maxNodes) {
+  return solvePrograms(steps, {}, seconds, maxNodes);
+}
+
+std::optional<StepProgramResult>
+remat::sched::solveIntervalStepProgram(llvm::ArrayRef<IntervalStep> steps,
+                                       double seconds, unsigned maxNodes) {
+  std::vector<StepProgram> programs;
+  for (const IntervalStep &step : steps)
+    programs.push_back(step.program);
+  if (programs.empty())
+    return std::nullopt;
+  return solvePrograms(programs, steps, seconds, maxNodes);
 }

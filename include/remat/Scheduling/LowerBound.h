@@ -151,6 +151,14 @@ struct LowerBoundOptions {
   /// lowered as a kept set (`lowerKeptSet`), peaks over the budget. 0 or 1:
   /// none (the default: measured on encoder-12 only).
   unsigned jointExactSteps = 0;
+  /// The joint steps' program pays each window between two steps for the
+  /// values it executes (StepProgram.h, `solveIntervalStepProgram`) instead
+  /// of each value once (`solveJointStepProgram`). Its LP is never below
+  /// the joint program's, but it is larger and gets fewer nodes in the
+  /// joint steps' 0.08 of the time limit: with 8 s, ResNet-50 at 0.5 / 0.6
+  /// of store-all 1.95 -> 1.98% / 0.55 -> 0.56% of the forward, encoder-12
+  /// at 0.6 13.42 -> 13.35% (docs/Scheduling.md step 5f). Off by default.
+  bool intervalSteps = false;
 };
 
 /// A lower bound and how it was found.

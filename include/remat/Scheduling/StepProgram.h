@@ -46,6 +46,28 @@
 /// recomputations (encoder-12 at 0.6 of store-all: the end of the forward
 /// and the first backward steps need different cheap values dropped).
 ///
+/// Interval steps. The joint program pays a value once however often it is
+/// executed. Take instead the windows between the steps: window j holds the
+/// lists of the nodes after t_j up to t_{j+1} (the last window: to the end),
+/// and e_j(v) says v is executed in window j. A value read by a node of
+/// window j is live at t_j or executed in window j before that read; a
+/// value live at t_{j+1} and made before t_j was live at t_j or executed in
+/// window j; an execution in window j reads instances live at t_j or made
+/// in window j. So, over the same values,
+///
+///   minimise   sum_j sum_v cost(v) e_j(v)
+///   subject to live_j(v) + e_j(v) >= 1        (v read in window j)
+///              e_j(v) <= live_j(u) + e_j(u)   (u an operand of v)
+///              live_{j+1}(v) <= live_j(v) + e_j(v)   (v concerns both)
+///              each step's rows over live_j(v), recomputed_j(v)
+///              recomputed_j(v) <= e_j(v) + ... + e_K(v)
+///
+/// bounds the recompute after t_1: windows are disjoint in time, so a value
+/// executed in two of them is paid twice. On ResNet-50 at 0.4-0.5 of
+/// store-all a cut at the start of the backward recomputes the first
+/// stage's residual stream once; the stage's own backward needs it again
+/// at the end, where it can be neither held nor rebuilt for free.
+///
 //===----------------------------------------------------------------------===//
 
 #ifndef REMAT_SCHEDULING_STEPPROGRAM_H
@@ -92,6 +114,20 @@ struct StepProgramResult {
   unsigned nodes = 0;
 };
 
+/// One step of an interval program (see above), over the values of all
+/// its steps: `program` is the step's own cut problem (its rows hold too,
+/// with recomputed(v) at most v's executions in the windows from this step
+/// on), `readInWindow` the values read by a node of the step's window,
+/// `relevant` the values the step concerns (made before it): only a value
+/// relevant at two consecutive steps has its live column at the later one
+/// bounded by the earlier one. A value pinned in `program` is not executed
+/// in the window.
+struct IntervalStep {
+  StepProgram program;
+  std::vector<bool> readInWindow;
+  std::vector<bool> relevant;
+};
+
 /// Whether `solveStepProgram` and `solveJointStepProgram` can run (remat was
 /// built with CBC, which brings CLP).
 bool stepProgramAvailable();
@@ -114,6 +150,14 @@ std::optional<StepProgramResult> solveStepProgram(const StepProgram &program,
 std::optional<StepProgramResult>
 solveJointStepProgram(llvm::ArrayRef<StepProgram> steps, double seconds,
                       unsigned maxNodes = 0);
+
+/// The interval program of `steps` (in the order of the steps, see above)
+/// by the same branch and bound. The result's `recomputed` holds the values
+/// its best solution executes in some window, and `solutionCost` that
+/// solution's cost (every execution paid).
+std::optional<StepProgramResult>
+solveIntervalStepProgram(llvm::ArrayRef<IntervalStep> steps, double seconds,
+                         unsigned maxNodes = 0);
 
 } // namespace sched
 } // namespace remat
