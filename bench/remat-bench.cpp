@@ -86,8 +86,9 @@ static llvm::cl::opt<unsigned> boundJointSteps(
 static llvm::cl::opt<unsigned> boundJointExactSteps(
     "bound-joint-exact-steps",
     llvm::cl::desc("Steps of the joint exact program in the lower bound of "
-                   "--bound-graphs (LowerBoundOptions::jointExactSteps)"),
-    llvm::cl::init(LowerBoundOptions().jointExactSteps));
+                   "--bound-graphs (LowerBoundOptions::jointExactSteps; 4, "
+                   "as in the bound the planner reports; 0: none)"),
+    llvm::cl::init(4));
 static llvm::cl::opt<bool> boundIntervalSteps(
     "bound-interval-steps",
     llvm::cl::desc("With --bound-joint-exact-steps, pay each window between "

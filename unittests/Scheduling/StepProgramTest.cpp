@@ -7,6 +7,7 @@
 #include "remat/Scheduling/StepProgram.h"
 #include "remat/Scheduling/KeptSet.h"
 #include "remat/Scheduling/LowerBound.h"
+#include "remat/Scheduling/Planner.h"
 #include "remat/Scheduling/Strategies.h"
 
 #include "ScheduleEnumeration.h"
@@ -443,6 +444,45 @@ TEST(StepProgramTest, JointStepsNeverAboveExhaustiveOptimum) {
   on.jointExactSteps = 4;
   on.intervalSteps = false;
   expectRaisedBelowExhaustiveOptimum(97, 80, on, off);
+}
+
+TEST(StepProgramTest, ReportedBoundHasJointSteps) {
+  if (!stepProgramAvailable())
+    GTEST_SKIP() << "built without CBC/CLP";
+  // The bound the planner attaches to its plan (`boundSeconds`) has joint
+  // exact steps: at the first 4 budgets of JointStepsNeverAboveExhaustive-
+  // Optimum's graphs where they raise the library's default bound, the
+  // reported bound is the raised one.
+  std::mt19937 rng(97);
+  LowerBoundOptions plain;
+  plain.timeLimitSeconds = 60;
+  LowerBoundOptions joint = plain;
+  joint.jointExactSteps = 4;
+  unsigned checked = 0;
+  for (unsigned iter = 0; iter != 80 && checked != 4; ++iter) {
+    unsigned numF = 3 + iter % 2, numB = 8 - numF - (iter % 3 == 0);
+    Graph g = test::makeRandomGraph(rng, numF, numB);
+    std::vector<std::pair<int64_t, double>> points = test::allSchedules(g);
+    auto [minPeak, maxPeak] = test::peakRange(points);
+    for (int64_t budget = minPeak; budget <= maxPeak && checked != 4;
+         ++budget) {
+      double without = recomputeLowerBoundAnyOrder(g, budget, plain)
+                           .recomputeCost;
+      double with = recomputeLowerBoundAnyOrder(g, budget, joint).recomputeCost;
+      if (with <= without * (1 + 1e-6))
+        continue;
+      PlannerOptions options;
+      options.budget = budget;
+      options.boundSeconds = 60;
+      llvm::Expected<PlannerResult> r = planRematerialization(g, options);
+      ASSERT_TRUE(bool(r)) << llvm::toString(r.takeError());
+      ASSERT_TRUE(r->plan.bound) << "graph " << iter << " budget " << budget;
+      EXPECT_NEAR(r->plan.bound->recomputeCost, with, 1e-9 * (1 + with))
+          << "graph " << iter << " budget " << budget;
+      ++checked;
+    }
+  }
+  EXPECT_EQ(checked, 4u);
 }
 
 TEST(StepProgramTest, IntervalNeverAboveTheEnumeratedOptimum) {

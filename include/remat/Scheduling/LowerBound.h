@@ -149,7 +149,10 @@ struct LowerBoundOptions {
   /// one joint program (StepProgram.h, `solveJointStepProgram`): the step that
   /// gives the bound, and each step where the best cut found so far,
   /// lowered as a kept set (`lowerKeptSet`), peaks over the budget. 0 or 1:
-  /// none (the default: measured on encoder-12 only).
+  /// none (the default, which the exact MILP's bound keeps); the bound the
+  /// planner reports (`PlannerOptions::boundSeconds`) and remat-bench use 4:
+  /// measured on the whole bound table (bench/bound-results.md), 28 of 30
+  /// budgets within 5% against 26.
   unsigned jointExactSteps = 0;
   /// The joint steps' program pays each window between two steps for the
   /// values it executes (StepProgram.h, `solveIntervalStepProgram`) instead

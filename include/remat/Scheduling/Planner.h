@@ -64,7 +64,8 @@ struct PlannerOptions {
   double maxRecomputePercent = -1;
   /// Seconds for the recompute lower bound at `budget` (LowerBound.h,
   /// `recomputeLowerBoundAnyOrder`), attached to the chosen plan as
-  /// `PlanResult::bound`; 0: none. Needs a budget.
+  /// `PlanResult::bound`, with up to 4 joint exact steps
+  /// (`LowerBoundOptions::jointExactSteps`); 0: none. Needs a budget.
   double boundSeconds = 0;
   /// Scale of the deterministic evaluation budgets of the local searches
   /// (the min-cut sweep's kept-set search and `auto`'s relaxation to the
