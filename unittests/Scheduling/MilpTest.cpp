@@ -9,6 +9,7 @@
 #include "remat/Scheduling/ForwardOnly.h"
 #include "remat/Scheduling/KeptSet.h"
 #include "remat/Scheduling/LowerBound.h"
+#include "remat/Scheduling/MilpClaims.h"
 #include "remat/Scheduling/Strategies.h"
 
 #include "TestGraphs.h"
@@ -944,6 +945,64 @@ TEST(Milp, TimeLimitIsWallTimeAndWarmStartKeepsTheHeuristic) {
 /// optimum: a plan within the budget, a bound never above the optimum,
 /// "optimal" only for the optimum, and "infeasible" only for budgets below
 /// the least peak.
+/// `milpOptimal`'s lower bound has joint exact steps whose windows pay for
+/// what they execute (`kMilpBoundJointSteps`, `LowerBoundOptions::
+/// intervalSteps`): warm-started from the exhaustive optimum where that
+/// bound reaches the optimum and the single steps' bound does not, the
+/// plan is proven optimal by the lower bound without CBC. The bound never
+/// exceeds the exhaustive optimum.
+TEST(Milp, JointIntervalBoundProvesWhatSingleStepsCannot) {
+  REQUIRE_CBC();
+  std::mt19937 rng(4711);
+  unsigned compared = 0, provedByJoint = 0;
+  for (unsigned iter = 0; iter != 80; ++iter) {
+    Graph g = test::makeRandomGraph(rng, 4, 4);
+    ASSERT_FALSE(g.validate());
+    Exhaustive ex = exhaustive(g);
+    SimResult sa;
+    ASSERT_FALSE(simulate(g, storeAll(g), sa));
+    std::vector<double> costs;
+    for (const Node &node : g.nodes)
+      costs.push_back(node.cost);
+    LowerBoundOptions single;
+    single.timeLimitSeconds = 2; // milpOptimal's at a 60 s limit
+    LowerBoundOptions joint = single;
+    joint.jointExactSteps = kMilpBoundJointSteps;
+    joint.intervalSteps = true;
+    for (int64_t budget : {ex.minPeak, (2 * ex.minPeak + sa.peakBytes) / 3,
+                           (ex.minPeak + sa.peakBytes) / 2}) {
+      double best = ex.leastCostWithin(budget);
+      if (best == std::numeric_limits<double>::infinity() || best <= 0)
+        continue;
+      ++compared;
+      double byJoint = wholeCostBound(
+          costs, recomputeLowerBound(g, budget, joint).recomputeCost);
+      double bySingle = wholeCostBound(
+          costs, recomputeLowerBound(g, budget, single).recomputeCost);
+      EXPECT_LE(byJoint, best * (1 + 1e-9) + 1e-9)
+          << "graph " << iter << " budget " << budget;
+      auto meets = [&](double bound) { return bound >= best * (1 - 1e-9); };
+      if (!meets(byJoint) || meets(bySingle))
+        continue;
+      std::string note;
+      std::optional<PlanResult> p = milpOptimal(g, budget, kTimeLimit, note);
+      ASSERT_TRUE(p) << note;
+      ASSERT_DOUBLE_EQ(p->sim.recomputeCost, best);
+      Schedule optimum = p->schedule;
+      std::optional<PlanResult> again =
+          milpOptimal(g, budget, kTimeLimit, note, &optimum);
+      ASSERT_TRUE(again && again->solver) << note;
+      EXPECT_TRUE(again->solver->optimal) << again->detail;
+      EXPECT_DOUBLE_EQ(again->sim.recomputeCost, best);
+      EXPECT_NE(again->detail.find("by the lower bound"), std::string::npos)
+          << again->detail << " graph " << iter << " budget " << budget;
+      ++provedByJoint;
+    }
+  }
+  EXPECT_GE(compared, 120u);
+  EXPECT_GT(provedByJoint, 0u) << "of " << compared;
+}
+
 TEST(Milp, ShortTimeLimitsNeverClaimWrongProofs) {
   REQUIRE_CBC();
   std::mt19937 rng(31);

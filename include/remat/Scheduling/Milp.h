@@ -85,6 +85,10 @@ constexpr unsigned kMilpDenseMaxNodes = 80;
 /// limit (Clp's wall-clock limit), so the cap is about memory, not about
 /// the limit holding.
 constexpr size_t kMilpMaxNonzeros = 250000;
+/// Steps of the joint exact program in `milpOptimal`'s lower bound
+/// (`LowerBoundOptions::jointExactSteps`, with `intervalSteps`: each window
+/// between two steps pays for the values it executes).
+constexpr unsigned kMilpBoundJointSteps = 4;
 
 /// Solves the MILP above. With `budgetBytes > 0`: the least recompute cost
 /// whose simulated activation peak is within the budget. With
@@ -106,9 +110,11 @@ constexpr size_t kMilpMaxNonzeros = 250000;
 /// cost more than it are fixed to 0) and is returned, with CBC's bound, when CBC
 /// finds nothing better in time, so a time-limited solve is never worse than
 /// it (CBC's own MIP start was measured worse: CBC kept the start). If CBC
-/// proves nothing beats it, it is reported optimal. Returns the plan (strategy
-/// "milp", `solver` set, `detail` "optimal" only if CBC proved optimality of
-/// every solve, else "feasible, gap X%", followed by the objective, bound and
+/// proves nothing beats it, it is reported optimal. LowerBound.h's bound
+/// (2 s at most; joint exact steps, `kMilpBoundJointSteps`) floors the
+/// reported bound and proves the warm start optimal where it meets it.
+/// Returns the plan (strategy "milp", `solver` set, `detail` "optimal" only
+/// if CBC proved optimality of every solve, else "feasible, gap X%", followed by the objective, bound and
 /// time), or none with `note` saying why: no CBC, graph too large (>
 /// kMilpMaxNodes without a budget, kMilpDenseMaxNodes for the dense model),
 /// model too large (> kMilpMaxNonzeros) without a warm start within the
