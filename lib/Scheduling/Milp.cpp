@@ -1241,10 +1241,13 @@ private:
 /// smaller; a step where every radius gives nothing is not chosen again. It
 /// stops within the budget (returning the plan), out of time, or out of
 /// steps. Every plan it keeps is checked by `simulate`; nothing it does is
-/// a proof.
+/// a proof. With `maxNodes` >= 0 each solve stops at that many CBC nodes
+/// instead of after kRepairSolveSeconds (only the overall `seconds` still
+/// bound it): given time enough, the same plan on every run.
 std::optional<Schedule> repairToBudget(const Graph &graph, int64_t budget,
                                        Schedule seed, double seconds,
-                                       unsigned &solves) {
+                                       unsigned &solves,
+                                       int64_t maxNodes = -1) {
   SecondsLeft left(seconds);
   unsigned n = graph.size();
   for (std::vector<unsigned> &list : seed.recomputeBefore)
@@ -1259,6 +1262,8 @@ std::optional<Schedule> repairToBudget(const Graph &graph, int64_t budget,
   // without them nothing came back in 4 s per window (random_layered_n100
   // at 0.6 of store-all).
   builder.heuristicsWithCutoff = true;
+  builder.maxNodes = maxNodes;
+  double solveSeconds = maxNodes >= 0 ? seconds : kRepairSolveSeconds;
   std::vector<bool> exhausted(n, false);
   size_t radius = 0;
   while (cur->peak > budget && left() > 0.05) {
@@ -1284,7 +1289,7 @@ std::optional<Schedule> repairToBudget(const Graph &graph, int64_t budget,
     if (withCutoff)
       cutoff = double(cur->peak) - 0.5;
     SolveOutcome out = builder.solve(
-        /*peakMode=*/true, 0, std::min(left(), kRepairSolveSeconds), cutoff);
+        /*peakMode=*/true, 0, std::min(left(), solveSeconds), cutoff);
     if (out.tooLargeNonzeros)
       break; // Every solve would build the same too large model.
     std::vector<int64_t> nextPeak;
@@ -1415,7 +1420,8 @@ MilpWindowBound remat::sched::milpWindowPeakBound(const Graph &graph,
 
 std::optional<Schedule>
 remat::sched::milpRepairToBudget(const Graph &graph, int64_t budget,
-                                 const Schedule &seed, double seconds) {
+                                 const Schedule &seed, double seconds,
+                                 int64_t maxNodes) {
 #ifdef REMAT_HAVE_CBC
   if (graph.validate() || !graph.isForwardOnly() || graph.size() == 0 ||
       graph.size() > kMilpMaxNodes ||
@@ -1423,7 +1429,7 @@ remat::sched::milpRepairToBudget(const Graph &graph, int64_t budget,
     return std::nullopt;
   unsigned solves = 0;
   std::optional<Schedule> plan =
-      repairToBudget(graph, budget, seed, seconds, solves);
+      repairToBudget(graph, budget, seed, seconds, solves, maxNodes);
   SimResult sim;
   if (plan && (simulate(graph, *plan, sim) || sim.peakBytes > budget))
     return std::nullopt;
@@ -1433,6 +1439,7 @@ remat::sched::milpRepairToBudget(const Graph &graph, int64_t budget,
   (void)budget;
   (void)seed;
   (void)seconds;
+  (void)maxNodes;
   return std::nullopt;
 #endif
 }

@@ -187,10 +187,13 @@ MilpWindowBound milpWindowPeakBound(const Graph &graph, unsigned first,
 /// same way, window by window (docs/Scheduling.md, "Repairing a plan to
 /// the budget"). Returns none when it finds nothing
 /// within the budget (which proves nothing) or for graphs the MILP
-/// declines; a returned plan simulates within the budget.
+/// declines; a returned plan simulates within the budget. With `maxNodes`
+/// >= 0 each window's solve stops at that many CBC nodes instead of after
+/// 4 s of wall time: with `seconds` enough, the same plan on every run.
 std::optional<Schedule> milpRepairToBudget(const Graph &graph, int64_t budget,
                                            const Schedule &seed,
-                                           double seconds);
+                                           double seconds,
+                                           int64_t maxNodes = -1);
 
 /// One step of `milpRepairToBudget`, for tests: the stages of nodes `first`
 /// to `last` of `schedule` (a forward-only graph's, lists in index order)
