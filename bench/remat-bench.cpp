@@ -26,6 +26,7 @@
 #include "remat/Scheduling/Planner.h"
 #include "remat/Scheduling/Revolve.h"
 #include "remat/Scheduling/Strategies.h"
+#include "remat/Support/ToolOptions.h"
 
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/IR/MLIRContext.h"
@@ -49,77 +50,86 @@ using namespace mlir;
 using namespace remat;
 using namespace remat::sched;
 
+/// The options `--help` lists (remat/Support/ToolOptions.h).
+static llvm::cl::OptionCategory benchCategory("remat-bench options");
+
 static llvm::cl::list<std::string> inputFiles(llvm::cl::Positional,
-                                              llvm::cl::desc("<model.mlir>..."));
+                                              llvm::cl::desc("<model.mlir>..."),
+                                              llvm::cl::cat(benchCategory));
 static llvm::cl::opt<unsigned>
     maxChain("max-chain", llvm::cl::desc("Longest generated chain"),
-             llvm::cl::init(10000));
+             llvm::cl::init(10000), llvm::cl::cat(benchCategory));
 static llvm::cl::opt<bool> noChains("no-chains",
-                                    llvm::cl::desc("Skip generated chains"));
+                                    llvm::cl::desc("Skip generated chains"),
+                                    llvm::cl::cat(benchCategory));
 static llvm::cl::list<std::string> torchGraphs(
     "torch-graphs",
     llvm::cl::desc("Exported PyTorch graphs (python/remat_export, Checkmate "
                    "JSON with pytorch_saved): PyTorch's saved sets replayed "
                    "in remat's simulator against remat's frontier"),
-    llvm::cl::CommaSeparated);
+    llvm::cl::CommaSeparated, llvm::cl::cat(benchCategory));
 static llvm::cl::list<std::string> boundGraphs(
     "bound-graphs",
     llvm::cl::desc("Graphs (Checkmate JSON) planned by auto at budgets of "
                    "0.4 .. 0.9 of store-all, against the recompute lower "
                    "bound (LowerBound.h)"),
-    llvm::cl::CommaSeparated);
+    llvm::cl::CommaSeparated, llvm::cl::cat(benchCategory));
 static llvm::cl::opt<double> boundSeconds(
     "bound-seconds",
     llvm::cl::desc("Time limit of the lower bound in --bound-graphs "
                    "(seconds)"),
-    llvm::cl::init(LowerBoundOptions().timeLimitSeconds));
+    llvm::cl::init(LowerBoundOptions().timeLimitSeconds),
+    llvm::cl::cat(benchCategory));
 static llvm::cl::opt<unsigned> boundSplits(
     "bound-splits",
     llvm::cl::desc("Branch-and-bound splits per step of the lower bound in "
                    "--bound-graphs"),
-    llvm::cl::init(LowerBoundOptions().maxSplits));
+    llvm::cl::init(LowerBoundOptions().maxSplits),
+    llvm::cl::cat(benchCategory));
 static llvm::cl::opt<unsigned> boundJointSteps(
     "bound-joint-steps",
     llvm::cl::desc("Steps of the joint LP in the lower bound of "
                    "--bound-graphs (LowerBoundOptions::jointSteps)"),
-    llvm::cl::init(LowerBoundOptions().jointSteps));
+    llvm::cl::init(LowerBoundOptions().jointSteps),
+    llvm::cl::cat(benchCategory));
 static llvm::cl::opt<unsigned> boundJointExactSteps(
     "bound-joint-exact-steps",
     llvm::cl::desc("Steps of the joint exact program in the lower bound of "
                    "--bound-graphs (LowerBoundOptions::jointExactSteps; 4, "
                    "as in the bound the planner reports; 0: none)"),
-    llvm::cl::init(4));
+    llvm::cl::init(4), llvm::cl::cat(benchCategory));
 static llvm::cl::opt<bool> boundIntervalSteps(
     "bound-interval-steps",
     llvm::cl::desc("With --bound-joint-exact-steps, pay each window between "
                    "two joint steps for the values it executes "
                    "(LowerBoundOptions::intervalSteps)"),
-    llvm::cl::init(LowerBoundOptions().intervalSteps));
+    llvm::cl::init(LowerBoundOptions().intervalSteps),
+    llvm::cl::cat(benchCategory));
 static llvm::cl::opt<bool> boundCardinality(
     "bound-cardinality",
     llvm::cl::desc("In --bound-graphs, bound the two sides of a disjunction "
                    "on how many values of a class of equal cost a step's cut "
                    "recomputes (LowerBoundOptions::cardinality)"),
-    llvm::cl::init(true));
+    llvm::cl::init(true), llvm::cl::cat(benchCategory));
 static llvm::cl::list<double> boundBudgets(
     "bound-budgets",
     llvm::cl::desc("Budgets of --bound-graphs and --budget-search-graphs as "
                    "fractions of store-all's peak (default "
                    "0.4,0.5,0.6,0.7,0.8,0.9)"),
-    llvm::cl::CommaSeparated);
+    llvm::cl::CommaSeparated, llvm::cl::cat(benchCategory));
 static llvm::cl::opt<double> boundMilpTimeLimit(
     "bound-milp-time-limit",
     llvm::cl::desc("In --bound-graphs, also run the exact MILP (forward-first "
                    "order, graphs it accepts) with this time limit in "
                    "seconds, to tell a loose bound from a loose plan "
                    "(0: off)"),
-    llvm::cl::init(0));
+    llvm::cl::init(0), llvm::cl::cat(benchCategory));
 static llvm::cl::opt<bool> boundCompareRecomputeMemory(
     "bound-compare-recompute-memory",
     llvm::cl::desc("In --bound-graphs, also print the lower bound without "
                    "the memory of recomputations "
                    "(LowerBoundOptions::recomputeMemory off) and its gap"),
-    llvm::cl::init(false));
+    llvm::cl::init(false), llvm::cl::cat(benchCategory));
 static llvm::cl::opt<bool> boundCutPlan(
     "bound-cut-plan",
     llvm::cl::desc("In --bound-graphs, also lower the cut within the budget "
@@ -130,7 +140,7 @@ static llvm::cl::opt<bool> boundCutPlan(
                    "the cut's cost and both plans' peak and recompute: a "
                    "plan near the bound within the budget says the planner "
                    "is the loose side"),
-    llvm::cl::init(false));
+    llvm::cl::init(false), llvm::cl::cat(benchCategory));
 static llvm::cl::list<std::string> budgetSearchGraphs(
     "budget-search-graphs",
     llvm::cl::desc("Graphs (Checkmate JSON) planned by auto at budgets of "
@@ -138,7 +148,7 @@ static llvm::cl::list<std::string> budgetSearchGraphs(
                    "within the budget (BudgetSearch.h), with its single-value "
                    "moves only, and with its larger changes too, against the "
                    "recompute lower bound"),
-    llvm::cl::CommaSeparated);
+    llvm::cl::CommaSeparated, llvm::cl::cat(benchCategory));
 static llvm::cl::opt<double> budgetSearchCutSeeds(
     "budget-search-cut-seeds",
     llvm::cl::desc("In --budget-search-graphs, compare auto without the "
@@ -146,7 +156,7 @@ static llvm::cl::opt<double> budgetSearchCutSeeds(
                    "cut computed in this many seconds "
                    "(PlannerOptions::budgetSearchCutSeconds), instead of the "
                    "single and larger moves; 0: off"),
-    llvm::cl::init(0));
+    llvm::cl::init(0), llvm::cl::cat(benchCategory));
 
 static llvm::cl::list<std::string> milpGraphs(
     "milp-graphs",
@@ -155,44 +165,44 @@ static llvm::cl::list<std::string> milpGraphs(
                    "peak: proven?, "
                    "gap, time, recompute against the dense (old) MILP and "
                    "auto"),
-    llvm::cl::CommaSeparated);
+    llvm::cl::CommaSeparated, llvm::cl::cat(benchCategory));
 static llvm::cl::opt<double>
     milpTimeLimit("milp-time-limit",
                   llvm::cl::desc("Time limit of each MILP solve in "
                                  "--milp-graphs (seconds)"),
-                  llvm::cl::init(60));
+                  llvm::cl::init(60), llvm::cl::cat(benchCategory));
 static llvm::cl::list<double> milpBudgets(
     "milp-budgets",
     llvm::cl::desc("Budgets of --milp-graphs as fractions of store-all's "
                    "peak (default 0.4,0.5,...,0.9)"),
-    llvm::cl::CommaSeparated);
+    llvm::cl::CommaSeparated, llvm::cl::cat(benchCategory));
 static llvm::cl::opt<bool> milpCostFixing(
     "milp-cost-fixing",
     llvm::cl::desc("Fix recomputations dearer than the warm start to 0 in "
                    "the MILP of --milp-graphs (off by default)"),
-    llvm::cl::init(false));
+    llvm::cl::init(false), llvm::cl::cat(benchCategory));
 static llvm::cl::opt<bool> milpKnapsackRows(
     "milp-knapsack-rows",
     llvm::cl::desc("Restate each stage's memory row at its backward node as "
                    "a knapsack row over the keep binaries in the MILP of "
                    "--milp-graphs (on by default; training graphs only)"),
-    llvm::cl::init(true));
+    llvm::cl::init(true), llvm::cl::cat(benchCategory));
 static llvm::cl::opt<bool> milpTreeCuts(
     "milp-tree-cuts",
     llvm::cl::desc("With the knapsack rows, keep CBC's cuts in the "
                    "branch-and-bound tree on every model of --milp-graphs "
                    "(on by default; off: root only from 2,000 columns)"),
-    llvm::cl::init(true));
+    llvm::cl::init(true), llvm::cl::cat(benchCategory));
 static llvm::cl::opt<bool> milpRangeRows(
     "milp-range-rows",
     llvm::cl::desc("Add LowerBound's bounds on parts of the schedule as "
                    "rows of the MILP in --milp-graphs (stage rows)"),
-    llvm::cl::init(false));
+    llvm::cl::init(false), llvm::cl::cat(benchCategory));
 static llvm::cl::opt<bool>
     milpDense("milp-dense",
               llvm::cl::desc("Also run the dense (old) MILP in "
                              "--milp-graphs on graphs it accepts"),
-              llvm::cl::init(true));
+              llvm::cl::init(true), llvm::cl::cat(benchCategory));
 
 /// A homogeneous training chain: forward layers f_1..f_n of `bytes` each
 /// (f_i reads f_{i-1}), a loss, and the backward g_i = grad of layer i that
@@ -1000,6 +1010,7 @@ static int runBudgetSearchGraph(MLIRContext &ctx, llvm::StringRef path) {
 
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
+  hideForeignOptions({&benchCategory}, /*keepMLIROptions=*/false);
   llvm::cl::ParseCommandLineOptions(argc, argv, "remat strategy benchmark\n");
   if (!noChains && runChains())
     return 1;

@@ -29,6 +29,7 @@ tools = ["remat-opt", "mlir-opt", "mlir-runner", "mlir-translate", "llvm-nm",
          ToolSubst("remat-compile", unresolved="ignore"),
          ToolSubst("remat-import", unresolved="ignore"),
          ToolSubst("remat-runner", unresolved="ignore"),
+         ToolSubst("remat-bench", unresolved="ignore"),
          ToolSubst("remat-fuzz-import", unresolved="ignore"),
          ToolSubst("remat-fuzz-opt", unresolved="ignore"),
          ToolSubst("remat-fuzz-schedule", unresolved="ignore")]
