@@ -329,6 +329,29 @@ remat::sched::solveStepProgram(const StepProgram &program, double seconds,
 
 /// The branch and bound of `solveJointStepProgram` and, with `windows`
 /// (one per step, their programs `steps`), of `solveIntervalStepProgram`.
+/// Marks as executed (`run`) every value on `work` and, through the operands
+/// of `p`, every value they read that is neither live nor executed already;
+/// a pinned operand (never recomputed) becomes live instead. Empties `work`.
+static void executeClosure(const StepProgram &p, std::vector<char> &live,
+                           std::vector<char> &run,
+                           std::vector<unsigned> &work) {
+  while (!work.empty()) {
+    unsigned v = work.back();
+    work.pop_back();
+    if (run[v])
+      continue;
+    run[v] = true;
+    for (unsigned u : p.operands[v]) {
+      if (live[u] || run[u])
+        continue;
+      if (p.pinned[u])
+        live[u] = true;
+      else
+        work.push_back(u);
+    }
+  }
+}
+
 static std::optional<StepProgramResult>
 solvePrograms(llvm::ArrayRef<StepProgram> steps,
               llvm::ArrayRef<IntervalStep> windows, double seconds,
@@ -443,21 +466,7 @@ solvePrograms(llvm::ArrayRef<StepProgram> steps,
             work.push_back(v);
         }
       }
-      while (!work.empty()) {
-        unsigned v = work.back();
-        work.pop_back();
-        if (run[v])
-          continue;
-        run[v] = true;
-        for (unsigned u : p.operands[v]) {
-          if (live[u] || run[u])
-            continue;
-          if (p.pinned[u])
-            live[u] = true;
-          else
-            work.push_back(u);
-        }
-      }
+      executeClosure(p, live, run, work);
       for (unsigned v = 0; v != m; ++v) {
         point[lp.live(j, v)] = live[v];
         point[lp.executed(j, v)] = run[v];
@@ -501,21 +510,7 @@ solvePrograms(llvm::ArrayRef<StepProgram> steps,
             work.push_back(v);
         }
       }
-      while (!work.empty()) {
-        unsigned v = work.back();
-        work.pop_back();
-        if (rec[v])
-          continue;
-        rec[v] = true;
-        for (unsigned u : p.operands[v]) {
-          if (live[u] || rec[u])
-            continue;
-          if (p.pinned[u])
-            live[u] = true;
-          else
-            work.push_back(u);
-        }
-      }
+      executeClosure(p, live, rec, work);
       int64_t bytes = 0;
       for (unsigned v = 0; v != m; ++v) {
         if (live[v])

@@ -153,6 +153,17 @@ double enumerateJoint(const StepProgram &a, const StepProgram &b) {
   return best;
 }
 
+/// The operands of `p` with one added to every value that has none (the
+/// value before it), so that a second step may recompute the values the
+/// first pins.
+std::vector<std::vector<unsigned>> operandsForEveryValue(const StepProgram &p) {
+  std::vector<std::vector<unsigned>> operands = p.operands;
+  for (unsigned v = 1; v != p.cost.size(); ++v)
+    if (operands[v].empty())
+      operands[v].push_back(v - 1);
+  return operands;
+}
+
 /// A second step over the values of `p`: the same costs, bytes and
 /// operands, other needed and pinned values and another cap.
 StepProgram otherStep(std::mt19937 &rng, const StepProgram &p,
@@ -401,12 +412,7 @@ TEST(StepProgramTest, JointNeverAboveTheEnumeratedOptimum) {
   unsigned feasible = 0, solved = 0, above = 0;
   for (unsigned iter = 0; iter != 200; ++iter) {
     StepProgram a = randomProgram(rng, 4 + iter % 4);
-    std::vector<std::vector<unsigned>> operands = a.operands;
-    // Operands for every value, so that the second step may recompute the
-    // values the first pins.
-    for (unsigned v = 1; v != a.cost.size(); ++v)
-      if (operands[v].empty())
-        operands[v].push_back(v - 1);
+    std::vector<std::vector<unsigned>> operands = operandsForEveryValue(a);
     StepProgram b = otherStep(rng, a, operands);
     double optimum = enumerateJoint(a, b);
     std::optional<StepProgramResult> r = solveJointStepProgram({a, b}, 10);
@@ -499,10 +505,7 @@ TEST(StepProgramTest, IntervalNeverAboveTheEnumeratedOptimum) {
   unsigned feasible = 0, solved = 0, above = 0;
   for (unsigned iter = 0; iter != 200; ++iter) {
     StepProgram a = randomProgram(rng, 3 + iter % 3);
-    std::vector<std::vector<unsigned>> operands = a.operands;
-    for (unsigned v = 1; v != a.cost.size(); ++v)
-      if (operands[v].empty())
-        operands[v].push_back(v - 1);
+    std::vector<std::vector<unsigned>> operands = operandsForEveryValue(a);
     std::vector<IntervalStep> steps(2);
     steps[0].program = a;
     steps[1].program = otherStep(rng, a, operands);

@@ -11,7 +11,9 @@
 /// and the tool's own options are lost among them. Each tool puts its
 /// options in its own category and calls `hideForeignOptions` before
 /// parsing: the foreign options stay accepted and are listed by
-/// `--help-hidden`.
+/// `--help-hidden`. LLVM's `cl::HideUnrelatedOptions` is not used: it makes
+/// them ReallyHidden (absent from `--help-hidden` too) and would hide MLIR's
+/// `--mlir-*` options and `--color` as well.
 ///
 //===----------------------------------------------------------------------===//
 
