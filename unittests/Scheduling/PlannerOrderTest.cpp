@@ -256,6 +256,39 @@ TEST(PlannerOrderTest, MilpProvesNothingOutsideItsOrder) {
   EXPECT_DOUBLE_EQ(own->plan.sim.recomputeCost, 501);
 }
 
+/// With `lower-bound=` asked for, the report's bound is the any-order bound
+/// the planner computed to restate a solver's claim, not a second one: once
+/// per request, and the report and the claim agree on it.
+TEST(PlannerOrderTest, ReportAndClaimShareOneAnyOrderBound) {
+  if (!milpAvailable())
+    GTEST_SKIP() << "built without CBC";
+  Graph g = test::makeLateCdf();
+  PlannerOptions options;
+  options.strategy = "milp";
+  options.budget = 404;
+  options.timeLimitSeconds = 20;
+  options.boundSeconds = 1;
+  llvm::Expected<PlannerResult> r = planRematerialization(g, options);
+  ASSERT_TRUE(bool(r)) << llvm::toString(r.takeError());
+  ASSERT_TRUE(r->plan.solver.has_value());
+  ASSERT_TRUE(r->plan.bound.has_value());
+  EXPECT_EQ(r->algorithmRuns["lower-bound-any-order"], 1u);
+  EXPECT_DOUBLE_EQ(r->plan.bound->recomputeCost, r->plan.solver->bound);
+  EXPECT_LE(r->plan.bound->recomputeCost, 1.0);
+  // No solver claim to restate: the report's bound alone, once.
+  options.strategy = "auto";
+  llvm::Expected<PlannerResult> a = planRematerialization(g, options);
+  ASSERT_TRUE(bool(a)) << llvm::toString(a.takeError());
+  ASSERT_TRUE(a->plan.bound.has_value());
+  EXPECT_EQ(a->algorithmRuns["lower-bound-any-order"], 1u);
+  // Nor without `lower-bound=`.
+  options.boundSeconds = 0;
+  llvm::Expected<PlannerResult> n = planRematerialization(g, options);
+  ASSERT_TRUE(bool(n)) << llvm::toString(n.takeError());
+  EXPECT_FALSE(n->plan.bound.has_value());
+  EXPECT_EQ(n->algorithmRuns.count("lower-bound-any-order"), 0u);
+}
+
 TEST(PlannerOrderTest, AutoWithLateDropsNeverOverTheBudget) {
   // Random interleavings at budgets between the least peak and store-all:
   // auto's plan simulates on its graph as reported and fits the budget, and

@@ -180,7 +180,8 @@ struct PlannerResult {
   std::vector<std::string> notes;
   /// How many times each algorithm ran for this request (by the names of
   /// `PlanCache`, e.g. "greedy-search", "chain-opt"): each algorithm runs
-  /// once per graph and parameter, whichever strategies share it.
+  /// once per graph and parameter, whichever strategies share it. LowerBound's
+  /// any-order bound at the budget counts as "lower-bound-any-order".
   std::map<std::string, unsigned> algorithmRuns;
 };
 
