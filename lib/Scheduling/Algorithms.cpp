@@ -423,8 +423,12 @@ milpPlan(PlanRequest &request, int64_t budget, double seconds,
   auto start = std::chrono::steady_clock::now();
   std::string note;
   request.getCache().countRun(names::kMilp);
-  std::optional<PlanResult> p =
-      milpOptimal(graph, budget, seconds, note, pick(budget));
+  // Above the size solved whole, a budget no candidate meets is repaired
+  // from the least-peak candidate (MilpLarge.h), so that one is passed.
+  const Schedule *warm = pick(budget);
+  if (!warm && budget > 0 && graph.size() > kMilpMaxNodes)
+    warm = pick(0);
+  std::optional<PlanResult> p = milpOptimal(graph, budget, seconds, note, warm);
   if (!p && budget > 0) {
     notes.push_back(note);
     double left = seconds - std::chrono::duration<double>(

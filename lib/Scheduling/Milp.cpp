@@ -15,6 +15,7 @@
 #include "remat/Scheduling/KeptSet.h"
 #include "remat/Scheduling/LowerBound.h"
 #include "remat/Scheduling/MilpClaims.h"
+#include "remat/Scheduling/MilpLarge.h"
 #include "remat/Scheduling/MilpWindows.h"
 
 #include <algorithm>
@@ -197,6 +198,9 @@ public:
   int64_t maxNodes = -1;
   /// CBC's cut generators (off for window solves that must be quick).
   bool cuts = true;
+  /// `solve` only gathers the model and says whether it exceeds
+  /// kMilpMaxNonzeros (`tooLargeNonzeros`); nothing is solved.
+  bool sizeOnly = false;
 
   MilpBuilder(const Graph &graph, unsigned numForward, bool compact)
       : graph(graph), n(graph.size()), f(numForward),
@@ -580,6 +584,13 @@ public:
     if (!peakMode)
       addRangeRows(ranges, R, colObj, addRow);
 
+    if (sizeOnly) {
+      if (rowCol.size() > kMilpMaxNonzeros) {
+        out.tooLargeNonzeros = rowCol.size();
+        out.tooLargeRows = rowLb.size();
+      }
+      return out;
+    }
     // Transpose the rows into CBC's column-major matrix.
     std::vector<CoinBigIndex> colStart(numCols + 1, 0);
     for (int c : rowCol)
@@ -1089,18 +1100,15 @@ private:
 constexpr unsigned kWindowSteps = 3;
 constexpr unsigned kWindowWidths[] = {4, 8};
 
-std::optional<std::pair<unsigned, unsigned>>
-windowProvesInfeasible(const Graph &graph, int64_t budget, double seconds) {
-  if (seconds <= 0.05 || !graph.isForwardOnly())
-    return std::nullopt;
-  auto deadline =
-      std::chrono::steady_clock::now() +
-      std::chrono::duration_cast<std::chrono::steady_clock::duration>(
-          std::chrono::duration<double>(seconds));
-  MilpBuilder windows(graph, graph.size(), /*compact=*/true);
-  windows.knapsackRows = false;
-  std::vector<unsigned> steps(graph.size());
-  for (unsigned v = 0; v != graph.size(); ++v)
+/// The windows `windowProvesInfeasible` and `milpWindowLeastPeakBound` try
+/// on `graph` (forward-only; `windows` is its model), first and last node of
+/// each: widths kWindowWidths ending at the kWindowSteps steps with the most
+/// bytes.
+std::vector<std::pair<unsigned, unsigned>>
+boundWindows(const Graph &graph, const MilpBuilder &windows) {
+  unsigned n = graph.size();
+  std::vector<unsigned> steps(n);
+  for (unsigned v = 0; v != n; ++v)
     steps[v] = v;
   std::stable_sort(steps.begin(), steps.end(), [&](unsigned a, unsigned b) {
     return windows.stepBytes(a) > windows.stepBytes(b);
@@ -1114,6 +1122,21 @@ windowProvesInfeasible(const Graph &graph, int64_t budget, double seconds) {
           tried.end())
         tried.push_back({first, s});
     }
+  return tried;
+}
+
+std::optional<std::pair<unsigned, unsigned>>
+windowProvesInfeasible(const Graph &graph, int64_t budget, double seconds) {
+  if (seconds <= 0.05 || !graph.isForwardOnly())
+    return std::nullopt;
+  auto deadline =
+      std::chrono::steady_clock::now() +
+      std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+          std::chrono::duration<double>(seconds));
+  MilpBuilder windows(graph, graph.size(), /*compact=*/true);
+  windows.knapsackRows = false;
+  std::vector<std::pair<unsigned, unsigned>> tried =
+      boundWindows(graph, windows);
   // CBC prunes what lies within its cutoff increment and its tolerances of
   // the cutoff; the margin keeps every proof above the budget itself.
   double margin = 0.5 + 1e-3 * windows.memoryScale();
@@ -1174,9 +1197,45 @@ void windowBoundary(const Graph &graph, const Schedule &schedule,
   usedFrom(atExit, exitPos, exit);
 }
 
+/// Restricts `builder`'s window (its bounds, `enterAllowed` and
+/// `exitRequired` set) to the forward nodes in `allowed` (indexed by node)
+/// as recomputations, and gives variables only to the values that enter or
+/// leave it, those of `enterAlso`, the operands of the window's nodes and
+/// the recomputable nodes and their operands (`MilpBuilder::windowValues`).
+void restrictWindow(const Graph &graph, unsigned f,
+                    const std::vector<bool> &allowed,
+                    const std::vector<unsigned> &enterAlso,
+                    MilpBuilder &builder) {
+  unsigned n = graph.size();
+  std::vector<bool> values(n, false);
+  builder.recomputeAllowed.clear();
+  for (unsigned i = 0; i != f; ++i) {
+    builder.recomputeAllowed.push_back(allowed[i]);
+    if (builder.enterAllowed[i] || builder.exitRequired[i])
+      values[i] = true;
+    if (allowed[i]) {
+      values[i] = true;
+      for (unsigned op : graph.nodes[i].operands)
+        values[op] = true;
+    }
+  }
+  for (unsigned v = builder.windowFirst; v <= builder.windowLast && v < n; ++v)
+    for (unsigned op : graph.nodes[v].operands)
+      values[op] = true;
+  for (unsigned j : enterAlso)
+    if (j < f)
+      values[j] = true;
+  values.resize(f);
+  builder.windowValues = std::move(values);
+}
+
 /// Radii of the free stages around a peak step that `repairToBudget` tries,
 /// smallest first: the stages of nodes p - r to p + r / 2 for step p.
 constexpr unsigned kRepairRadii[] = {4, 8, 16, 32};
+/// The radii with a cap on each window's recomputations
+/// (`repairToBudget`'s `candidateCap`), whose models stay small enough for
+/// wider windows.
+constexpr unsigned kCappedRepairRadii[] = {4, 8, 16, 32, 64};
 /// Wall seconds one repair solve gets at most.
 constexpr double kRepairSolveSeconds = 4;
 
@@ -1244,19 +1303,34 @@ private:
 /// a proof. With `maxNodes` >= 0 each solve stops at that many CBC nodes
 /// instead of after kRepairSolveSeconds (only the overall `seconds` still
 /// bound it): given time enough, the same plan on every run.
+///
+/// Training graphs (forward pass first) are repaired the same way over their
+/// backward stages: a peak in the forward pass frees the first backward
+/// stages, whose model has the forward pass's rows (any forward value may
+/// then enter them). With `best`, the plan with the smallest excess found is
+/// stored there even when it misses the budget (`milpLowerPeak`). With
+/// `candidateCap` > 0 each window may recompute only that many forward nodes
+/// (`milpRecomputeCandidates`) and only the values it may read, enter or
+/// leave with get variables (`restrictWindow`): on random_layered_n500 the
+/// whole windows exceed kMilpMaxNonzeros from 13 stages on.
 std::optional<Schedule> repairToBudget(const Graph &graph, int64_t budget,
                                        Schedule seed, double seconds,
-                                       unsigned &solves,
-                                       int64_t maxNodes = -1) {
+                                       unsigned &solves, int64_t maxNodes = -1,
+                                       Schedule *best = nullptr,
+                                       unsigned candidateCap = 0) {
   SecondsLeft left(seconds);
   unsigned n = graph.size();
+  unsigned f = 0;
+  while (f < n && !graph.nodes[f].backward)
+    ++f;
+  unsigned firstStage = f == n ? 0 : f;
   for (std::vector<unsigned> &list : seed.recomputeBefore)
     std::sort(list.begin(), list.end());
   std::vector<int64_t> stepPeak;
   std::optional<Excess> cur = measureExcess(graph, seed, budget, stepPeak);
-  if (!cur)
+  if (!cur || firstStage == n)
     return std::nullopt;
-  MilpBuilder builder(graph, n, /*compact=*/true);
+  MilpBuilder builder(graph, f, /*compact=*/true);
   builder.knapsackRows = false;
   // CBC's primal heuristics find these solutions: with the cutoff and
   // without them nothing came back in 4 s per window (random_layered_n100
@@ -1277,13 +1351,24 @@ std::optional<Schedule> repairToBudget(const Graph &graph, int64_t budget,
     // solutions), then with the current peak as its cutoff (heuristics kept
     // on); on random_layered_n100 at 0.6 of store-all each variant alone
     // stalled at a step where the other one gained.
-    unsigned r = kRepairRadii[radius / 2];
+    unsigned r = candidateCap > 0 ? kCappedRepairRadii[radius / 2]
+                                  : kRepairRadii[radius / 2];
     bool withCutoff = radius % 2 == 1;
     builder.fixedLists = &seed;
-    builder.windowFirst = p >= r ? p - r : 0;
-    builder.windowLast = std::min(n - 1, p + r / 2);
+    builder.windowFirst = std::max(firstStage, p >= r ? p - r : 0);
+    builder.windowLast =
+        std::min(n - 1, std::max(p, builder.windowFirst) + r / 2);
     windowBoundary(graph, seed, builder.windowFirst, builder.windowLast,
                    builder.enterAllowed, builder.exitRequired);
+    if (candidateCap > 0)
+      restrictWindow(graph, f,
+                     milpRecomputeCandidates(graph, seed, builder.windowFirst,
+                                             builder.windowLast, candidateCap),
+                     {}, builder);
+    // The first backward stage has the forward pass's rows: what it keeps
+    // from the forward pass is counted there, so any value may enter.
+    if (f != n && builder.windowFirst == f)
+      builder.enterAllowed.assign(n, true);
     ++solves;
     std::optional<double> cutoff;
     if (withCutoff)
@@ -1303,11 +1388,14 @@ std::optional<Schedule> repairToBudget(const Graph &graph, int64_t budget,
       radius = 0;
       continue;
     }
-    if (++radius == 2 * std::size(kRepairRadii)) {
+    if (++radius == 2 * (candidateCap > 0 ? std::size(kCappedRepairRadii)
+                                          : std::size(kRepairRadii))) {
       exhausted[p] = true;
       radius = 0;
     }
   }
+  if (best)
+    *best = seed;
   if (cur->peak > budget)
     return std::nullopt;
   return seed;
@@ -1389,8 +1477,7 @@ MilpWindowBound remat::sched::milpWindowPeakBound(const Graph &graph,
                                                   double seconds) {
   MilpWindowBound result;
 #ifdef REMAT_HAVE_CBC
-  if (graph.validate() || !graph.isForwardOnly() || graph.size() == 0 ||
-      graph.size() > kMilpMaxNodes)
+  if (graph.validate() || !graph.isForwardOnly() || graph.size() == 0)
     return result;
   last = std::min(last, graph.size() - 1);
   if (first > last)
@@ -1440,6 +1527,84 @@ remat::sched::milpRepairToBudget(const Graph &graph, int64_t budget,
   (void)seed;
   (void)seconds;
   (void)maxNodes;
+  return std::nullopt;
+#endif
+}
+
+MilpWindowBound remat::sched::milpWindowLeastPeakBound(const Graph &graph,
+                                                       double seconds) {
+  MilpWindowBound result;
+#ifdef REMAT_HAVE_CBC
+  if (graph.validate() || !graph.isForwardOnly() || graph.size() == 0)
+    return result;
+  SecondsLeft left(seconds);
+  MilpBuilder windows(graph, graph.size(), /*compact=*/true);
+  windows.knapsackRows = false;
+  std::vector<std::pair<unsigned, unsigned>> tried =
+      boundWindows(graph, windows);
+  result.finished = true;
+  for (size_t k = 0; k != tried.size(); ++k) {
+    if (left() <= 0.05) {
+      result.finished = false;
+      break;
+    }
+    MilpWindowBound w =
+        milpWindowPeakBound(graph, tried[k].first, tried[k].second,
+                            left() / double(tried.size() - k));
+    result.nodes += w.nodes;
+    result.finished = result.finished && w.finished;
+    result.peakBytes = std::max(result.peakBytes, w.peakBytes);
+  }
+#else
+  (void)graph;
+  (void)seconds;
+#endif
+  return result;
+}
+
+std::optional<MilpPeakDescent>
+remat::sched::milpLowerPeak(const Graph &graph, int64_t target,
+                            const Schedule &seed, double seconds,
+                            int64_t maxNodes, unsigned candidateCap) {
+#ifdef REMAT_HAVE_CBC
+  unsigned n = graph.size();
+  if (graph.validate() || n == 0 || seed.recomputeBefore.size() != n)
+    return std::nullopt;
+  unsigned f = 0;
+  while (f < n && !graph.nodes[f].backward)
+    ++f;
+  for (unsigned v = f; v < n; ++v)
+    if (!graph.nodes[v].backward)
+      return std::nullopt; // The stage model needs the forward pass first.
+  MilpPeakDescent descent;
+  descent.schedule = seed;
+  repairToBudget(graph, target, seed, seconds, descent.solves, maxNodes,
+                 &descent.schedule, candidateCap);
+  if (simulate(graph, descent.schedule, descent.sim))
+    return std::nullopt;
+  return descent;
+#else
+  (void)graph;
+  (void)target;
+  (void)seed;
+  (void)seconds;
+  (void)maxNodes;
+  (void)candidateCap;
+  return std::nullopt;
+#endif
+}
+
+std::optional<std::pair<unsigned, unsigned>>
+remat::sched::milpWindowsProveInfeasible(const Graph &graph, int64_t budget,
+                                         double seconds) {
+#ifdef REMAT_HAVE_CBC
+  if (graph.validate() || graph.size() == 0)
+    return std::nullopt;
+  return windowProvesInfeasible(graph, budget, seconds);
+#else
+  (void)graph;
+  (void)budget;
+  (void)seconds;
   return std::nullopt;
 #endif
 }
@@ -1509,27 +1674,9 @@ remat::sched::milpReplanWindowAtBudget(const Graph &graph,
     if (j < f)
       builder.enterAllowed[j] = true;
   builder.entryRows = request.entryRows;
-  if (!request.recomputeAllowed.empty()) {
-    std::vector<bool> values(n, false);
-    for (unsigned i = 0; i != f; ++i) {
-      builder.recomputeAllowed.push_back(request.recomputeAllowed[i]);
-      if (builder.enterAllowed[i] || builder.exitRequired[i])
-        values[i] = true;
-      if (request.recomputeAllowed[i]) {
-        values[i] = true;
-        for (unsigned op : graph.nodes[i].operands)
-          values[op] = true;
-      }
-    }
-    for (unsigned v = request.first; v <= request.last; ++v)
-      for (unsigned op : graph.nodes[v].operands)
-        values[op] = true;
-    for (unsigned j : request.enterAlso)
-      if (j < f)
-        values[j] = true;
-    values.resize(f);
-    builder.windowValues = std::move(values);
-  }
+  if (!request.recomputeAllowed.empty())
+    restrictWindow(graph, f, request.recomputeAllowed, request.enterAlso,
+                   builder);
   SolveOutcome out = builder.solve(/*peakMode=*/false, request.budget,
                                    request.seconds, request.cutoff);
   answer.tooLarge = out.tooLargeNonzeros != 0;
@@ -1575,11 +1722,12 @@ std::optional<PlanResult> remat::sched::milpOptimal(const Graph &graph,
   unsigned n = graph.size();
   bool compact = model == MilpModel::Compact;
   unsigned maxNodes = compact ? kMilpMaxNodes : kMilpDenseMaxNodes;
-  // Too large to solve whole: the compact model at a budget searches
-  // windows of stages inside the warm start (MilpWindows.h); the dense
-  // model and the least peak decline.
-  bool windows = n > maxNodes && compact && budgetBytes > 0;
-  if (n > maxNodes && !windows) {
+  // Too large to solve whole: the compact model searches windows of stages
+  // inside the warm start (MilpWindows.h), or repairs the least-peak plan
+  // to the budget or towards a lower peak (MilpLarge.h); the dense model
+  // declines.
+  bool large = n > maxNodes && compact;
+  if (n > maxNodes && !large) {
     note = "milp: graph has " + std::to_string(n) + " nodes, more than the " +
            std::to_string(maxNodes) + " the exact solver accepts";
     return std::nullopt;
@@ -1599,12 +1747,12 @@ std::optional<PlanResult> remat::sched::milpOptimal(const Graph &graph,
              "pass first";
       return std::nullopt;
     }
-  if (windows)
-    return milpWindowPlan(graph, budgetBytes, timeLimitSeconds, warmStart,
-                          "graph of " + std::to_string(n) +
-                              " nodes, more than the " +
-                              std::to_string(maxNodes) + " solved whole",
-                          note);
+  if (large)
+    return milpLargePlan(graph, budgetBytes, timeLimitSeconds, warmStart,
+                         "graph of " + std::to_string(n) +
+                             " nodes, more than the " +
+                             std::to_string(maxNodes) + " solved whole",
+                         note);
 
   auto start = std::chrono::steady_clock::now();
   auto left = [&] {
@@ -1710,6 +1858,16 @@ std::optional<PlanResult> remat::sched::milpOptimal(const Graph &graph,
                             peakBound);
       stats.nodes += least.nodes;
     }
+    // Too large to solve whole: the descent of MilpLarge.h from the warm
+    // start (forward-min-peak's plan on a forward-only graph).
+    if (least.tooLargeNonzeros && compact &&
+        (warmStart || graph.isForwardOnly()))
+      return milpLargePlan(
+          graph, 0, std::max(0.0, left()), warmStart,
+          "model of " + std::to_string(least.tooLargeNonzeros) +
+              " nonzeros, more than the " + std::to_string(kMilpMaxNonzeros) +
+              " solved whole",
+          note);
     if (declineSize(least))
       return std::nullopt;
     if (warmSim)
@@ -1772,6 +1930,22 @@ std::optional<PlanResult> remat::sched::milpOptimal(const Graph &graph,
              "(lower bound)";
       return std::nullopt;
     }
+    // No plan within the budget on a forward-only graph whose whole model
+    // is too large (random_layered_n250: 1.5M nonzeros): the repair of
+    // MilpLarge.h, whose windows are kept small, instead of the one below
+    // (whose windows of that graph found nothing in 4 s each).
+    if (!cutoff && compact && graph.isForwardOnly()) {
+      builder.sizeOnly = true;
+      SolveOutcome probe = builder.solve(false, budgetBytes, left());
+      builder.sizeOnly = false;
+      if (probe.tooLargeNonzeros)
+        return milpLargePlan(
+            graph, budgetBytes, std::max(0.0, left()), warmStart,
+            "model of " + std::to_string(probe.tooLargeNonzeros) +
+                " nonzeros, more than the " + std::to_string(kMilpMaxNonzeros) +
+                " solved whole",
+            note);
+    }
     // No plan within the budget on a forward-only graph: first ask whether
     // a few stages alone already need more (windowProvesInfeasible), with
     // a sixth of the time (they prove random_layered_n100 at 0.5 of
@@ -1824,12 +1998,13 @@ std::optional<PlanResult> remat::sched::milpOptimal(const Graph &graph,
           rangeRows ? bound.ranges : std::vector<LowerBound::Range>());
       stats.nodes += result.nodes;
     }
-    if (result.tooLargeNonzeros && warmStart && compact) {
+    if (result.tooLargeNonzeros && compact &&
+        (warmStart || graph.isForwardOnly())) {
       std::string why = "model of " + std::to_string(result.tooLargeNonzeros) +
                         " nonzeros, more than the " +
                         std::to_string(kMilpMaxNonzeros) + " solved whole";
-      return milpWindowPlan(graph, budgetBytes, std::max(0.0, left()),
-                            warmStart, why, note);
+      return milpLargePlan(graph, budgetBytes, std::max(0.0, left()), warmStart,
+                           why, note);
     }
     if (declineSize(result))
       return std::nullopt;

@@ -315,7 +315,8 @@ remat::sched::milpWindowSearch(const Graph &graph, int64_t budget,
 std::optional<PlanResult>
 remat::sched::milpWindowPlan(const Graph &graph, int64_t budgetBytes,
                              double timeLimitSeconds, const Schedule *warmStart,
-                             const std::string &why, std::string &note) {
+                             const std::string &why, std::string &note,
+                             const MilpWindowSearchOptions &searchOptions) {
   auto began = Clock::now();
   SimResult warmSim;
   if (budgetBytes <= 0 || !warmStart || simulate(graph, *warmStart, warmSim) ||
@@ -350,7 +351,7 @@ remat::sched::milpWindowPlan(const Graph &graph, int64_t budgetBytes,
   search.schedule = *warmStart;
   search.sim = warmSim;
   if (!meets(boundCost, warmSim.recomputeCost)) {
-    MilpWindowSearchOptions options;
+    MilpWindowSearchOptions options = searchOptions;
     options.seconds = timeLimitSeconds - secondsSince(began);
     if (std::optional<MilpWindowSearchResult> r =
             milpWindowSearch(graph, budgetBytes, *warmStart, options))
@@ -408,4 +409,18 @@ remat::sched::milpWindowRequest(const Graph &graph, const Schedule &plan,
                                 const MilpWindowSearchOptions &options) {
   PlanTrace trace(graph, plan);
   return windowRequest(graph, plan, trace, first, last, budget, options);
+}
+
+std::vector<bool> remat::sched::milpRecomputeCandidates(const Graph &graph,
+                                                        const Schedule &plan,
+                                                        unsigned first,
+                                                        unsigned last,
+                                                        unsigned cap) {
+  unsigned n = graph.size();
+  unsigned f = 0;
+  while (f < n && !graph.nodes[f].backward)
+    ++f;
+  if (plan.recomputeBefore.size() != n || first > last || last >= n)
+    return std::vector<bool>(n, false);
+  return recomputeCandidates(graph, plan, f, first, last, cap);
 }

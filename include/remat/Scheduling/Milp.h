@@ -170,10 +170,18 @@ struct MilpWindowBound {
 /// `last`, so each schedule of the whole graph is, restricted to those
 /// stages, a solution with at most its peak; the window's least peak (or
 /// CBC's proven bound on it within `seconds`) bounds every schedule's
-/// peak from below. Returns 0 bytes for training graphs and graphs the
-/// MILP declines.
+/// peak from below. Returns 0 bytes for training graphs and invalid graphs;
+/// graphs of any size are taken (only the window's model is limited, by
+/// kMilpMaxNonzeros).
 MilpWindowBound milpWindowPeakBound(const Graph &graph, unsigned first,
                                     unsigned last, double seconds);
+
+/// The largest `milpWindowPeakBound` over the windows `milpOptimal` tries
+/// to prove a budget infeasible (widths 4 and 8 ending at the 3 steps that
+/// hold the most bytes whatever is recomputed), the time shared among them:
+/// a lower bound on every schedule's peak of a forward-only graph of any
+/// size. `finished` when every window's search ended.
+MilpWindowBound milpWindowLeastPeakBound(const Graph &graph, double seconds);
 
 /// A plan within `budget` for a forward-only graph, searched from `seed`
 /// (any valid schedule, typically forward-min-peak's least-peak plan) within
@@ -194,6 +202,43 @@ std::optional<Schedule> milpRepairToBudget(const Graph &graph, int64_t budget,
                                            const Schedule &seed,
                                            double seconds,
                                            int64_t maxNodes = -1);
+
+/// What `milpLowerPeak` found: the plan with the least peak (then the fewest
+/// steps at it, then the fewest bytes above the target), simulated.
+struct MilpPeakDescent {
+  Schedule schedule;
+  SimResult sim;
+  /// Window solves.
+  unsigned solves = 0;
+};
+
+/// The search of `milpRepairToBudget` towards `target` bytes, on graphs of
+/// any size (only each window's model is limited, by kMilpMaxNonzeros) and
+/// on training graphs too (forward pass first; a peak in the forward pass
+/// frees the first backward stages, whose model has the forward pass's
+/// rows). It stops at the target, at `seconds`, or when every step at the
+/// peak has been tried at every radius. Returns the best plan found, whose
+/// peak may be above `target` but never above `seed`'s; none when `seed` is
+/// not a valid schedule or a forward node follows a backward one. Nothing it
+/// returns is a proof (MilpLarge.h uses it for the least peak and for
+/// budgets no plan meets on graphs too large to solve whole). With
+/// `candidateCap` > 0 each window may recompute at most that many forward
+/// nodes (`milpRecomputeCandidates`, MilpWindows.h) and only the values it
+/// reads, recomputes, takes in or hands on get variables, which keeps the
+/// windows of graphs of hundreds of nodes below kMilpMaxNonzeros.
+std::optional<MilpPeakDescent>
+milpLowerPeak(const Graph &graph, int64_t target, const Schedule &seed,
+              double seconds, int64_t maxNodes = -1, unsigned candidateCap = 0);
+
+/// Windows of stages that prove `budget` infeasible on a forward-only graph
+/// of any size (what `milpOptimal` asks first when no plan fits the budget):
+/// windows of 4 and 8 stages ending at the 3 steps that hold the most bytes
+/// whatever is recomputed, each asked for a schedule of its stages (entering
+/// state free) below the budget plus a margin. Returns the first window
+/// (first and last node) whose search ends without one, none otherwise
+/// (training graphs: always none).
+std::optional<std::pair<unsigned, unsigned>>
+milpWindowsProveInfeasible(const Graph &graph, int64_t budget, double seconds);
 
 /// One step of `milpRepairToBudget`, for tests: the stages of nodes `first`
 /// to `last` of `schedule` (a forward-only graph's, lists in index order)

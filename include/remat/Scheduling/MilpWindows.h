@@ -101,15 +101,25 @@ MilpWindowRequest milpWindowRequest(const Graph &graph, const Schedule &plan,
                                     int64_t budget,
                                     const MilpWindowSearchOptions &options);
 
+/// The forward nodes a window of the stages of nodes `first` to `last` of
+/// `plan` may recompute (`MilpWindowRequest::recomputeAllowed`): those
+/// `plan` recomputes there, then the forward ancestors of what the window
+/// reads, nearest first, up to `cap` nodes. Indexed by node.
+std::vector<bool> milpRecomputeCandidates(const Graph &graph,
+                                          const Schedule &plan, unsigned first,
+                                          unsigned last, unsigned cap);
+
 /// `milpOptimal`'s answer on graphs it does not solve whole (Milp.h): the
 /// window search from `warmStart` within `timeLimitSeconds`, its gap
 /// against LowerBound's recompute bound. `why` says why the whole model
 /// was not solved (for the plan's detail). Returns none with `note` set
-/// when there is no warm start within the budget.
+/// when there is no warm start within the budget. `searchOptions` are the
+/// search's limits but for `seconds`, which the time limit sets.
 std::optional<PlanResult>
 milpWindowPlan(const Graph &graph, int64_t budgetBytes, double timeLimitSeconds,
                const Schedule *warmStart, const std::string &why,
-               std::string &note);
+               std::string &note,
+               const MilpWindowSearchOptions &searchOptions = {});
 
 } // namespace sched
 } // namespace remat

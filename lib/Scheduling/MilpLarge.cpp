@@ -1,0 +1,252 @@
+//===- MilpLarge.cpp - The MILP on graphs too large to solve whole --------===//
+//
+// Part of the remat project.
+//
+//===----------------------------------------------------------------------===//
+///
+/// \file
+/// Budgets no plan meets and the least peak on graphs `milpOptimal` does not
+/// solve whole (MilpLarge.h).
+///
+//===----------------------------------------------------------------------===//
+
+#include "remat/Scheduling/MilpLarge.h"
+#include "remat/Scheduling/ForwardOnly.h"
+#include "remat/Scheduling/LowerBound.h"
+#include "remat/Scheduling/Milp.h"
+#include "remat/Scheduling/MilpWindows.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+
+using namespace remat::sched;
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double secondsSince(Clock::time_point start) {
+  return std::chrono::duration<double>(Clock::now() - start).count();
+}
+
+/// The plan the descent starts from: forward-min-peak's at `budget` (its
+/// least peak when it misses it) on a forward-only graph, or `start` where
+/// it peaks lower; `start` on a training graph. `what` names it.
+std::optional<Schedule> descentSeed(const Graph &graph, int64_t budget,
+                                    const Schedule *start, std::string &what) {
+  std::optional<Schedule> seed;
+  int64_t seedPeak = 0;
+  if (graph.isForwardOnly()) {
+    PlanResult p = forwardOnlyMinPeak(graph, std::max<int64_t>(0, budget));
+    seed = std::move(p.schedule);
+    seedPeak = p.sim.peakBytes;
+    what = "forward-min-peak's plan";
+  }
+  SimResult sim;
+  if (start && !simulate(graph, *start, sim) &&
+      (!seed || sim.peakBytes < seedPeak)) {
+    seed = *start;
+    what = "the warm start";
+  }
+  return seed;
+}
+
+std::string bytes(int64_t b) { return std::to_string(b) + " bytes"; }
+
+} // namespace
+
+std::optional<PlanResult>
+remat::sched::milpLargePlan(const Graph &graph, int64_t budgetBytes,
+                            double timeLimitSeconds, const Schedule *start,
+                            const std::string &why, std::string &note,
+                            const MilpLargeOptions &options) {
+  auto began = Clock::now();
+  auto left = [&] { return timeLimitSeconds - secondsSince(began); };
+  if (std::optional<std::string> err = graph.validate()) {
+    note = "milp: malformed graph: " + *err;
+    return std::nullopt;
+  }
+  if (!milpAvailable()) {
+    note = "milp: remat was built without CBC (coinor-libcbc-dev)";
+    return std::nullopt;
+  }
+  SimResult startSim;
+  bool startValid = start && !simulate(graph, *start, startSim);
+  if (budgetBytes > 0 && startValid && startSim.peakBytes <= budgetBytes)
+    return milpWindowPlan(graph, budgetBytes, timeLimitSeconds, start, why,
+                          note);
+
+  // Proofs first: a step that holds more than the budget whatever is
+  // recomputed, or (forward-only graphs) a window of stages that does.
+  int64_t stepBound = leastPeakLowerBound(graph);
+  if (budgetBytes > 0) {
+    if (stepBound > budgetBytes) {
+      note = "milp: no schedule fits the budget of " + bytes(budgetBytes) +
+             " (proved): some step holds more whatever is recomputed (lower "
+             "bound)";
+      return std::nullopt;
+    }
+    if (std::optional<std::pair<unsigned, unsigned>> window =
+            milpWindowsProveInfeasible(graph, budgetBytes, left() / 6)) {
+      note = "milp: no schedule fits the budget of " + bytes(budgetBytes) +
+             " (proved): the stages of nodes '" +
+             graph.nodes[window->first].name + "' to '" +
+             graph.nodes[window->second].name +
+             "' alone need more, whatever is kept entering them";
+      return std::nullopt;
+    }
+  }
+
+  std::string seedName;
+  std::optional<Schedule> seed =
+      descentSeed(graph, budgetBytes, startValid ? start : nullptr, seedName);
+  if (!seed) {
+    note = "milp: " + why +
+           "; the search needs a plan to start from, and none was given";
+    return std::nullopt;
+  }
+  SimResult seedSim;
+  if (simulate(graph, *seed, seedSim)) {
+    note = "milp: invalid plan to start from";
+    return std::nullopt;
+  }
+
+  // The least peak: a bound first (LowerBound's step bound; on forward-only
+  // graphs also windows of stages, with a sixth of the time).
+  int64_t peakBound = stepBound;
+  bool windowBound = false;
+  if (budgetBytes <= 0 && stepBound < seedSim.peakBytes) {
+    MilpWindowBound w = milpWindowLeastPeakBound(graph, left() / 6);
+    if (w.peakBytes > peakBound) {
+      peakBound = w.peakBytes;
+      windowBound = true;
+    }
+  }
+  int64_t target = budgetBytes > 0 ? budgetBytes : peakBound;
+  MilpPeakDescent descent;
+  descent.schedule = *seed;
+  descent.sim = seedSim;
+  if (options.descend && seedSim.peakBytes > target && left() > 0.05) {
+    if (std::optional<MilpPeakDescent> d =
+            milpLowerPeak(graph, target, *seed, left() * 2 / 3,
+                          options.descentNodes, options.descentCandidates))
+      descent = std::move(*d);
+  }
+  char buf[512];
+  if (budgetBytes > 0) {
+    if (descent.sim.peakBytes > budgetBytes) {
+      std::snprintf(buf, sizeof(buf),
+                    "; no plan within the budget of %lld bytes found in "
+                    "%.1f s: windows of stages re-planned around the peak "
+                    "(%u solves) lowered %s from %lld to %lld bytes (not a "
+                    "proof: the budget may still be met)",
+                    (long long)budgetBytes, secondsSince(began), descent.solves,
+                    seedName.c_str(), (long long)seedSim.peakBytes,
+                    (long long)descent.sim.peakBytes);
+      note = "milp: " + why + buf;
+      return std::nullopt;
+    }
+    std::snprintf(buf, sizeof(buf),
+                  "; no plan given within the budget: %s (peak %lld bytes) "
+                  "repaired to it by windows of stages re-planned around the "
+                  "peak (%u solves, %.1f s)",
+                  seedName.c_str(), (long long)seedSim.peakBytes,
+                  descent.solves, secondsSince(began));
+    MilpWindowSearchOptions search;
+    search.windowNodes = options.windowNodes;
+    search.windowSeconds = options.windowSeconds;
+    search.maxSolves = options.maxWindowSolves;
+    std::optional<PlanResult> plan =
+        milpWindowPlan(graph, budgetBytes, std::max(0.0, left()),
+                       &descent.schedule, why + buf, note, search);
+    if (plan && plan->solver) {
+      // The whole call's time, not the window search's alone.
+      plan->planSeconds = secondsSince(began);
+      SolverStats &stats = *plan->solver;
+      stats.seconds = plan->planSeconds;
+      stats.timeLimitSeconds = timeLimitSeconds;
+      if (stats.optimal)
+        std::snprintf(buf, sizeof(buf),
+                      "optimal (recompute cost %.6g, proven by the lower "
+                      "bound (LowerBound.h), %.2f s of %.0f s, warm start)",
+                      stats.objective, stats.seconds, timeLimitSeconds);
+      else
+        std::snprintf(buf, sizeof(buf),
+                      "feasible, gap %.2f%% (recompute cost %.6g, bound "
+                      "%.6g, %.2f s of %.0f s, warm start)",
+                      stats.gapPercent, stats.objective, stats.bound,
+                      stats.seconds, timeLimitSeconds);
+      size_t end = plan->detail.find("; ");
+      plan->detail =
+          buf +
+          (end == std::string::npos ? std::string() : plan->detail.substr(end));
+    }
+    return plan;
+  }
+
+  // The least recompute at the peak reached, by the window search.
+  int64_t peak = descent.sim.peakBytes;
+  PlanResult plan;
+  plan.strategy = strategy::kMilp.str();
+  plan.schedule = descent.schedule;
+  plan.sim = descent.sim;
+  unsigned windowSolves = 0, windowKept = 0;
+  int64_t windowNodes = 0;
+  if (left() > 0.05) {
+    MilpWindowSearchOptions search;
+    search.seconds = left();
+    search.windowNodes = options.windowNodes;
+    search.windowSeconds = options.windowSeconds;
+    search.maxSolves = options.maxWindowSolves;
+    if (std::optional<MilpWindowSearchResult> r =
+            milpWindowSearch(graph, peak, plan.schedule, search)) {
+      windowSolves = r->solves;
+      windowKept = r->kept;
+      windowNodes = r->nodes;
+      if (r->sim.peakBytes <= peak &&
+          r->sim.recomputeCost <= plan.sim.recomputeCost) {
+        plan.schedule = std::move(r->schedule);
+        plan.sim = r->sim;
+      }
+    }
+  }
+  plan.planSeconds = secondsSince(began);
+  SolverStats stats;
+  stats.objective = double(plan.sim.peakBytes);
+  stats.bound = double(std::min(peakBound, plan.sim.peakBytes));
+  bool peakProven = peakBound >= plan.sim.peakBytes;
+  // The recompute at that peak is never proven least here.
+  stats.optimal = false;
+  stats.gapPercent = stats.objective > 0
+                         ? std::max(0.0, 100 * (stats.objective - stats.bound) /
+                                             stats.objective)
+                         : 0;
+  stats.seconds = plan.planSeconds;
+  stats.timeLimitSeconds = timeLimitSeconds;
+  stats.warmStarted = true;
+  stats.fromWarmStart =
+      plan.sim.peakBytes == seedSim.peakBytes && windowKept == 0;
+  stats.nodes = windowNodes;
+  plan.solver = stats;
+  std::snprintf(buf, sizeof(buf),
+                "feasible, gap %.2f%% (peak %lld B, bound %lld B, %.2f s of "
+                "%.0f s, warm start); %s: the least peak of %s (%lld bytes) "
+                "lowered by windows of stages re-planned around the peak "
+                "(%u solves), then its recompute by windows at that peak "
+                "(%u solves, %u kept); the bound is ",
+                stats.gapPercent, (long long)plan.sim.peakBytes,
+                (long long)stats.bound, stats.seconds, timeLimitSeconds,
+                why.c_str(), seedName.c_str(), (long long)seedSim.peakBytes,
+                descent.solves, windowSolves, windowKept);
+  plan.detail = buf;
+  plan.detail += windowBound ? "the least peak of windows of stages entered "
+                               "in any state (milpWindowPeakBound)"
+                             : "LowerBound's least-peak bound";
+  plan.detail += ", not CBC's";
+  if (peakProven)
+    plan.detail += "; the least peak is proven, the recompute at that peak "
+                   "is not";
+  return plan;
+}

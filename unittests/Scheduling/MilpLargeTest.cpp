@@ -1,0 +1,244 @@
+//===- MilpLargeTest.cpp - The MILP on graphs too large to solve whole ----===//
+//
+// Part of the remat project.
+//
+//===----------------------------------------------------------------------===//
+//
+// `milpLargePlan` is what `milpOptimal` runs above kMilpMaxNodes; it takes
+// graphs of any size, so these tests call it on graphs small enough to check
+// against the whole-graph MILP or enumeration (the size limit lowered to 0,
+// in effect). CBC's node limits and time limits that never bind make every
+// answer the same on every run.
+//
+//===----------------------------------------------------------------------===//
+
+#include "remat/Scheduling/MilpLarge.h"
+#include "remat/Scheduling/ForwardOnly.h"
+#include "remat/Scheduling/LowerBound.h"
+#include "remat/Scheduling/Milp.h"
+#include "remat/Scheduling/Strategies.h"
+
+#include "ScheduleEnumeration.h"
+#include "TestGraphs.h"
+
+#include <gtest/gtest.h>
+
+#include <random>
+
+using namespace remat::sched;
+
+namespace {
+
+#define REQUIRE_CBC()                                                          \
+  if (!milpAvailable()) {                                                      \
+    GTEST_SKIP() << "built without CBC";                                       \
+  }
+
+/// A limit of time that never binds on these graphs: CBC's node limits stop
+/// every window solve.
+constexpr double kNeverBinds = 600;
+
+MilpLargeOptions deterministic() {
+  MilpLargeOptions options;
+  options.descentNodes = 50;
+  options.windowNodes = 50;
+  options.windowSeconds = kNeverBinds;
+  return options;
+}
+
+/// A random forward-only graph of `size` nodes, some with workspace.
+Graph randomForwardOnly(std::mt19937 &rng, unsigned size) {
+  Graph g = test::makeRandomGraph(rng, size, 0);
+  for (Node &node : g.nodes)
+    if (rng() % 3 == 0)
+      node.workspace = 1 + rng() % 30;
+  return g;
+}
+
+/// The whole-graph MILP's least peak of a small graph, if it proves it.
+std::optional<int64_t> provenLeastPeak(const Graph &g) {
+  std::string note;
+  std::optional<PlanResult> p = milpOptimal(g, 0, kNeverBinds, note);
+  if (!p || !p->solver)
+    return std::nullopt;
+  if (!p->solver->optimal &&
+      p->detail.find("the least peak is proven") == std::string::npos)
+    return std::nullopt;
+  return p->sim.peakBytes;
+}
+
+/// Checks a least-peak answer of `milpLargePlan` against the true least
+/// peak `optimum`: the plan simulates at the reported peak, never below the
+/// optimum, the bound never above it, and "optimal" is never claimed (the
+/// recompute at the peak is not proven); "the least peak is proven" only
+/// where the bound meets the plan, which is then the optimum.
+void checkLeastPeak(const Graph &g, const PlanResult &p, int64_t optimum,
+                    const std::string &what) {
+  SimResult sim;
+  ASSERT_FALSE(simulate(g, p.schedule, sim)) << what;
+  EXPECT_EQ(sim.peakBytes, p.sim.peakBytes) << what;
+  ASSERT_TRUE(p.solver) << what;
+  EXPECT_EQ(p.solver->objective, double(sim.peakBytes)) << what;
+  EXPECT_GE(sim.peakBytes, optimum) << what;
+  EXPECT_LE(p.solver->bound, double(optimum)) << what << ": " << p.detail;
+  EXPECT_LE(p.solver->bound, p.solver->objective) << what;
+  EXPECT_FALSE(p.solver->optimal) << what;
+  bool proven = p.detail.find("the least peak is proven") != std::string::npos;
+  EXPECT_EQ(proven, p.solver->bound >= p.solver->objective) << what;
+  if (proven) {
+    EXPECT_EQ(sim.peakBytes, optimum) << what;
+  }
+}
+
+/// The least peak of forward-only graphs (no budget): from store-all, the
+/// descent reaches the whole-graph MILP's proven least peak on most graphs,
+/// and the bound (windows of stages, LowerBound's step bound) is never above
+/// it, also where the plan is not at the least peak (without the descent).
+/// Inflating the window bound by one byte fails it.
+TEST(MilpLarge, ForwardOnlyLeastPeakAndItsBound) {
+  REQUIRE_CBC();
+  std::mt19937 rng(41);
+  unsigned compared = 0, reached = 0, proven = 0, aboveStepBound = 0,
+           uncapped = 0;
+  for (unsigned iter = 0; iter != 10; ++iter) {
+    Graph g = randomForwardOnly(rng, 9 + iter % 3);
+    ASSERT_FALSE(g.validate());
+    std::optional<int64_t> optimum = provenLeastPeak(g);
+    if (!optimum)
+      continue;
+    Schedule start = storeAll(g);
+    std::string note;
+    std::optional<PlanResult> p =
+        milpLargePlan(g, 0, kNeverBinds, &start, "test", note, deterministic());
+    ASSERT_TRUE(p) << note;
+    std::string what = "graph " + std::to_string(iter);
+    checkLeastPeak(g, *p, *optimum, what);
+    ++compared;
+    reached += p->sim.peakBytes == *optimum;
+    proven += p->solver->bound >= p->solver->objective;
+    aboveStepBound += p->solver->bound > double(leastPeakLowerBound(g));
+    // Without the descent the plan is forward-min-peak's, often above the
+    // least peak, so the bound is not capped by a plan at the optimum.
+    MilpLargeOptions noDescent = deterministic();
+    noDescent.descend = false;
+    std::optional<PlanResult> seedOnly =
+        milpLargePlan(g, 0, kNeverBinds, &start, "test", note, noDescent);
+    ASSERT_TRUE(seedOnly) << note;
+    checkLeastPeak(g, *seedOnly, *optimum, what + " (no descent)");
+    uncapped += seedOnly->sim.peakBytes > *optimum &&
+                seedOnly->solver->bound > double(leastPeakLowerBound(g));
+  }
+  EXPECT_GE(compared, 8u);
+  EXPECT_GE(reached, compared - 2) << "of " << compared;
+  EXPECT_GE(proven, 1u);
+  EXPECT_GE(aboveStepBound, 1u);
+  EXPECT_GE(uncapped, 1u);
+}
+
+/// The least peak of training graphs, against enumeration of every schedule
+/// of the stage model: the descent from store-all frees the backward stages
+/// (and the forward pass, through the first backward stage's model).
+TEST(MilpLarge, TrainingLeastPeakAgainstEnumeration) {
+  REQUIRE_CBC();
+  std::mt19937 rng(43);
+  unsigned reached = 0, lowered = 0;
+  for (unsigned iter = 0; iter != 30; ++iter) {
+    Graph g = test::makeRandomGraph(rng, 3, 5 + iter % 2);
+    ASSERT_FALSE(g.validate());
+    int64_t optimum = test::peakRange(test::allSchedules(g)).first;
+    Schedule start = storeAll(g);
+    SimResult startSim;
+    ASSERT_FALSE(simulate(g, start, startSim));
+    std::string note;
+    std::optional<PlanResult> p =
+        milpLargePlan(g, 0, kNeverBinds, &start, "test", note, deterministic());
+    ASSERT_TRUE(p) << note;
+    checkLeastPeak(g, *p, optimum, "graph " + std::to_string(iter));
+    reached += p->sim.peakBytes == optimum;
+    lowered += p->sim.peakBytes < startSim.peakBytes;
+  }
+  EXPECT_GE(reached, 28u);
+  EXPECT_GE(lowered, 12u);
+}
+
+/// A budget no plan given meets: repaired from the least-peak plan. At the
+/// true least peak a plan comes back on most graphs, within the budget, and
+/// the budget is never called infeasible (a proof there would be wrong);
+/// one byte below it no plan ever comes back. Forward-only graphs start
+/// from forward-min-peak's plan (no start given), training graphs from
+/// store-all. Window bounds without their margin above CBC's cutoff prove
+/// least-peak budgets infeasible and fail it.
+TEST(MilpLarge, BudgetsNoPlanMeetsAreRepairedNeverWronglyRefused) {
+  REQUIRE_CBC();
+  std::mt19937 rng(47);
+  unsigned tried = 0, met = 0;
+  for (unsigned iter = 0; iter != 16; ++iter) {
+    bool forwardOnly = iter % 2 == 0;
+    Graph g = forwardOnly ? randomForwardOnly(rng, 9 + iter % 3)
+                          : test::makeRandomGraph(rng, 3, 5 + iter % 3 / 2);
+    ASSERT_FALSE(g.validate());
+    std::optional<int64_t> optimum =
+        forwardOnly ? provenLeastPeak(g)
+                    : std::optional<int64_t>(
+                          test::peakRange(test::allSchedules(g)).first);
+    if (!optimum)
+      continue;
+    Schedule start = storeAll(g);
+    SimResult startSim;
+    ASSERT_FALSE(simulate(g, start, startSim));
+    if (startSim.peakBytes <= *optimum)
+      continue; // Store-all is the least peak: nothing to repair.
+    const Schedule *given = forwardOnly ? nullptr : &start;
+    std::string what = "graph " + std::to_string(iter);
+    ++tried;
+    std::string note;
+    std::optional<PlanResult> p = milpLargePlan(g, *optimum, kNeverBinds, given,
+                                                "test", note, deterministic());
+    if (p) {
+      ++met;
+      SimResult sim;
+      ASSERT_FALSE(simulate(g, p->schedule, sim)) << what;
+      EXPECT_LE(sim.peakBytes, *optimum) << what;
+      ASSERT_TRUE(p->solver) << what;
+      EXPECT_LE(p->solver->bound, p->solver->objective + 1e-9) << what;
+      EXPECT_NE(p->detail.find("repaired"), std::string::npos) << p->detail;
+    } else {
+      EXPECT_EQ(note.find("(proved)"), std::string::npos)
+          << what << ": " << note;
+    }
+    if (*optimum > 1) {
+      std::optional<PlanResult> below = milpLargePlan(
+          g, *optimum - 1, kNeverBinds, given, "test", note, deterministic());
+      EXPECT_FALSE(below) << what;
+    }
+  }
+  EXPECT_GE(tried, 10u);
+  EXPECT_GE(met, tried - 2) << "of " << tried;
+}
+
+/// A budget below every schedule's peak is said to be infeasible (proved)
+/// where a bound shows it: LowerBound's step bound, or a window of stages
+/// of a forward-only graph.
+TEST(MilpLarge, BudgetsBelowTheBoundsAreProvedInfeasible) {
+  REQUIRE_CBC();
+  std::mt19937 rng(53);
+  unsigned byWindow = 0;
+  for (unsigned iter = 0; iter != 8; ++iter) {
+    Graph g = randomForwardOnly(rng, 9 + iter % 3);
+    MilpWindowBound w = milpWindowLeastPeakBound(g, kNeverBinds);
+    ASSERT_TRUE(w.finished);
+    int64_t stepBound = leastPeakLowerBound(g);
+    int64_t bound = std::max(w.peakBytes, stepBound);
+    std::string note;
+    EXPECT_FALSE(milpLargePlan(g, bound - 1, kNeverBinds, nullptr, "test", note,
+                               deterministic()));
+    EXPECT_NE(note.find("(proved)"), std::string::npos) << note;
+    if (w.peakBytes > stepBound) {
+      ++byWindow;
+      EXPECT_NE(note.find("alone need more"), std::string::npos) << note;
+    }
+  }
+  EXPECT_GE(byWindow, 1u);
+}
+
+} // namespace
