@@ -11,6 +11,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "remat/Scheduling/Milp.h"
+#include "remat/Scheduling/CutLowering.h"
 #include "remat/Scheduling/ForwardOnly.h"
 #include "remat/Scheduling/KeptSet.h"
 #include "remat/Scheduling/LowerBound.h"
@@ -1842,6 +1843,9 @@ std::optional<PlanResult> remat::sched::milpOptimal(const Graph &graph,
   Schedule repaired;
   unsigned repairSolves = 0;
   bool byRepair = false;
+  // A plan lowered from the lower bound's cut (CutLowering.h).
+  Schedule cutPlan;
+  bool byCut = false;
   int64_t mismatchPeak = -1; // CBC's plan failed the simulator check.
   if (peakMode) {
     std::optional<double> cutoff;
@@ -1988,6 +1992,24 @@ std::optional<PlanResult> remat::sched::milpOptimal(const Graph &graph,
         }
       }
     }
+    // The bound's cut lowered to a plan (CutLowering.h): where it is
+    // cheaper than the warm start within the budget it becomes the warm
+    // start, and where it meets the bound it is proven optimal without CBC
+    // (MobileNet at 0.4 of store-all: 3,990 against auto's 4,000).
+    if (!bound.cutRecomputed.empty() &&
+        (!cutoff || !meets(bound.recomputeCost, *cutoff))) {
+      if (std::optional<CutLowering> lowered =
+              lowerCutWithinBudget(graph, budgetBytes, bound.cutRecomputed))
+        if (!cutoff || lowered->sim.recomputeCost < *cutoff - 1e-9) {
+          cutPlan = std::move(lowered->schedule);
+          warmStart = &cutPlan;
+          warmSim = lowered->sim;
+          cutoff = lowered->sim.recomputeCost;
+          stats.warmStarted = true;
+          byCut = true;
+          byRepair = false;
+        }
+    }
     if (cutoff && meets(bound.recomputeCost, *cutoff)) {
       result.infeasible = true; // Nothing beats the warm start.
       result.finished = true;   // Proved by the bound, no search needed.
@@ -2069,6 +2091,9 @@ std::optional<PlanResult> remat::sched::milpOptimal(const Graph &graph,
                    " bytes), the warm start is returned";
   else if (stats.fromWarmStart)
     plan.detail += "; CBC found nothing better than the warm start in time";
+  if (byCut)
+    plan.detail += "; warm start: the lower bound's cut, lowered "
+                   "(CutLowering.h)";
   if (byRepair)
     plan.detail += "; warm start: forward-min-peak's plan, repaired to the "
                    "budget and its recompute lowered (" +
