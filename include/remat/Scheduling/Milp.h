@@ -112,7 +112,9 @@ constexpr unsigned kMilpBoundJointSteps = 4;
 /// it (CBC's own MIP start was measured worse: CBC kept the start). If CBC
 /// proves nothing beats it, it is reported optimal. LowerBound.h's bound
 /// (2 s at most; joint exact steps, `kMilpBoundJointSteps`) floors the
-/// reported bound and proves the warm start optimal where it meets it.
+/// reported bound and proves the warm start optimal where it meets it; at a
+/// budget, its cut lowered to a plan (CutLowering.h, `lowerCutWithinBudget`)
+/// replaces the warm start where it is cheaper within the budget.
 /// Returns the plan (strategy "milp", `solver` set, `detail` "optimal" only
 /// if CBC proved optimality of every solve, else "feasible, gap X%", followed by the objective, bound and
 /// time), or none with `note` saying why: no CBC, graph too large (>
