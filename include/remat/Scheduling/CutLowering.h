@@ -20,9 +20,9 @@
 /// of a few refresh gaps, and the cheapest that simulates within the budget
 /// is returned. MobileNet at 0.4 of store-all: the joint interval bound's
 /// cut (26 values) with two values refreshed at gap 1 is a plan at the
-/// bound's 3,990 cost units, against `auto`'s 4,000; gpt_l2 at 0.4: 70.6%
-/// of the forward cost against `auto`'s 79.8% (bench/milp-results.md,
-/// "milp19").
+/// bound's 3,990 cost units, against `auto`'s 4,000; gpt_l2 at 0.4: 70.50%
+/// of the forward cost against `auto`'s 79.82% and the bound's 70.47%
+/// (bench/milp-results.md, "milp19").
 ///
 //===----------------------------------------------------------------------===//
 
