@@ -875,6 +875,23 @@ llvm::Expected<std::vector<PlanResult>> sched::planMilp(PlanRequest &request) {
       !graph.isForwardOnly()) {
     autoSeconds = timed([&] { starts = autoCandidates(request); });
     seconds = std::max(0.01, seconds - autoSeconds);
+  } else if (graph.size() > kMilpMaxNodes && !graph.isForwardOnly()) {
+    // The least peak above the size solved whole descends from the
+    // least-peak candidate (MilpLarge.h): the chain methods' least-memory
+    // plans peak far below the heuristics' (mlp_d100: chain-opt 131,072 B,
+    // logn 327,680 B, greedy 917,504 B).
+    autoSeconds = timed([&] {
+      starts = heuristicPlans(request);
+      auto add = [&](llvm::Expected<PlanResult> p) {
+        if (p)
+          starts.push_back(std::move(*p));
+        else
+          llvm::consumeError(p.takeError());
+      };
+      add(logNPlan(request));
+      add(chainMinMemoryPlan(request));
+    });
+    seconds = std::max(0.01, seconds - autoSeconds);
   } else {
     starts = heuristicPlans(request);
   }
@@ -883,8 +900,12 @@ llvm::Expected<std::vector<PlanResult>> sched::planMilp(PlanRequest &request) {
   llvm::Expected<PlanResult> p =
       milpPlan(request, options.budget, seconds, starts, request.notes);
   if (p && autoSeconds >= 0)
-    p->detail += "; warm starts: auto's candidates, planned in " +
-                 llvm::formatv("{0:F2}", autoSeconds).str() + " s of the " +
+    p->detail += std::string("; warm starts: ") +
+                 (options.budget > 0 ? "auto's candidates"
+                                     : "the heuristics' and the chain "
+                                       "methods' least-memory plans") +
+                 ", planned in " + llvm::formatv("{0:F2}", autoSeconds).str() +
+                 " s of the " +
                  llvm::formatv("{0:F0}", options.timeLimitSeconds).str() +
                  " s limit";
   return one(std::move(p));

@@ -129,8 +129,12 @@ remat::sched::milpLargePlan(const Graph &graph, int64_t budgetBytes,
   descent.schedule = *seed;
   descent.sim = seedSim;
   if (options.descend && seedSim.peakBytes > target && left() > 0.05) {
+    // At a budget the descent stops once within it, so it may take most of
+    // the time (a miss returns nothing, and the rest would go unused); for
+    // the least peak a third is kept for the recompute at the peak reached.
+    double share = budgetBytes > 0 ? 0.9 : 2.0 / 3;
     if (std::optional<MilpPeakDescent> d =
-            milpLowerPeak(graph, target, *seed, left() * 2 / 3,
+            milpLowerPeak(graph, target, *seed, left() * share,
                           options.descentNodes, options.descentCandidates))
       descent = std::move(*d);
   }

@@ -66,7 +66,7 @@ struct MilpLargeOptions {
 /// the budget infeasible (none returned, `note` says "(proved)" and why),
 /// else the least-peak plan (forward-min-peak's on a forward-only graph, or
 /// `start` if it peaks lower; `start` on a training graph) is repaired to
-/// the budget with two thirds of the time left and the window search lowers
+/// the budget with nine tenths of the time left and the window search lowers
 /// its recompute with the rest; none, with a note that proves nothing, when
 /// the repair misses the budget. With `budgetBytes <= 0`: the least peak
 /// the same repair reaches from that plan (two thirds of what the bound
