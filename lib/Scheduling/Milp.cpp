@@ -1346,6 +1346,14 @@ std::optional<Schedule> repairToBudget(const Graph &graph, int64_t budget,
     for (unsigned k = 0; k != n && p == n; ++k)
       if (stepPeak[k] == cur->peak && !exhausted[k])
         p = k;
+    if (p == n && maxNodes < 0 && left() > 4 * solveSeconds) {
+      // Every step at the peak tried at every radius with time left: again
+      // with twice the time per solve (random_layered_n500 at 0.4 of
+      // store-all stopped at 30 s of 60 s, its wider windows cut short).
+      solveSeconds *= 2;
+      exhausted.assign(n, false);
+      continue;
+    }
     if (p == n)
       break;
     // Each radius twice: CBC without a cutoff (its heuristics' first
@@ -1376,8 +1384,12 @@ std::optional<Schedule> repairToBudget(const Graph &graph, int64_t budget,
       cutoff = double(cur->peak) - 0.5;
     SolveOutcome out = builder.solve(
         /*peakMode=*/true, 0, std::min(left(), solveSeconds), cutoff);
-    if (out.tooLargeNonzeros)
-      break; // Every solve would build the same too large model.
+    if (out.tooLargeNonzeros) {
+      // Wider windows around this step would be larger still.
+      exhausted[p] = true;
+      radius = 0;
+      continue;
+    }
     std::vector<int64_t> nextPeak;
     std::optional<Excess> next;
     if (out.found)
