@@ -94,10 +94,12 @@ constexpr unsigned kMilpBoundJointSteps = 4;
 /// whose simulated activation peak is within the budget. With
 /// `budgetBytes <= 0`: the least peak, then the least recompute at that peak
 /// (two solves: the first gets two thirds of the time left, the second the
-/// rest). At a budget, graphs above kMilpMaxNodes and models above
-/// kMilpMaxNonzeros are not solved whole: `milpWindowPlan` (MilpWindows.h)
-/// re-plans windows of stages inside `warmStart` (declined without one
-/// within the budget) and reports the gap against LowerBound's bound.
+/// rest). Graphs above kMilpMaxNodes, and models above kMilpMaxNonzeros
+/// with a warm start or on forward-only graphs, are not solved whole:
+/// `milpLargePlan` (MilpLarge.h) re-plans windows of stages inside
+/// `warmStart` when it is within the budget (`milpWindowPlan`,
+/// MilpWindows.h), else repairs the least-peak plan to the budget or, without
+/// a budget, lowers its peak, and reports the gap against a lower bound.
 /// `timeLimitSeconds` bounds the wall time of the whole call, model
 /// building included: CBC stops at the time left, and so does every LP it
 /// solves, the first included (Clp's wall-clock limit); what can still run
@@ -117,10 +119,11 @@ constexpr unsigned kMilpBoundJointSteps = 4;
 /// replaces the warm start where it is cheaper within the budget.
 /// Returns the plan (strategy "milp", `solver` set, `detail` "optimal" only
 /// if CBC proved optimality of every solve, else "feasible, gap X%", followed by the objective, bound and
-/// time), or none with `note` saying why: no CBC, graph too large (>
-/// kMilpMaxNodes without a budget, kMilpDenseMaxNodes for the dense model),
-/// model too large (> kMilpMaxNonzeros) without a warm start within the
-/// budget, forward-only graph or forward node after a backward node,
+/// time), or none with `note` saying why: no CBC, graph too large for the
+/// dense model (> kMilpDenseMaxNodes), a training graph's model too large
+/// (> kMilpMaxNonzeros) without a warm start, no plan reached within the
+/// budget above those sizes (MilpLarge.h; not a proof), forward-only graph
+/// (dense model) or forward node after a backward node,
 /// infeasible budget (on a forward-only graph without a warm start within
 /// the budget, a sixth of the time goes to windows of stages,
 /// `milpWindowPeakBound`, which may prove it, and then two thirds of what
