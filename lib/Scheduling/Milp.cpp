@@ -2022,6 +2022,21 @@ std::optional<PlanResult> remat::sched::milpOptimal(const Graph &graph,
           byRepair = false;
         }
     }
+    // A bound close to the plan may be a proof its 2 s cut short: once
+    // more with a sixth of the time limit (milpBoundRetrySeconds).
+    if (cutoff) {
+      double seconds = milpBoundRetrySeconds(timeLimitSeconds, left(),
+                                             boundOptions.timeLimitSeconds,
+                                             bound.recomputeCost, *cutoff);
+      if (seconds > 0) {
+        LowerBoundOptions longer = boundOptions;
+        longer.timeLimitSeconds = seconds;
+        LowerBound again = recomputeLowerBound(graph, budgetBytes, longer);
+        again.recomputeCost = wholeCostBound(nodeCosts, again.recomputeCost);
+        if (!again.infeasible && again.recomputeCost > bound.recomputeCost)
+          bound = std::move(again);
+      }
+    }
     if (cutoff && meets(bound.recomputeCost, *cutoff)) {
       result.infeasible = true; // Nothing beats the warm start.
       result.finished = true;   // Proved by the bound, no search needed.

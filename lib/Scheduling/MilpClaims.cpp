@@ -70,3 +70,15 @@ double remat::sched::wholeCostBound(const std::vector<double> &costs,
       return bound;
   return std::ceil(bound - 1e-9 * std::max(1.0, bound));
 }
+
+double remat::sched::milpBoundRetrySeconds(double timeLimitSeconds,
+                                           double secondsLeft,
+                                           double firstSeconds, double bound,
+                                           double plan) {
+  if (!std::isfinite(bound) || !std::isfinite(plan) || plan <= 0 ||
+      bound >= plan - 1e-9 * plan || bound < (1 - kMilpBoundRetryGap) * plan)
+    return 0;
+  double seconds =
+      std::min(secondsLeft, timeLimitSeconds * kMilpBoundRetryShare);
+  return seconds > firstSeconds ? seconds : 0;
+}

@@ -101,6 +101,24 @@ std::optional<double> solutionObjective(const MilpRows &model, const double *x,
 /// optimum is not rounded past it. Otherwise `bound` unchanged.
 double wholeCostBound(const std::vector<double> &costs, double bound);
 
+/// A bound within this fraction of the best plan's recompute is retried
+/// with more time (`milpBoundRetrySeconds`).
+constexpr double kMilpBoundRetryGap = 0.01;
+/// The share of the time limit the retried bound gets.
+constexpr double kMilpBoundRetryShare = 1.0 / 6;
+
+/// The seconds `milpOptimal` gives LowerBound a second time when its first
+/// bound (`bound`, after `firstSeconds`) falls short of the best plan's
+/// recompute (`plan`) by at most kMilpBoundRetryGap of the plan: the time
+/// limit's kMilpBoundRetryShare, at most `secondsLeft`; 0 (no retry) when
+/// the bound meets the plan, is farther from it, or the retry would not get
+/// more time than the first call. The bound's joint exact program is a
+/// branch and bound cut short by its time limit: at 0.4 of store-all on
+/// gpt_l2 it ends at 10,313,728 flops within 2 s and at the plan's
+/// 10,317,824 (a proof) within 8 s (milp19, bench/milp-results.md).
+double milpBoundRetrySeconds(double timeLimitSeconds, double secondsLeft,
+                             double firstSeconds, double bound, double plan);
+
 } // namespace sched
 } // namespace remat
 
