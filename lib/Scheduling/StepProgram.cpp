@@ -35,6 +35,17 @@ namespace {
 /// A value is integral within this.
 constexpr double kIntegral = 1e-6;
 
+/// Completions of held sets the local search of an interval program's
+/// rounding tries in one solve (`solveIntervalStepProgram`).
+constexpr unsigned kIntervalSearchEvaluations = 3000;
+
+/// Classes of equal cost larger than this trade no places in the local
+/// search of an interval program's rounding.
+constexpr unsigned kIntervalTradeClass = 32;
+
+/// LPs of the dive from the root of an interval program.
+constexpr unsigned kIntervalDiveSolves = 8;
+
 /// The LP relaxation of one or several `StepProgram`s over the same values
 /// (docs/Scheduling.md, step 5e) with one count row per class of values of
 /// equal cost, and the weak-duality bound of any node of the branch and
@@ -436,6 +447,18 @@ solvePrograms(llvm::ArrayRef<StepProgram> steps,
         cost += first.cost[v];
     return cost;
   };
+  // The live columns of an interval program's new best solution.
+  auto recordLive = [&](const std::vector<double> &point) {
+    if (!intervals)
+      return;
+    result.live.assign(steps.size(), std::vector<bool>(m, false));
+    result.executed = result.live;
+    for (unsigned j = 0; j != steps.size(); ++j)
+      for (unsigned v = 0; v != m; ++v) {
+        result.live[j][v] = point[lp.live(j, v)] > 0.5;
+        result.executed[j][v] = point[lp.executed(j, v)] > 0.5;
+      }
+  };
   // A primal heuristic, per step: the values the LP point holds fully live
   // stay live, every other needed value is recomputed, with the operands
   // its recomputation needs (pinned ones live); kept when every step is
@@ -443,17 +466,21 @@ solvePrograms(llvm::ArrayRef<StepProgram> steps,
   // An interval program is rounded from its last step back, a value live
   // at the next step needed at this one too, and the point is kept when it
   // satisfies every row.
-  auto roundWindows = [&](const std::vector<double> &x) {
-    std::vector<double> point(x.size(), 0);
+  // The point of an interval program whose live columns are `hold` (per
+  // step and value; pinned values needed at a step are live whatever it
+  // says), completed from the last step back: a value read in a step's
+  // window or live at the next step and not live at this one is executed
+  // in the window, with the operands its execution needs.
+  unsigned k = steps.size();
+  auto completeWindows = [&](const std::vector<std::vector<char>> &hold) {
+    std::vector<double> point(lp.columns(), 0);
     std::vector<char> live(m), liveNext(m), run(m);
     std::vector<unsigned> work;
-    unsigned k = steps.size();
     for (unsigned i = 0; i != k; ++i) {
       unsigned j = k - 1 - i;
       const StepProgram &p = steps[j];
       for (unsigned v = 0; v != m; ++v) {
-        double l = x[lp.live(j, v)];
-        live[v] = l > 1 - kIntegral || (p.pinned[v] && l > 0.5);
+        live[v] = hold[j][v];
         run[v] = false;
         bool needed = windows[j].readInWindow[v] ||
                       (p.needed[v] && p.pinned[v]) ||
@@ -482,14 +509,126 @@ solvePrograms(llvm::ArrayRef<StepProgram> steps,
         point[lp.recomputed(j, v)] =
             !steps[j].pinned[v] && later && point[lp.live(j, v)] < 0.5;
       }
+    return point;
+  };
+  // The cost of `hold` completed, if that satisfies every row; a cheaper
+  // one becomes the incumbent.
+  auto tryHold =
+      [&](const std::vector<std::vector<char>> &hold) -> std::optional<double> {
+    std::vector<double> point = completeWindows(hold);
     std::vector<bool> keep = solution;
     std::optional<double> cost = integralCost(point);
     if (cost && *cost < incumbent) {
       incumbent = *cost;
       result.recomputed = solution;
       result.solutionCost = *cost;
+      recordLive(point);
     }
     solution = std::move(keep);
+    return cost;
+  };
+  // Completions tried by the local search below, in all: a deterministic
+  // limit on its work. The search, the rounding at a half and the dive
+  // below run only under a node limit (a caller that wants solutions,
+  // WindowLowering.h); callers after a bound within a time limit keep that
+  // time for the tree.
+  bool seekSolutions = intervals && maxNodes > 0;
+  unsigned searchLeft = seekSolutions ? kIntervalSearchEvaluations : 0;
+  // An interval program is rounded by holding live what the LP point holds
+  // live at least 1 - kIntegral (a pinned value more than half), and,
+  // seeking solutions, at least a half too; from the cheaper completion
+  // that satisfies every row, a local search holds one more value live at
+  // a step, alone or over the steps before it back to one where it is live,
+  // the LP's largest fractions first, taking each change that keeps the
+  // rows satisfied and lowers the cost.
+  auto roundWindows = [&](const std::vector<double> &x) {
+    std::vector<std::vector<char>> best;
+    double bestCost = COIN_DBL_MAX;
+    for (double threshold : {1 - kIntegral, 0.5}) {
+      if (threshold == 0.5 && !seekSolutions)
+        break;
+      std::vector<std::vector<char>> hold(k, std::vector<char>(m));
+      for (unsigned j = 0; j != k; ++j)
+        for (unsigned v = 0; v != m; ++v)
+          hold[j][v] = x[lp.live(j, v)] >= threshold ||
+                       (steps[j].pinned[v] && x[lp.live(j, v)] > 0.5);
+      std::optional<double> cost = tryHold(hold);
+      if (cost && *cost < bestCost) {
+        bestCost = *cost;
+        best = std::move(hold);
+      }
+    }
+    if (best.empty() || searchLeft == 0)
+      return;
+    std::vector<std::pair<double, std::pair<unsigned, unsigned>>> moves;
+    for (unsigned j = 0; j != k; ++j)
+      for (unsigned v = 0; v != m; ++v) {
+        double l = x[lp.live(j, v)];
+        if (!best[j][v] && l > kIntegral && windows[j].relevant[v] &&
+            !steps[j].pinned[v])
+          moves.push_back({-l, {j, v}});
+      }
+    llvm::sort(moves);
+    auto addHolds = [&] {
+      for (auto &[negLive, move] : moves) {
+        auto [j, v] = move;
+        if (best[j][v])
+          continue;
+        for (bool back : {false, true}) {
+          if (searchLeft == 0)
+            return;
+          --searchLeft;
+          std::vector<std::vector<char>> hold = best;
+          hold[j][v] = true;
+          for (unsigned i = j;
+               back && i-- > 0 && !hold[i][v] && windows[i].relevant[v];)
+            hold[i][v] = true;
+          std::optional<double> cost = tryHold(hold);
+          if (cost && *cost < bestCost - kIntegral) {
+            bestCost = *cost;
+            best = std::move(hold);
+            break;
+          }
+        }
+      }
+    };
+    addHolds();
+    // Values of equal cost trade places (classes of at most
+    // kIntervalTradeClass): one held where the other is, at the steps both
+    // concern (which of a stage's equal convolutions is rebuilt decides what
+    // else must be), dearest classes first; after a trade the holds are tried
+    // again.
+    bool traded = false;
+    for (unsigned c = lp.classRow.size(); c-- > 0;) {
+      const std::vector<unsigned> &members = lp.classMembers[c];
+      if (members.size() > kIntervalTradeClass)
+        continue;
+      for (unsigned a = 0; a != members.size(); ++a)
+        for (unsigned b = a + 1; b != members.size(); ++b) {
+          unsigned u = members[a], v = members[b];
+          std::vector<std::vector<char>> hold = best;
+          bool differs = false;
+          for (unsigned j = 0; j != k; ++j)
+            if (windows[j].relevant[u] && windows[j].relevant[v] &&
+                hold[j][u] != hold[j][v]) {
+              std::swap(hold[j][u], hold[j][v]);
+              differs = true;
+            }
+          if (!differs)
+            continue;
+          if (searchLeft == 0)
+            return;
+          --searchLeft;
+          std::optional<double> cost = tryHold(hold);
+          if (cost && *cost < bestCost - kIntegral) {
+            bestCost = *cost;
+            best = std::move(hold);
+            traded = true;
+          }
+        }
+    }
+    if (traded)
+      addHolds();
   };
   auto roundDown = [&](const std::vector<double> &x) {
     if (intervals)
@@ -536,6 +675,8 @@ solvePrograms(llvm::ArrayRef<StepProgram> steps,
   // Least bound of the nodes closed by their own solution (that bound, not
   // the solution's cost, so that the LP's tolerances never lift it).
   double closed = COIN_DBL_MAX;
+  // Depth first until a solution is found, then best first.
+  auto diving = [&] { return incumbent >= COIN_DBL_MAX; };
   auto visit = [&](StepLp::Bounds bounds, double parent) {
     std::optional<double> b = lp.solve(bounds, left(), x);
     if (!b) {
@@ -556,10 +697,11 @@ solvePrograms(llvm::ArrayRef<StepProgram> steps,
         incumbent = *cost;
         result.recomputed = solution;
         result.solutionCost = *cost;
+        recordLive(x);
       }
       return;
     }
-    if (incumbent < COIN_DBL_MAX) {
+    if (!diving()) {
       heap.push_back(Node{bound, std::move(bounds), x});
       std::push_heap(heap.begin(), heap.end(), worse);
     } else {
@@ -567,11 +709,44 @@ solvePrograms(llvm::ArrayRef<StepProgram> steps,
     }
   };
   visit(lp.rootBounds(), 0);
+  // Under a node limit an interval program also dives from the root for
+  // solutions: the live columns the LP point holds at least half live are
+  // fixed live (the largest fractional one when none is), the LP solved
+  // again and its point rounded, at most kIntervalDiveSolves times. Its
+  // LPs only look for solutions; the search's bound is the tree's.
+  if (seekSolutions && (!heap.empty() || !dive.empty())) {
+    StepLp::Bounds bounds = lp.rootBounds();
+    std::vector<double> point = heap.empty() ? dive.back().x : heap.front().x;
+    for (unsigned d = 0; d != kIntervalDiveSolves && left() > 0; ++d) {
+      int largest = -1;
+      unsigned fixed = 0;
+      for (unsigned j = 0; j != steps.size(); ++j)
+        for (unsigned v = 0; v != m; ++v) {
+          unsigned c = lp.live(j, v);
+          double l = point[c];
+          if (l <= kIntegral || l >= 1 - kIntegral || bounds.colLo[c] > 0.5)
+            continue;
+          if (l >= 0.5) {
+            bounds.colLo[c] = 1;
+            ++fixed;
+          } else if (largest < 0 || l > point[largest]) {
+            largest = int(c);
+          }
+        }
+      if (!fixed && largest < 0)
+        break;
+      if (!fixed)
+        bounds.colLo[largest] = 1;
+      if (!lp.solve(bounds, left(), point))
+        break;
+      roundWindows(point);
+    }
+  }
   while ((!heap.empty() || !dive.empty()) && left() > 0 &&
          (maxNodes == 0 || result.nodes < maxNodes)) {
     // Until a solution is found, depth first (the child visited last, the
     // side with more recomputed), then best first.
-    if (incumbent < COIN_DBL_MAX && !dive.empty()) {
+    if (!diving() && !dive.empty()) {
       for (Node &node : dive) {
         heap.push_back(std::move(node));
         std::push_heap(heap.begin(), heap.end(), worse);

@@ -498,7 +498,8 @@ TEST(StepProgramTest, IntervalNeverAboveTheEnumeratedOptimum) {
   // costs, bytes and operands; different needed, pinned and relevant
   // values and caps) against the enumeration of every value's state at
   // both steps: the bound never above the optimum, the solution found
-  // never below it and executing only values it lists, the optimum where
+  // never below it, executing only values it lists and reported step by
+  // step (`live`, `executed`), the optimum where
   // the search finished, and above the joint program's optimum (each value
   // paid once) on some.
   std::mt19937 rng(24680);
@@ -540,6 +541,25 @@ TEST(StepProgramTest, IntervalNeverAboveTheEnumeratedOptimum) {
       for (unsigned v = 0; v != a.cost.size(); ++v)
         listed += r->recomputed[v] ? 2 * a.cost[v] : 0;
       EXPECT_LE(r->solutionCost, listed + 1e-9) << "pair " << iter;
+      // The solution reported step by step: its executions cost what it
+      // says, its live values fit each cap, a value read in a window is
+      // live at its step or executed in it.
+      ASSERT_EQ(r->live.size(), 2u);
+      ASSERT_EQ(r->executed.size(), 2u);
+      double paid = 0;
+      for (unsigned j = 0; j != 2; ++j) {
+        int64_t bytes = 0;
+        for (unsigned v = 0; v != a.cost.size(); ++v) {
+          paid += r->executed[j][v] ? a.cost[v] : 0;
+          bytes += r->live[j][v] ? a.bytes[v] : 0;
+          if (steps[j].readInWindow[v]) {
+            EXPECT_TRUE(r->live[j][v] || r->executed[j][v])
+                << "pair " << iter << " step " << j << " value " << v;
+          }
+        }
+        EXPECT_LE(bytes, steps[j].program.cap) << "pair " << iter;
+      }
+      EXPECT_NEAR(paid, r->solutionCost, 1e-9) << "pair " << iter;
     }
     if (r->optimal) {
       ++solved;

@@ -110,6 +110,10 @@ struct StepProgramResult {
   /// and its cost.
   std::vector<bool> recomputed;
   double solutionCost = -1;
+  /// `solveIntervalStepProgram` only: per step, the values the best
+  /// solution holds live there and those it executes in the step's window
+  /// (empty when none was found).
+  std::vector<std::vector<bool>> live, executed;
   /// Nodes of the branch and bound that were split or solved.
   unsigned nodes = 0;
 };
