@@ -1010,6 +1010,51 @@ solveJointSteps(const Graph &graph, const StepFacts &facts,
 
 } // namespace
 
+std::optional<IntervalSolution>
+remat::sched::solveIntervalSteps(const Graph &graph, int64_t budgetBytes,
+                                 llvm::ArrayRef<unsigned> steps, double seconds,
+                                 unsigned maxNodes, bool recomputeMemory) {
+  StepFacts facts(graph);
+  if (steps.empty() || !llvm::is_sorted(steps) || steps.back() >= facts.n)
+    return std::nullopt;
+  double costUnit = graph.forwardCost() > 0 ? graph.forwardCost() : 1;
+  double byteUnit = double(std::max<int64_t>(budgetBytes, 1));
+  std::vector<unsigned> values;
+  std::vector<unsigned> stepList(steps.begin(), steps.end());
+  std::vector<IntervalStep> windows =
+      unionPrograms(graph, facts, stepList, budgetBytes, costUnit, byteUnit,
+                    recomputeMemory, values);
+  if (values.empty())
+    return std::nullopt;
+  std::optional<StepProgramResult> r =
+      solveIntervalStepProgram(windows, seconds, maxNodes);
+  if (!r || r->live.size() != steps.size())
+    return std::nullopt;
+  IntervalSolution solution;
+  solution.steps = stepList;
+  solution.cost = r->solutionCost * costUnit;
+  solution.bound = r->bound * costUnit;
+  solution.optimal = r->optimal;
+  solution.nodes = r->nodes;
+  for (unsigned j = 0; j != steps.size(); ++j) {
+    std::vector<unsigned> dropped, held;
+    for (unsigned u = 0; u != values.size(); ++u)
+      if (windows[j].relevant[u])
+        (r->live[j][u] ? held : dropped).push_back(values[u]);
+    llvm::sort(dropped);
+    llvm::sort(held);
+    solution.dropped.push_back(std::move(dropped));
+    solution.held.push_back(std::move(held));
+    std::vector<unsigned> executed;
+    for (unsigned u = 0; u != values.size(); ++u)
+      if (r->executed[j][u])
+        executed.push_back(values[u]);
+    llvm::sort(executed);
+    solution.executed.push_back(std::move(executed));
+  }
+  return solution;
+}
+
 int64_t remat::sched::leastPeakLowerBound(const Graph &graph) {
   StepFacts facts(graph);
   int64_t peak = 0;

@@ -80,7 +80,10 @@
 
 #include "remat/Scheduling/Graph.h"
 
+#include "llvm/ADT/ArrayRef.h"
+
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 namespace remat {
@@ -241,6 +244,43 @@ struct LowerBound {
   /// Wall time spent.
   double seconds = 0;
 };
+
+/// A solution of the interval program of some steps (StepProgram.h,
+/// `solveIntervalStepProgram`, docs/Scheduling.md step 5f) in graph terms.
+struct IntervalSolution {
+  /// The steps (node indices, increasing).
+  std::vector<unsigned> steps;
+  /// Per step, the forward values made before it that the step concerns
+  /// (read at or after it, or an ancestor of one) and the solution does not
+  /// hold live there (graph indices, increasing).
+  std::vector<std::vector<unsigned>> dropped;
+  /// Per step, the values the step concerns that the solution holds live
+  /// there (graph indices, increasing).
+  std::vector<std::vector<unsigned>> held;
+  /// Per step, the values the solution executes in its window (after the
+  /// step, up to the next one; the last to the end), graph indices,
+  /// increasing.
+  std::vector<std::vector<unsigned>> executed;
+  /// The solution's cost (every execution in every window paid) and the
+  /// program's bound on the recompute after the first step of every
+  /// schedule within the budget, both in the units of `Node::cost`.
+  double cost = 0;
+  double bound = 0;
+  bool optimal = false;
+  /// Split nodes of the branch and bound.
+  unsigned nodes = 0;
+};
+
+/// Solves the interval program of `steps` (increasing node indices, each
+/// at or after the first backward node of a training graph) at
+/// `budgetBytes`, over the cut problems `recomputeLowerBound` builds there,
+/// within `seconds` and at most `maxNodes` split nodes (0: no node limit).
+/// None: built without CLP, no solution found, or no step concerns a
+/// value.
+std::optional<IntervalSolution>
+solveIntervalSteps(const Graph &graph, int64_t budgetBytes,
+                   llvm::ArrayRef<unsigned> steps, double seconds,
+                   unsigned maxNodes, bool recomputeMemory = true);
 
 /// The least activation peak any schedule of `graph` can reach: the bytes
 /// live at some step whatever is recomputed. The graph must be valid.

@@ -1,0 +1,179 @@
+//===- WindowLoweringTest.cpp - Interval solutions lowered by windows -----===//
+//
+// Part of the remat project.
+//
+//===----------------------------------------------------------------------===//
+
+#include "remat/Scheduling/WindowLowering.h"
+#include "remat/Scheduling/LowerBound.h"
+#include "remat/Scheduling/Phases.h"
+#include "remat/Scheduling/StepProgram.h"
+
+#include "ScheduleEnumeration.h"
+#include "TestGraphs.h"
+
+#include <gtest/gtest.h>
+
+#include "llvm/ADT/STLExtras.h"
+
+#include <random>
+
+using namespace remat::sched;
+
+namespace {
+
+/// Up to `count` distinct steps from the last forward node on, increasing.
+std::vector<unsigned> randomSteps(std::mt19937 &rng, const Graph &g,
+                                  unsigned count) {
+  unsigned first = firstBackwardNode(g);
+  unsigned lo = first > 0 ? first - 1 : 0;
+  std::vector<unsigned> steps = {lo};
+  for (unsigned i = 1; i < count; ++i)
+    steps.push_back(
+        std::uniform_int_distribution<unsigned>(lo, g.size() - 1)(rng));
+  llvm::sort(steps);
+  steps.erase(std::unique(steps.begin(), steps.end()), steps.end());
+  return steps;
+}
+
+TEST(WindowLoweringTest, LoweringExecutesOnlyWhatTheSolutionPays) {
+  if (!stepProgramAvailable())
+    GTEST_SKIP() << "built without CBC/CLP";
+  // Random graphs of 5-7 forward and 8-12 backward nodes, 1-4 steps, at
+  // budgets between the least-peak bound and store-all: every solution of
+  // the interval program lowers to a valid schedule whose recomputations
+  // in each window (the lists after a step up to the next step) are values
+  // the solution executes there, each at most once, so its recompute is at
+  // most the solution's cost.
+  std::mt19937 rng(4321);
+  unsigned lowered = 0, recomputing = 0;
+  for (unsigned iter = 0; iter != 120; ++iter) {
+    Graph g = test::makeRandomGraph(rng, 5 + iter % 3, 8 + iter % 5);
+    ASSERT_FALSE(g.validate());
+    SimResult storeAll;
+    ASSERT_FALSE(simulate(g, Schedule(g.size()), storeAll));
+    int64_t least = leastPeakLowerBound(g);
+    if (least >= storeAll.peakBytes)
+      continue;
+    int64_t budget = std::uniform_int_distribution<int64_t>(
+        least, storeAll.peakBytes - 1)(rng);
+    std::vector<unsigned> steps = randomSteps(rng, g, 1 + iter % 4);
+    std::optional<IntervalSolution> solution =
+        solveIntervalSteps(g, budget, steps, 10, 50);
+    if (!solution)
+      continue;
+    ASSERT_EQ(solution->steps, steps);
+    ASSERT_EQ(solution->held.size(), steps.size());
+    ASSERT_EQ(solution->dropped.size(), steps.size());
+    ASSERT_EQ(solution->executed.size(), steps.size());
+    Schedule s = lowerByWindows(g, *solution);
+    SimResult sim;
+    std::optional<std::string> err = simulate(g, s, sim);
+    ASSERT_FALSE(err) << *err << " graph " << iter;
+    ++lowered;
+    recomputing += sim.recomputeCount > 0;
+    EXPECT_LE(sim.recomputeCost, solution->cost * (1 + 1e-9) + 1e-9)
+        << "graph " << iter;
+    std::vector<std::vector<unsigned>> inWindow(steps.size());
+    for (unsigned k = 0; k != g.size(); ++k)
+      for (unsigned v : s.recomputeBefore[k]) {
+        // The window of list k: after step j, up to and including node
+        // steps[j + 1].
+        auto it = llvm::lower_bound(steps, k);
+        ASSERT_NE(it, steps.begin()) << "a list before the first step";
+        unsigned j = it - steps.begin() - 1;
+        EXPECT_TRUE(llvm::is_contained(solution->executed[j], v))
+            << "graph " << iter << ": " << v << " before " << k
+            << " not executed in window " << j;
+        EXPECT_FALSE(llvm::is_contained(inWindow[j], v))
+            << "graph " << iter << ": " << v << " twice in window " << j;
+        inWindow[j].push_back(v);
+      }
+  }
+  EXPECT_GT(lowered, 60u);
+  EXPECT_GT(recomputing, 20u) << "of " << lowered;
+}
+
+TEST(WindowLoweringTest, PlansFitAndNeverBeatTheExhaustiveOptimum) {
+  if (!stepProgramAvailable())
+    GTEST_SKIP() << "built without CBC/CLP";
+  // Random 7-8 node graphs at every budget from the least peak of their
+  // enumerated schedules to store-all: a plan of `intervalWindowPlan`
+  // simulates within the budget and recomputes at least the least
+  // recompute of every enumerated schedule (test::allSchedules), and plans
+  // are found at most budgets where a schedule fits, some of them optimal.
+  std::mt19937 rng(1357);
+  unsigned fits = 0, planned = 0, optimal = 0;
+  for (unsigned iter = 0; iter != 40; ++iter) {
+    unsigned numF = 3 + iter % 2, numB = 8 - numF - (iter % 3 == 0);
+    Graph g = test::makeRandomGraph(rng, numF, numB);
+    ASSERT_FALSE(g.validate());
+    std::vector<std::pair<int64_t, double>> points = test::allSchedules(g);
+    auto [minPeak, maxPeak] = test::peakRange(points);
+    unsigned first = firstBackwardNode(g);
+    for (int64_t budget = minPeak; budget <= maxPeak; ++budget) {
+      double optimum = test::leastWithin(points, budget);
+      ++fits;
+      WindowPlanOptions options;
+      options.seconds = 10;
+      std::optional<Schedule> s =
+          intervalWindowPlan(g, budget, first > 0 ? first - 1 : 0, options);
+      if (!s)
+        continue;
+      ++planned;
+      SimResult sim;
+      std::optional<std::string> err = simulate(g, *s, sim);
+      ASSERT_FALSE(err) << *err;
+      EXPECT_LE(sim.peakBytes, budget) << "graph " << iter;
+      EXPECT_GE(sim.recomputeCost, optimum - 1e-9)
+          << "graph " << iter << " budget " << budget;
+      optimal += sim.recomputeCost <= optimum + 1e-9;
+    }
+  }
+  EXPECT_GT(planned, fits / 2) << "of " << fits;
+  EXPECT_GT(optimal, planned / 2) << "of " << planned;
+}
+
+TEST(WindowLoweringTest, DroppedValuesAreRecomputedBeforeTheirNextReader) {
+  // A chain x -> a -> b (forward), read by backward nodes g1 (reads b),
+  // g2 (reads a) and g3 (reads x and b). Holding a at the step after g1 and
+  // dropping x and b there: b is rebuilt from a before g3, x from the
+  // graph's inputs before g3, and nothing before g2.
+  Graph g;
+  g.addNode(test::makeCostNode("x", 10, 1, {}));
+  g.addNode(test::makeCostNode("a", 10, 2, {0}));
+  g.addNode(test::makeCostNode("b", 10, 4, {1}));
+  Node g1 = test::makeCostNode("g1", 1, 1, {2});
+  g1.backward = true;
+  g.addNode(g1);
+  Node g2 = test::makeCostNode("g2", 1, 1, {1, 3});
+  g2.backward = true;
+  g.addNode(g2);
+  Node g3 = test::makeCostNode("g3", 1, 1, {0, 2, 4});
+  g3.backward = true;
+  g.addNode(g3);
+  ASSERT_FALSE(g.validate());
+  IntervalSolution solution;
+  solution.steps = {3};
+  solution.held = {{1}};
+  solution.dropped = {{0, 2}};
+  solution.executed = {{0, 2}};
+  Schedule s = lowerByWindows(g, solution);
+  EXPECT_TRUE(s.recomputeBefore[4].empty());
+  EXPECT_EQ(s.recomputeBefore[5], (std::vector<unsigned>{0, 2}));
+  SimResult sim;
+  ASSERT_FALSE(simulate(g, s, sim));
+  EXPECT_DOUBLE_EQ(sim.recomputeCost, 5);
+  // Held at the step but dropped before it (in an earlier step) and
+  // executed in between: rebuilt in the step's own list, although no node
+  // of that window reads it.
+  solution.steps = {2, 3};
+  solution.held = {{0}, {0, 1}};
+  solution.dropped = {{1}, {}};
+  solution.executed = {{1}, {}};
+  s = lowerByWindows(g, solution);
+  EXPECT_EQ(s.recomputeBefore[3], (std::vector<unsigned>{1}));
+  EXPECT_TRUE(s.recomputeBefore[4].empty());
+}
+
+} // namespace
