@@ -105,6 +105,14 @@ static llvm::cl::opt<bool> boundIntervalSteps(
                    "(LowerBoundOptions::intervalSteps)"),
     llvm::cl::init(LowerBoundOptions().intervalSteps),
     llvm::cl::cat(benchCategory));
+static llvm::cl::opt<bool> boundWindowPlans(
+    "bound-window-plans",
+    llvm::cl::desc("In --bound-graphs, let auto lower interval programs by "
+                   "windows where its plans stay more than 5% above its "
+                   "seeds' bound (PlannerOptions::budgetSearchWindows); "
+                   "false: auto as before"),
+    llvm::cl::init(PlannerOptions().budgetSearchWindows),
+    llvm::cl::cat(benchCategory));
 static llvm::cl::opt<bool> boundCardinality(
     "bound-cardinality",
     llvm::cl::desc("In --bound-graphs, bound the two sides of a disjunction "
@@ -864,6 +872,7 @@ static int runBoundGraph(MLIRContext &ctx, llvm::StringRef path) {
     double boundWall = seconds(t0);
     PlannerOptions options;
     options.budget = budget;
+    options.budgetSearchWindows = boundWindowPlans;
     auto t1 = std::chrono::steady_clock::now();
     llvm::Expected<PlannerResult> r = planRematerialization(g, options);
     double planSeconds = seconds(t1);

@@ -16,7 +16,9 @@
 #include "remat/Scheduling/MinCut.h"
 #include "remat/Scheduling/Phases.h"
 #include "remat/Scheduling/Revolve.h"
+#include "remat/Scheduling/StepProgram.h"
 #include "remat/Scheduling/Strategies.h"
+#include "remat/Scheduling/WindowLowering.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/DebugLog.h"
@@ -539,7 +541,8 @@ static constexpr double kLateCutSeedShare = 0.5;
 /// without a cut (no step's cut gives the bound, or no time for it).
 static std::vector<KeptSeed> boundCutSeeds(const Graph &graph,
                                            const PlannerOptions &options,
-                                           bool cutSplits) {
+                                           bool cutSplits,
+                                           LowerBound *bound = nullptr) {
   if (options.budgetSearchCutSeconds <= 0)
     return {};
   // A fixed number of step evaluations for the graph's size (about a second
@@ -564,6 +567,8 @@ static std::vector<KeptSeed> boundCutSeeds(const Graph &graph,
                    256.0) *
         options.searchWork);
   LowerBound lb = recomputeLowerBound(graph, options.budget, boundOptions);
+  if (bound)
+    *bound = lb;
   if (lb.infeasible || lb.cutRecomputed.empty())
     return {};
   KeptChoice dropped{std::vector<bool>(graph.size(), true),
@@ -617,6 +622,101 @@ static std::vector<KeptSeed> boundCutSeeds(const Graph &graph,
                          " values recomputed once)"});
   }
   return seeds;
+}
+
+/// `auto` lowers interval programs by windows (`windowPlanCandidate`) when
+/// its cheapest plan within the budget is more than this fraction above
+/// the seeds' lower bound: the target is 5% from the bound, and
+/// elsewhere the programs would only spend time.
+static constexpr double kWindowPlanGap = 0.05;
+
+/// Branch-and-bound nodes of each interval program of `auto`'s window plan
+/// while steps are added, and of the program of the steps whose lowering
+/// fits, solved once more (`WindowPlanOptions::maxNodes`, `finalNodes`),
+/// times `PlannerOptions::searchWork`: deterministic limits. On ResNet-50
+/// at 0.5 of store-all (1,513 ops) they give a plan of 2.040% of the
+/// forward (4 steps) in about 5 s of CPU (bench/bound-results.md, r50b).
+static constexpr double kWindowPlanNodes = 3;
+static constexpr double kWindowPlanFinalNodes = 30;
+
+/// Graphs above this many ops get no window plan: the programs grow with
+/// the graph, and on the largest exported graph (GPT-32, 4,082 ops, whose
+/// other plans take about 8 s) they took the plan to 17-27 s at load 3.5
+/// and found nothing better.
+static constexpr unsigned kWindowPlanMaxOps = 2000;
+
+/// The safety cap of the window plan in units of
+/// `PlannerOptions::budgetSearchCutSeconds`: on ResNet-50 at 0.5 its
+/// programs take about 5.6 s of CPU.
+static constexpr double kWindowPlanSecondsShare = 2;
+
+/// The schedule of interval programs lowered by windows (WindowLowering.h)
+/// from the forward step whose cut to the end gives the seeds' bound its
+/// highest value (the earliest of equal ones), else from that bound's step,
+/// as a candidate of `auto` when its cheapest plan within the budget among
+/// `candidates` is more than `kWindowPlanGap` above `bound` (or none fits).
+/// None otherwise, without CLP, when no lowering fits, and above
+/// `kWindowPlanMaxOps` ops; the planner turns it off for the forward-first
+/// order of graphs with late forward ops (PlannerOptions::
+/// budgetSearchWindows: the programs would run in both orders).
+static std::optional<PlanResult>
+windowPlanCandidate(const Graph &graph,
+                    const std::vector<PlanResult> &candidates,
+                    const PlannerOptions &options, const LowerBound &bound) {
+  if (!options.budgetSearchWindows || options.budgetSearchCutSeconds <= 0 ||
+      !stepProgramAvailable() || bound.infeasible || options.budget <= 0 ||
+      graph.size() > kWindowPlanMaxOps)
+    return std::nullopt;
+  const PlanResult *cheapest = nullptr;
+  for (const PlanResult &p : candidates)
+    if (p.order.empty() && p.sim.peakBytes <= options.budget &&
+        (!cheapest || p.sim.recomputeCost < cheapest->sim.recomputeCost))
+      cheapest = &p;
+  if (cheapest &&
+      cheapest->sim.recomputeCost * (1 - kWindowPlanGap) <= bound.recomputeCost)
+    return std::nullopt;
+  // The first step: the forward step whose cut to the end bounds the
+  // recompute highest (the earliest of equal ones: its first window is the
+  // longest), else the bound's step. Nothing is dropped before it.
+  unsigned backward = firstBackwardNode(graph), first = bound.step;
+  double best = -1;
+  for (const LowerBound::Range &r : bound.ranges)
+    if (r.first > 0 && r.first - 1 < backward && r.last + 1 == graph.size() &&
+        (r.cost > best || (r.cost == best && r.first - 1 < first))) {
+      best = r.cost;
+      first = r.first - 1;
+    }
+  if (first >= graph.size())
+    return std::nullopt;
+  WindowPlanOptions windowOptions;
+  windowOptions.maxNodes = static_cast<unsigned>(
+      std::max(1.0, kWindowPlanNodes * options.searchWork));
+  windowOptions.finalNodes = static_cast<unsigned>(
+      std::max(1.0, kWindowPlanFinalNodes * options.searchWork));
+  windowOptions.seconds =
+      kWindowPlanSecondsShare * options.budgetSearchCutSeconds;
+  WindowPlanStats stats;
+  auto start = std::chrono::steady_clock::now();
+  std::optional<Schedule> schedule =
+      intervalWindowPlan(graph, options.budget, first, windowOptions, &stats);
+  if (!schedule)
+    return std::nullopt;
+  std::string detail = "an interval program of " +
+                       std::to_string(stats.steps.size()) +
+                       " steps lowered by windows";
+  llvm::Expected<PlanResult> p =
+      evaluatePlan(graph, std::string(strategy::kMinCut), detail,
+                   [&](const Graph &) { return std::move(*schedule); });
+  if (!p) {
+    llvm::consumeError(p.takeError());
+    return std::nullopt;
+  }
+  p->planSeconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+          .count();
+  if (p->sim.peakBytes > options.budget)
+    return std::nullopt;
+  return std::move(*p);
 }
 
 /// The refresh gaps (`BudgetSearchOptions::refreshGap`) of `auto`'s searches
@@ -709,13 +809,20 @@ std::vector<PlanResult> sched::autoCandidates(PlanRequest &request) {
                            static_cast<unsigned>(std::max(1.0, evaluations))));
     // Less recompute within the budget: kept values traded against cheap
     // ones live at the peak (BudgetSearch.h), from the cheapest plans.
-    if (options.budgetSearch)
+    if (options.budgetSearch) {
+      LowerBound seedBound;
+      std::vector<KeptSeed> seeds = boundCutSeeds(
+          graph, options, options.budgetSearchCutSplits, &seedBound);
       llvm::append_range(
-          all,
-          searchWithinBudgetGaps(
-              graph, all, options.budget, autoBudgetSearch(graph, options),
-              kAutoRefreshGaps,
-              boundCutSeeds(graph, options, options.budgetSearchCutSplits)));
+          all, searchWithinBudgetGaps(graph, all, options.budget,
+                                      autoBudgetSearch(graph, options),
+                                      kAutoRefreshGaps, seeds));
+      // Interval programs lowered by windows where the plans stay far
+      // from the bound.
+      if (std::optional<PlanResult> p =
+              windowPlanCandidate(graph, all, options, seedBound))
+        all.push_back(std::move(*p));
+    }
     // Small graphs: the exact optimum joins the candidates (the least
     // recompute within the budget, or the least peak when none fits), so
     // that auto is optimal where that can be proven.

@@ -550,6 +550,10 @@ static PlanOutcome planAnyOrder(const Graph &graph,
   derived.budgetSearchCutSplits = false;
   PlanOutcome inOrder = planGraph(pinLateForward(graph), derived);
   std::vector<unsigned> order = forwardFirstOrder(graph);
+  // Window plans (PlannerOptions::budgetSearchWindows) in the input order
+  // only: in both, the programs ran twice (encoder-12 at 0.5 of store-all:
+  // 17 s of plan at load 3).
+  derived.budgetSearchWindows = false;
   PlanOutcome reordered = planGraph(reorderGraph(graph, order), derived);
   for (PlanResult &p : reordered.candidates)
     markReordered(p, order);

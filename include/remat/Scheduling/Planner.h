@@ -99,6 +99,16 @@ struct PlannerOptions {
   /// The cut that bound's final cut replaced (`LowerBound::previousCut`)
   /// seeds the search too; off only to measure what it adds.
   bool budgetSearchPreviousCut = true;
+  /// When `auto`'s cheapest plan within the budget is more than 5% above
+  /// that bound (or none fits), interval programs of a few steps are
+  /// solved and lowered by windows (WindowLowering.h,
+  /// `intervalWindowPlan`, a fixed number of branch-and-bound nodes, twice
+  /// `budgetSearchCutSeconds` as a safety cap); a lowering within the
+  /// budget is a candidate. Used only with `budgetSearch`, on graphs of at
+  /// most 2,000 ops; the planner turns it off for the forward-first order
+  /// of a graph with late forward ops (Phases.h: the programs would run
+  /// twice); off otherwise only to measure what it adds.
+  bool budgetSearchWindows = true;
 };
 
 //===----------------------------------------------------------------------===//
