@@ -271,12 +271,15 @@ struct IntervalSolution {
   unsigned nodes = 0;
 };
 
-/// Solves the interval program of `steps` (increasing node indices, each
-/// at or after the first backward node of a training graph) at
-/// `budgetBytes`, over the cut problems `recomputeLowerBound` builds there,
-/// within `seconds` and at most `maxNodes` split nodes (0: no node limit).
-/// None: built without CLP, no solution found, or no step concerns a
-/// value.
+/// Solves the interval program of `steps` (increasing node indices; a
+/// step before the first backward node of a training graph holds live what
+/// is read before it, as in its cut) at `budgetBytes`, over the cut
+/// problems `recomputeLowerBound` builds there, within `seconds` and at
+/// most `maxNodes` split nodes (0: no node limit; under a node limit the
+/// branch and bound also searches for solutions, StepProgram.cpp). Its
+/// `bound` holds for the recompute after the first step of every schedule
+/// within the budget. None: built without CLP, no solution found, or no
+/// step concerns a value.
 std::optional<IntervalSolution>
 solveIntervalSteps(const Graph &graph, int64_t budgetBytes,
                    llvm::ArrayRef<unsigned> steps, double seconds,
