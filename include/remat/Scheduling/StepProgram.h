@@ -157,8 +157,12 @@ solveJointStepProgram(llvm::ArrayRef<StepProgram> steps, double seconds,
 
 /// The interval program of `steps` (in the order of the steps, see above)
 /// by the same branch and bound. The result's `recomputed` holds the values
-/// its best solution executes in some window, and `solutionCost` that
-/// solution's cost (every execution paid).
+/// its best solution executes in some window, `solutionCost` that
+/// solution's cost (every execution paid), and `live` / `executed` the
+/// solution step by step. With `maxNodes` (a caller that wants solutions,
+/// WindowLowering.h) the search also rounds LP points at a half, searches
+/// locally from each rounding and dives from the root (StepProgram.cpp);
+/// without it the time goes to the tree, for the bound.
 std::optional<StepProgramResult>
 solveIntervalStepProgram(llvm::ArrayRef<IntervalStep> steps, double seconds,
                          unsigned maxNodes = 0);
