@@ -152,12 +152,18 @@ remat::sched::milpLargePlan(const Graph &graph, int64_t budgetBytes,
       note = "milp: " + why + buf;
       return std::nullopt;
     }
-    std::snprintf(buf, sizeof(buf),
-                  "; no plan given within the budget: %s (peak %lld bytes) "
-                  "repaired to it by windows of stages re-planned around the "
-                  "peak (%u solves, %.1f s)",
-                  seedName.c_str(), (long long)seedSim.peakBytes,
-                  descent.solves, secondsSince(began));
+    if (seedSim.peakBytes <= budgetBytes)
+      std::snprintf(buf, sizeof(buf),
+                    "; no plan given within the budget: %s (peak %lld bytes) "
+                    "meets it",
+                    seedName.c_str(), (long long)seedSim.peakBytes);
+    else
+      std::snprintf(buf, sizeof(buf),
+                    "; no plan given within the budget: %s (peak %lld bytes) "
+                    "repaired to it by windows of stages re-planned around "
+                    "the peak (%u solves, %.1f s)",
+                    seedName.c_str(), (long long)seedSim.peakBytes,
+                    descent.solves, secondsSince(began));
     MilpWindowSearchOptions search;
     search.windowNodes = options.windowNodes;
     search.windowSeconds = options.windowSeconds;

@@ -186,7 +186,9 @@ TEST(MilpWindows, MilpOptimalSearchesWindowsAboveTheSizeLimit) {
   EXPECT_NE(least->detail.find("more than the 300 solved whole"),
             std::string::npos)
       << least->detail;
-  EXPECT_LT(least->solver->seconds, 5 + 1.0);
+  // The limit holds up to the step under way when it runs out; twice the
+  // limit leaves room for a loaded or instrumented (sanitizer) run.
+  EXPECT_LT(least->solver->seconds, 2 * 5.0);
   std::optional<PlanResult> p = milpOptimal(g, budget, 5, note, &start);
   ASSERT_TRUE(p) << note;
   ASSERT_TRUE(p->solver);

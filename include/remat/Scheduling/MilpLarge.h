@@ -1,5 +1,4 @@
-//===- MilpLarge.h - The MILP on graphs too large to solve whole -*- C++
-//-*-===//
+//===- MilpLarge.h - The MILP on graphs too large to solve -*- C++ -*-===//
 //
 // Part of the remat project.
 //
