@@ -6,6 +6,7 @@
 
 #include "remat/Scheduling/CutLowering.h"
 
+#include <chrono>
 #include <vector>
 
 using namespace remat::sched;
@@ -24,6 +25,12 @@ remat::sched::lowerCutWithinBudget(const Graph &graph, int64_t budgetBytes,
     }
   std::optional<CutLowering> best;
   unsigned evaluations = 0;
+  auto began = std::chrono::steady_clock::now();
+  auto outOfTime = [&] {
+    return options.seconds > 0 && std::chrono::duration<double>(
+                                      std::chrono::steady_clock::now() - began)
+                                          .count() > options.seconds;
+  };
   // Lowers the cut with `a` and `b` refreshed (n: none) at every gap
   // (without a refresh the gap changes nothing: one lowering).
   auto tryRefresh = [&](unsigned a, unsigned b) {
@@ -31,7 +38,7 @@ remat::sched::lowerCutWithinBudget(const Graph &graph, int64_t budgetBytes,
     if (a == n && !gaps.empty())
       gaps = gaps.take_front();
     for (unsigned gap : gaps) {
-      if (evaluations == options.maxEvaluations)
+      if (evaluations == options.maxEvaluations || outOfTime())
         return;
       ++evaluations;
       KeptChoice choice = base;

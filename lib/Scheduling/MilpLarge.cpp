@@ -55,6 +55,33 @@ std::optional<Schedule> descentSeed(const Graph &graph, int64_t budget,
 
 std::string bytes(int64_t b) { return std::to_string(b) + " bytes"; }
 
+/// Restates the headline of a window-search plan (`milpWindowPlan`: its
+/// claim, up to the first "; ") with the whole call's time: `seconds` of
+/// `limit`.
+void restateWindowHeadline(PlanResult &plan, double seconds, double limit) {
+  if (!plan.solver)
+    return;
+  plan.planSeconds = seconds;
+  SolverStats &stats = *plan.solver;
+  stats.seconds = seconds;
+  stats.timeLimitSeconds = limit;
+  char buf[256];
+  if (stats.optimal)
+    std::snprintf(buf, sizeof(buf),
+                  "optimal (recompute cost %.6g, proven by the lower "
+                  "bound (LowerBound.h), %.2f s of %.0f s, warm start)",
+                  stats.objective, stats.seconds, limit);
+  else
+    std::snprintf(buf, sizeof(buf),
+                  "feasible, gap %.2f%% (recompute cost %.6g, bound "
+                  "%.6g, %.2f s of %.0f s, warm start)",
+                  stats.gapPercent, stats.objective, stats.bound, stats.seconds,
+                  limit);
+  size_t end = plan.detail.find("; ");
+  plan.detail = buf + (end == std::string::npos ? std::string()
+                                                : plan.detail.substr(end));
+}
+
 } // namespace
 
 std::optional<PlanResult>
@@ -64,6 +91,9 @@ remat::sched::milpLargePlan(const Graph &graph, int64_t budgetBytes,
                             const MilpLargeOptions &options) {
   auto began = Clock::now();
   auto left = [&] { return timeLimitSeconds - secondsSince(began); };
+  // The whole call's time and limit, for the report.
+  auto spent = [&] { return options.spentSeconds + secondsSince(began); };
+  double limit = options.spentSeconds + timeLimitSeconds;
   if (std::optional<std::string> err = graph.validate()) {
     note = "milp: malformed graph: " + *err;
     return std::nullopt;
@@ -74,9 +104,13 @@ remat::sched::milpLargePlan(const Graph &graph, int64_t budgetBytes,
   }
   SimResult startSim;
   bool startValid = start && !simulate(graph, *start, startSim);
-  if (budgetBytes > 0 && startValid && startSim.peakBytes <= budgetBytes)
-    return milpWindowPlan(graph, budgetBytes, timeLimitSeconds, start, why,
-                          note);
+  if (budgetBytes > 0 && startValid && startSim.peakBytes <= budgetBytes) {
+    std::optional<PlanResult> plan =
+        milpWindowPlan(graph, budgetBytes, timeLimitSeconds, start, why, note);
+    if (plan && options.spentSeconds > 0)
+      restateWindowHeadline(*plan, spent(), limit);
+    return plan;
+  }
 
   // Proofs first: a step that holds more than the budget whatever is
   // recomputed, or (forward-only graphs) a window of stages that does.
@@ -146,7 +180,7 @@ remat::sched::milpLargePlan(const Graph &graph, int64_t budgetBytes,
                     "%.1f s: windows of stages re-planned around the peak "
                     "(%u solves) lowered %s from %lld to %lld bytes (not a "
                     "proof: the budget may still be met)",
-                    (long long)budgetBytes, secondsSince(began), descent.solves,
+                    (long long)budgetBytes, spent(), descent.solves,
                     seedName.c_str(), (long long)seedSim.peakBytes,
                     (long long)descent.sim.peakBytes);
       note = "milp: " + why + buf;
@@ -171,28 +205,9 @@ remat::sched::milpLargePlan(const Graph &graph, int64_t budgetBytes,
     std::optional<PlanResult> plan =
         milpWindowPlan(graph, budgetBytes, std::max(0.0, left()),
                        &descent.schedule, why + buf, note, search);
-    if (plan && plan->solver) {
-      // The whole call's time, not the window search's alone.
-      plan->planSeconds = secondsSince(began);
-      SolverStats &stats = *plan->solver;
-      stats.seconds = plan->planSeconds;
-      stats.timeLimitSeconds = timeLimitSeconds;
-      if (stats.optimal)
-        std::snprintf(buf, sizeof(buf),
-                      "optimal (recompute cost %.6g, proven by the lower "
-                      "bound (LowerBound.h), %.2f s of %.0f s, warm start)",
-                      stats.objective, stats.seconds, timeLimitSeconds);
-      else
-        std::snprintf(buf, sizeof(buf),
-                      "feasible, gap %.2f%% (recompute cost %.6g, bound "
-                      "%.6g, %.2f s of %.0f s, warm start)",
-                      stats.gapPercent, stats.objective, stats.bound,
-                      stats.seconds, timeLimitSeconds);
-      size_t end = plan->detail.find("; ");
-      plan->detail =
-          buf +
-          (end == std::string::npos ? std::string() : plan->detail.substr(end));
-    }
+    // The whole call's time, not the window search's alone.
+    if (plan)
+      restateWindowHeadline(*plan, spent(), limit);
     return plan;
   }
 
@@ -222,7 +237,7 @@ remat::sched::milpLargePlan(const Graph &graph, int64_t budgetBytes,
       }
     }
   }
-  plan.planSeconds = secondsSince(began);
+  plan.planSeconds = spent();
   SolverStats stats;
   stats.objective = double(plan.sim.peakBytes);
   stats.bound = double(std::min(peakBound, plan.sim.peakBytes));
@@ -234,7 +249,7 @@ remat::sched::milpLargePlan(const Graph &graph, int64_t budgetBytes,
                                              stats.objective)
                          : 0;
   stats.seconds = plan.planSeconds;
-  stats.timeLimitSeconds = timeLimitSeconds;
+  stats.timeLimitSeconds = limit;
   stats.warmStarted = true;
   stats.fromWarmStart =
       plan.sim.peakBytes == seedSim.peakBytes && windowKept == 0;
@@ -247,9 +262,9 @@ remat::sched::milpLargePlan(const Graph &graph, int64_t budgetBytes,
                 "(%u solves), then its recompute by windows at that peak "
                 "(%u solves, %u kept); the bound is ",
                 stats.gapPercent, (long long)plan.sim.peakBytes,
-                (long long)stats.bound, stats.seconds, timeLimitSeconds,
-                why.c_str(), seedName.c_str(), (long long)seedSim.peakBytes,
-                descent.solves, windowSolves, windowKept);
+                (long long)stats.bound, stats.seconds, limit, why.c_str(),
+                seedName.c_str(), (long long)seedSim.peakBytes, descent.solves,
+                windowSolves, windowKept);
   plan.detail = buf;
   plan.detail += windowBound ? "the least peak of windows of stages entered "
                                "in any state (milpWindowPeakBound)"

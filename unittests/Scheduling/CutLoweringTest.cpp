@@ -110,4 +110,26 @@ TEST(CutLowering, EvaluationLimitHolds) {
   }
 }
 
+/// A caller's time limit stops the lowerings even where the limit of
+/// evaluations would not: with a nanosecond, at most the first is tried.
+TEST(CutLowering, TimeLimitHolds) {
+  std::mt19937 rng(78);
+  Graph g = test::makeRandomGraph(rng, 8, 6);
+  ASSERT_FALSE(g.validate());
+  std::vector<unsigned> cut;
+  for (unsigned v = 0; v != g.size(); ++v)
+    if (!g.nodes[v].backward && !isAlwaysKept(g.nodes[v]))
+      cut.push_back(v);
+  ASSERT_GE(cut.size(), 4u);
+  CutLoweringOptions options;
+  std::optional<CutLowering> all = lowerCutWithinBudget(
+      g, std::numeric_limits<int64_t>::max(), cut, options);
+  ASSERT_TRUE(all);
+  EXPECT_GT(all->evaluations, 1u);
+  options.seconds = 1e-9;
+  std::optional<CutLowering> got = lowerCutWithinBudget(
+      g, std::numeric_limits<int64_t>::max(), cut, options);
+  EXPECT_TRUE(!got || got->evaluations <= 1u);
+}
+
 } // namespace

@@ -49,6 +49,10 @@ struct CutLoweringOptions {
   /// single values, then pairs in the cut's order), so the work and the
   /// result do not depend on the machine's speed.
   unsigned maxEvaluations = 20000;
+  /// Wall-clock seconds after which no further lowering is tried (0: no
+  /// limit), for callers inside a time limit; the limit of evaluations
+  /// above is what makes the result reproducible.
+  double seconds = 0;
 };
 
 /// What `lowerCutWithinBudget` found.

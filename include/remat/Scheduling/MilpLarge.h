@@ -55,6 +55,10 @@ struct MilpLargeOptions {
   double windowSeconds = 2;
   /// Window solves of the recompute search at most (0: no limit).
   unsigned maxWindowSolves = 0;
+  /// Seconds the caller already spent of the same limit (`milpOptimal`'s
+  /// bound and model); `timeLimitSeconds` is then what is left, and the
+  /// plan's seconds and limit are reported as the whole call's.
+  double spentSeconds = 0;
 };
 
 /// `milpOptimal`'s answer on a graph it does not solve whole (`why` says
