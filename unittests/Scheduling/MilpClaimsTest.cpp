@@ -202,7 +202,7 @@ TEST(MilpClaims, BoundRetriedOnlyCloseToThePlan) {
   EXPECT_EQ(milpBoundRetrySeconds(60, 50, 2, 100.0, 100.0), 0);
   EXPECT_EQ(milpBoundRetrySeconds(60, 50, 2, 101.0, 100.0), 0);
   EXPECT_EQ(milpBoundRetrySeconds(60, 1.5, 2, 99.5, 100.0), 0);
-  EXPECT_EQ(milpBoundRetrySeconds(6, 5, 0.6, 99.5, 100.0), 1);
+  EXPECT_DOUBLE_EQ(milpBoundRetrySeconds(6, 5, 0.6, 99.5, 100.0), 1);
   EXPECT_EQ(milpBoundRetrySeconds(60, 50, 2, 0, 0), 0);
   EXPECT_EQ(milpBoundRetrySeconds(
                 60, 50, 2, std::numeric_limits<double>::quiet_NaN(), 100.0),
