@@ -650,6 +650,12 @@ static constexpr unsigned kWindowPlanMaxOps = 2000;
 /// programs take about 5.6 s of CPU.
 static constexpr double kWindowPlanSecondsShare = 2;
 
+/// ... and at most this share of `PlannerOptions::timeLimitSeconds`, which
+/// `strategy=milp` sets to the user's `time-limit=` and whose warm starts
+/// (these candidates) count against it: at `time-limit=3` the cap is 0.75 s,
+/// not 10 s. `auto`'s default limit (60 s) leaves the cap above at 10 s.
+static constexpr double kWindowPlanLimitShare = 0.25;
+
 /// The schedule of interval programs lowered by windows (WindowLowering.h)
 /// from the forward step whose cut to the end gives the seeds' bound its
 /// highest value (the earliest of equal ones), else from that bound's step,
@@ -694,7 +700,8 @@ windowPlanCandidate(const Graph &graph,
   windowOptions.finalNodes = static_cast<unsigned>(
       std::max(1.0, kWindowPlanFinalNodes * options.searchWork));
   windowOptions.seconds =
-      kWindowPlanSecondsShare * options.budgetSearchCutSeconds;
+      std::min(kWindowPlanSecondsShare * options.budgetSearchCutSeconds,
+               kWindowPlanLimitShare * options.timeLimitSeconds);
   WindowPlanStats stats;
   auto start = std::chrono::steady_clock::now();
   std::optional<Schedule> schedule =

@@ -103,7 +103,8 @@ struct PlannerOptions {
   /// that bound (or none fits), interval programs of a few steps are
   /// solved and lowered by windows (WindowLowering.h,
   /// `intervalWindowPlan`, a fixed number of branch-and-bound nodes, twice
-  /// `budgetSearchCutSeconds` as a safety cap); a lowering within the
+  /// `budgetSearchCutSeconds` (10 s) and a quarter of `timeLimitSeconds` as
+  /// safety caps, whichever is less); a lowering within the
   /// budget is a candidate. Used only with `budgetSearch`, on graphs of at
   /// most 2,000 ops; the planner turns it off for the forward-first order
   /// of a graph with late forward ops (Phases.h: the programs would run
