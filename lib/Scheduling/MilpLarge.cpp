@@ -65,21 +65,10 @@ void restateWindowHeadline(PlanResult &plan, double seconds, double limit) {
   SolverStats &stats = *plan.solver;
   stats.seconds = seconds;
   stats.timeLimitSeconds = limit;
-  char buf[256];
-  if (stats.optimal)
-    std::snprintf(buf, sizeof(buf),
-                  "optimal (recompute cost %.6g, proven by the lower "
-                  "bound (LowerBound.h), %.2f s of %.0f s, warm start)",
-                  stats.objective, stats.seconds, limit);
-  else
-    std::snprintf(buf, sizeof(buf),
-                  "feasible, gap %.2f%% (recompute cost %.6g, bound "
-                  "%.6g, %.2f s of %.0f s, warm start)",
-                  stats.gapPercent, stats.objective, stats.bound, stats.seconds,
-                  limit);
   size_t end = plan.detail.find("; ");
-  plan.detail = buf + (end == std::string::npos ? std::string()
-                                                : plan.detail.substr(end));
+  plan.detail =
+      milpWindowHeadline(stats) +
+      (end == std::string::npos ? std::string() : plan.detail.substr(end));
 }
 
 } // namespace

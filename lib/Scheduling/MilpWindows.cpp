@@ -312,6 +312,22 @@ remat::sched::milpWindowSearch(const Graph &graph, int64_t budget,
   return result;
 }
 
+std::string remat::sched::milpWindowHeadline(const SolverStats &stats) {
+  char buf[320];
+  if (stats.optimal)
+    std::snprintf(buf, sizeof(buf),
+                  "optimal (recompute cost %.6g, proven by the lower bound "
+                  "(LowerBound.h), %.2f s of %.0f s, warm start)",
+                  stats.objective, stats.seconds, stats.timeLimitSeconds);
+  else
+    std::snprintf(buf, sizeof(buf),
+                  "feasible, gap %.2f%% (recompute cost %.6g, bound %.6g, "
+                  "%.2f s of %.0f s, warm start)",
+                  stats.gapPercent, stats.objective, stats.bound, stats.seconds,
+                  stats.timeLimitSeconds);
+  return buf;
+}
+
 std::optional<PlanResult>
 remat::sched::milpWindowPlan(const Graph &graph, int64_t budgetBytes,
                              double timeLimitSeconds, const Schedule *warmStart,
@@ -378,19 +394,7 @@ remat::sched::milpWindowPlan(const Graph &graph, int64_t budgetBytes,
   stats.fromWarmStart = search.kept == 0;
   stats.nodes = search.nodes;
   plan.solver = stats;
-  char buf[320];
-  if (stats.optimal)
-    std::snprintf(buf, sizeof(buf),
-                  "optimal (recompute cost %.6g, proven by the lower bound "
-                  "(LowerBound.h), %.2f s of %.0f s, warm start)",
-                  stats.objective, stats.seconds, timeLimitSeconds);
-  else
-    std::snprintf(buf, sizeof(buf),
-                  "feasible, gap %.2f%% (recompute cost %.6g, bound %.6g, "
-                  "%.2f s of %.0f s, warm start)",
-                  stats.gapPercent, stats.objective, stats.bound, stats.seconds,
-                  timeLimitSeconds);
-  plan.detail = buf;
+  plan.detail = milpWindowHeadline(stats);
   plan.detail += "; " + why +
                  ": windows of stages re-planned inside the "
                  "warm start (" +

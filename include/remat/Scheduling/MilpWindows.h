@@ -109,6 +109,12 @@ std::vector<bool> milpRecomputeCandidates(const Graph &graph,
                                           const Schedule &plan, unsigned first,
                                           unsigned last, unsigned cap);
 
+/// The claim that heads a window-search plan's detail: "optimal (...)" or
+/// "feasible, gap ...", with `stats`' cost, bound and `seconds` of
+/// `timeLimitSeconds` (`milpWindowPlan`, and MilpLarge.h when it restates
+/// the whole call's time).
+std::string milpWindowHeadline(const SolverStats &stats);
+
 /// `milpOptimal`'s answer on graphs it does not solve whole (Milp.h): the
 /// window search from `warmStart` within `timeLimitSeconds`, its gap
 /// against LowerBound's recompute bound. `why` says why the whole model
