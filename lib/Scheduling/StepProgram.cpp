@@ -606,19 +606,22 @@ solvePrograms(llvm::ArrayRef<StepProgram> steps,
       for (unsigned a = 0; a != members.size(); ++a)
         for (unsigned b = a + 1; b != members.size(); ++b) {
           unsigned u = members[a], v = members[b];
-          std::vector<std::vector<char>> hold = best;
+          auto trades = [&](unsigned j) {
+            return windows[j].relevant[u] && windows[j].relevant[v] &&
+                   best[j][u] != best[j][v];
+          };
           bool differs = false;
-          for (unsigned j = 0; j != k; ++j)
-            if (windows[j].relevant[u] && windows[j].relevant[v] &&
-                hold[j][u] != hold[j][v]) {
-              std::swap(hold[j][u], hold[j][v]);
-              differs = true;
-            }
+          for (unsigned j = 0; j != k && !differs; ++j)
+            differs = trades(j);
           if (!differs)
             continue;
           if (searchLeft == 0)
             return;
           --searchLeft;
+          std::vector<std::vector<char>> hold = best;
+          for (unsigned j = 0; j != k; ++j)
+            if (trades(j))
+              std::swap(hold[j][u], hold[j][v]);
           std::optional<double> cost = tryHold(hold);
           if (cost && *cost < bestCost - kIntegral) {
             bestCost = *cost;
