@@ -711,6 +711,12 @@ windowPlanCandidate(const Graph &graph,
   std::string detail = "an interval program of " +
                        std::to_string(stats.steps.size()) +
                        " steps lowered by windows";
+  // The node limits decide the plan unless the safety cap ran out first.
+  if (stats.timedOut)
+    detail += llvm::formatv(" (its {0:F2} s time limit reached: the plan "
+                            "depends on the machine's speed)",
+                            windowOptions.seconds)
+                  .str();
   llvm::Expected<PlanResult> p =
       evaluatePlan(graph, std::string(strategy::kMinCut), detail,
                    [&](const Graph &) { return std::move(*schedule); });

@@ -91,28 +91,46 @@ std::optional<Schedule> remat::sched::intervalWindowPlan(
   std::optional<Schedule> best;
   double bestCost = 0;
   Simulator simulator(graph);
-  auto offer = [&](Schedule schedule, const SimResult &sim) {
+  WindowPlanStats local;
+  WindowPlanStats &out = stats ? *stats : local;
+  auto offer = [&](Schedule schedule, const SimResult &sim,
+                   const IntervalSolution &solution) {
     if (sim.peakBytes > budgetBytes || (best && sim.recomputeCost >= bestCost))
       return;
     best = std::move(schedule);
     bestCost = sim.recomputeCost;
+    out.cost = solution.cost;
   };
-  while (left() > 0) {
+  // Solves the program of `stepSet`, noting a search cut short by the cap
+  // (not finished within its node limit, or no answer, with no time left).
+  auto solve = [&](const std::vector<unsigned> &stepSet, unsigned maxNodes) {
     std::optional<IntervalSolution> solution =
-        solveIntervalSteps(graph, budgetBytes, steps, left(), options.maxNodes);
+        solveIntervalSteps(graph, budgetBytes, stepSet, left(), maxNodes);
+    if (solution) {
+      ++out.programs;
+      out.steps = stepSet;
+      out.bound = std::max(out.bound, solution->bound);
+    }
+    if (left() <= 0 &&
+        (!solution ||
+         (!solution->optimal && (maxNodes == 0 || solution->nodes < maxNodes))))
+      out.timedOut = true;
+    return solution;
+  };
+  while (true) {
+    if (left() <= 0) {
+      out.timedOut = true;
+      break;
+    }
+    std::optional<IntervalSolution> solution = solve(steps, options.maxNodes);
     if (!solution)
       break;
-    if (stats) {
-      ++stats->programs;
-      stats->steps = steps;
-      stats->bound = solution->bound;
-    }
     Schedule schedule = lowerByWindows(graph, *solution);
     SimResult sim;
     if (simulator.simulate(schedule, sim))
       break;
     if (sim.peakBytes <= budgetBytes) {
-      offer(std::move(schedule), sim);
+      offer(std::move(schedule), sim, *solution);
       fitting = steps;
       break;
     }
@@ -135,18 +153,15 @@ std::optional<Schedule> remat::sched::intervalWindowPlan(
     llvm::sort(steps);
   }
   // The steps whose lowering fits, solved again with more nodes.
-  if (!fitting.empty() && options.finalNodes > options.maxNodes && left() > 0) {
-    std::optional<IntervalSolution> solution = solveIntervalSteps(
-        graph, budgetBytes, fitting, left(), options.finalNodes);
-    if (solution) {
-      if (stats) {
-        ++stats->programs;
-        stats->bound = std::max(stats->bound, solution->bound);
-      }
+  if (!fitting.empty() && options.finalNodes > options.maxNodes) {
+    if (left() <= 0) {
+      out.timedOut = true;
+    } else if (std::optional<IntervalSolution> solution =
+                   solve(fitting, options.finalNodes)) {
       Schedule schedule = lowerByWindows(graph, *solution);
       SimResult sim;
       if (!simulator.simulate(schedule, sim))
-        offer(std::move(schedule), sim);
+        offer(std::move(schedule), sim, *solution);
     }
   }
   return best;

@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "remat/Scheduling/WindowLowering.h"
+#include "remat/Scheduling/KeptSet.h"
 #include "remat/Scheduling/LowerBound.h"
 #include "remat/Scheduling/Phases.h"
 #include "remat/Scheduling/StepProgram.h"
@@ -44,7 +45,8 @@ TEST(WindowLoweringTest, LoweringExecutesOnlyWhatTheSolutionPays) {
   // the interval program lowers to a valid schedule whose recomputations
   // in each window (the lists after a step up to the next step) are values
   // the solution executes there, each at most once, so its recompute is at
-  // most the solution's cost.
+  // most the solution's cost; and a value the solution drops at a step is
+  // never read after it before it is rebuilt.
   std::mt19937 rng(4321);
   unsigned lowered = 0, recomputing = 0;
   for (unsigned iter = 0; iter != 120; ++iter) {
@@ -74,6 +76,30 @@ TEST(WindowLoweringTest, LoweringExecutesOnlyWhatTheSolutionPays) {
     recomputing += sim.recomputeCount > 0;
     EXPECT_LE(sim.recomputeCost, solution->cost * (1 + 1e-9) + 1e-9)
         << "graph " << iter;
+    // Every value the solution drops at a step is recomputed after the
+    // step before anything reads it: no read uses an instance it dropped.
+    for (unsigned j = 0; j != steps.size(); ++j)
+      for (unsigned v : solution->dropped[j]) {
+        if (g.nodes[v].backward || isAlwaysKept(g.nodes[v]))
+          continue;
+        bool rebuilt = false;
+        for (unsigned k = steps[j] + 1; k != g.size() && !rebuilt; ++k) {
+          for (unsigned u : s.recomputeBefore[k]) {
+            if (u == v) {
+              rebuilt = true;
+              break;
+            }
+            EXPECT_FALSE(llvm::is_contained(g.nodes[u].operands, v))
+                << "graph " << iter << ": " << v << " dropped at " << steps[j]
+                << " read by a recomputation before " << k;
+          }
+          if (!rebuilt) {
+            EXPECT_FALSE(llvm::is_contained(g.nodes[k].operands, v))
+                << "graph " << iter << ": " << v << " dropped at " << steps[j]
+                << " read by " << k;
+          }
+        }
+      }
     std::vector<std::vector<unsigned>> inWindow(steps.size());
     for (unsigned k = 0; k != g.size(); ++k)
       for (unsigned v : s.recomputeBefore[k]) {
@@ -99,9 +125,11 @@ TEST(WindowLoweringTest, PlansFitAndNeverBeatTheExhaustiveOptimum) {
     GTEST_SKIP() << "built without CBC/CLP";
   // Random 7-8 node graphs at every budget from the least peak of their
   // enumerated schedules to store-all: a plan of `intervalWindowPlan`
-  // simulates within the budget and recomputes at least the least
-  // recompute of every enumerated schedule (test::allSchedules), and plans
-  // are found at most budgets where a schedule fits, some of them optimal.
+  // simulates within the budget and recomputes at most the cost of the
+  // solution it lowers (`WindowPlanStats::cost`), the programs' bound is at
+  // most the least recompute of every enumerated schedule
+  // (test::allSchedules), the wall-time cap is never reached, and plans
+  // are found at most budgets where a schedule fits, most of them optimal.
   std::mt19937 rng(1357);
   unsigned fits = 0, planned = 0, optimal = 0;
   for (unsigned iter = 0; iter != 40; ++iter) {
@@ -116,8 +144,10 @@ TEST(WindowLoweringTest, PlansFitAndNeverBeatTheExhaustiveOptimum) {
       ++fits;
       WindowPlanOptions options;
       options.seconds = 10;
-      std::optional<Schedule> s =
-          intervalWindowPlan(g, budget, first > 0 ? first - 1 : 0, options);
+      WindowPlanStats stats;
+      std::optional<Schedule> s = intervalWindowPlan(
+          g, budget, first > 0 ? first - 1 : 0, options, &stats);
+      EXPECT_FALSE(stats.timedOut) << "graph " << iter;
       if (!s)
         continue;
       ++planned;
@@ -125,13 +155,48 @@ TEST(WindowLoweringTest, PlansFitAndNeverBeatTheExhaustiveOptimum) {
       std::optional<std::string> err = simulate(g, *s, sim);
       ASSERT_FALSE(err) << *err;
       EXPECT_LE(sim.peakBytes, budget) << "graph " << iter;
-      EXPECT_GE(sim.recomputeCost, optimum - 1e-9)
+      EXPECT_LE(sim.recomputeCost, stats.cost * (1 + 1e-9) + 1e-9)
+          << "graph " << iter << " budget " << budget;
+      EXPECT_LE(stats.bound, optimum * (1 + 1e-9) + 1e-9)
           << "graph " << iter << " budget " << budget;
       optimal += sim.recomputeCost <= optimum + 1e-9;
     }
   }
   EXPECT_GT(planned, fits / 2) << "of " << fits;
   EXPECT_GT(optimal, planned / 2) << "of " << planned;
+}
+
+TEST(WindowLoweringTest, StatsSayWhenTheTimeLimitEndedTheSearch) {
+  if (!stepProgramAvailable())
+    GTEST_SKIP() << "built without CBC/CLP";
+  // The same search on random graphs with 10 s and with no time at all:
+  // the first ends within its node limits (`timedOut` false), the second
+  // is cut short by the cap, which the stats say.
+  std::mt19937 rng(2468);
+  unsigned searched = 0;
+  for (unsigned iter = 0; iter != 20; ++iter) {
+    Graph g = test::makeRandomGraph(rng, 5, 9);
+    ASSERT_FALSE(g.validate());
+    SimResult storeAll;
+    ASSERT_FALSE(simulate(g, Schedule(g.size()), storeAll));
+    int64_t least = leastPeakLowerBound(g);
+    if (least >= storeAll.peakBytes)
+      continue;
+    int64_t budget = (least + storeAll.peakBytes) / 2;
+    unsigned first = firstBackwardNode(g) - 1;
+    WindowPlanOptions options;
+    options.seconds = 10;
+    WindowPlanStats stats;
+    intervalWindowPlan(g, budget, first, options, &stats);
+    EXPECT_FALSE(stats.timedOut) << "graph " << iter;
+    searched += stats.programs > 0;
+    options.seconds = 0;
+    WindowPlanStats cut;
+    EXPECT_FALSE(intervalWindowPlan(g, budget, first, options, &cut));
+    EXPECT_TRUE(cut.timedOut) << "graph " << iter;
+    EXPECT_EQ(cut.programs, 0u);
+  }
+  EXPECT_GT(searched, 10u);
 }
 
 TEST(WindowLoweringTest, DroppedValuesAreRecomputedBeforeTheirNextReader) {

@@ -77,8 +77,18 @@ struct WindowPlanStats {
   /// Interval programs solved and the steps of the last.
   unsigned programs = 0;
   std::vector<unsigned> steps;
-  /// The last program's bound on the recompute after its first step.
+  /// The largest of the programs' bounds. Each bounds the recompute after
+  /// its own first step, and the first step only moves earlier, so this
+  /// bounds the recompute after the last program's first step.
   double bound = 0;
+  /// The cost of the solution whose lowering is returned (`Node::cost`
+  /// units; the lowering recomputes at most this).
+  double cost = 0;
+  /// The wall-time cap (`WindowPlanOptions::seconds`) ended the search: a
+  /// program was cut short by it, or steps were not added or the final
+  /// program not solved for want of time. The outcome then depends on the
+  /// machine's speed and load, not on the node limits alone.
+  bool timedOut = false;
 };
 
 /// The cheapest schedule within `budgetBytes` found by lowering the
