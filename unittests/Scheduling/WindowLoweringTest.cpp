@@ -8,6 +8,7 @@
 #include "remat/Scheduling/KeptSet.h"
 #include "remat/Scheduling/LowerBound.h"
 #include "remat/Scheduling/Phases.h"
+#include "remat/Scheduling/Planner.h"
 #include "remat/Scheduling/StepProgram.h"
 
 #include "ScheduleEnumeration.h"
@@ -17,6 +18,7 @@
 
 #include "llvm/ADT/STLExtras.h"
 
+#include <limits>
 #include <random>
 
 using namespace remat::sched;
@@ -197,6 +199,89 @@ TEST(WindowLoweringTest, StatsSayWhenTheTimeLimitEndedTheSearch) {
     EXPECT_EQ(cut.programs, 0u);
   }
   EXPECT_GT(searched, 10u);
+}
+
+TEST(WindowLoweringTest, AutoTakesTheWindowPlanOnlyWhenItIsCheaper) {
+  if (!stepProgramAvailable())
+    GTEST_SKIP() << "built without CBC/CLP";
+  // `auto` on random graphs of 38-50 ops (above the size where the exact
+  // MILP joins the candidates) at 0.7 and 0.8 of store-all, with and
+  // without window plans (PlannerOptions::budgetSearchWindows): a window
+  // candidate, where there is one, simulates within the budget; `auto`
+  // takes it exactly when it is cheaper than every other candidate within
+  // the budget (at equal cost the earlier candidate stays), which happens
+  // on some graphs (the plan without window plans then costs more, or
+  // nothing else fits), and never pays more with window plans than
+  // without. Some window candidates lose (ties), and some graphs get none.
+  unsigned taken = 0, kept = 0, none = 0;
+  for (unsigned seed = 0; seed != 24; ++seed) {
+    std::mt19937 rng(seed);
+    Graph g = test::makeRandomGraph(rng, 16 + seed % 8, 20 + seed % 10);
+    ASSERT_FALSE(g.validate());
+    SimResult storeAll;
+    ASSERT_FALSE(simulate(g, Schedule(g.size()), storeAll));
+    for (double fraction : {0.7, 0.8}) {
+      PlannerOptions on;
+      on.strategy = "auto";
+      on.budget = int64_t(double(storeAll.peakBytes) * fraction);
+      PlannerOptions off = on;
+      off.budgetSearchWindows = false;
+      llvm::Expected<PlannerResult> withWindows = planRematerialization(g, on);
+      llvm::Expected<PlannerResult> without = planRematerialization(g, off);
+      if (!withWindows || !without) {
+        // Neither finds a plan, or both do.
+        ASSERT_EQ(bool(withWindows), bool(without)) << "seed " << seed;
+        llvm::consumeError(withWindows.takeError());
+        llvm::consumeError(without.takeError());
+        continue;
+      }
+      const PlanResult *window = nullptr;
+      double other = std::numeric_limits<double>::infinity();
+      int64_t otherPeak = 0;
+      for (const PlanResult &c : withWindows->candidates) {
+        bool isWindow =
+            c.detail.find("lowered by windows") != std::string::npos;
+        if (isWindow) {
+          ASSERT_FALSE(window) << "two window candidates, seed " << seed;
+          window = &c;
+        } else if (c.sim.peakBytes <= on.budget &&
+                   (c.sim.recomputeCost < other ||
+                    (c.sim.recomputeCost == other &&
+                     c.sim.peakBytes < otherPeak))) {
+          other = c.sim.recomputeCost;
+          otherPeak = c.sim.peakBytes;
+        }
+      }
+      const PlanResult &plan = withWindows->plan;
+      bool chosen = plan.detail.find("lowered by windows") != std::string::npos;
+      EXPECT_LE(plan.sim.recomputeCost, without->plan.sim.recomputeCost)
+          << "seed " << seed;
+      if (!window) {
+        EXPECT_FALSE(chosen);
+        EXPECT_EQ(plan.sim.recomputeCost, without->plan.sim.recomputeCost)
+            << "seed " << seed;
+        ++none;
+        continue;
+      }
+      SimResult sim;
+      ASSERT_FALSE(simulate(g, window->schedule, sim)) << "seed " << seed;
+      EXPECT_LE(sim.peakBytes, on.budget) << "seed " << seed;
+      bool cheaper = window->sim.recomputeCost < other ||
+                     (window->sim.recomputeCost == other &&
+                      window->sim.peakBytes < otherPeak);
+      EXPECT_EQ(chosen, cheaper) << "seed " << seed << " " << fraction;
+      if (chosen) {
+        ++taken;
+        EXPECT_LT(plan.sim.recomputeCost, without->plan.sim.recomputeCost)
+            << "seed " << seed;
+      } else {
+        ++kept;
+      }
+    }
+  }
+  EXPECT_GT(taken, 10u);
+  EXPECT_GT(kept, 0u);
+  EXPECT_GT(none, 0u);
 }
 
 TEST(WindowLoweringTest, DroppedValuesAreRecomputedBeforeTheirNextReader) {
