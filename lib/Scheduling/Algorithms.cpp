@@ -639,6 +639,15 @@ static constexpr double kWindowPlanGap = 0.05;
 static constexpr double kWindowPlanNodes = 3;
 static constexpr double kWindowPlanFinalNodes = 30;
 
+/// No step is added to the window plan's programs once a solution costs
+/// more than this multiple of the cheapest plan within the budget
+/// (`WindowPlanOptions::stopAboveCost`): on ResNet-50 at 0.4 of store-all
+/// the program of 4 steps costs 9.58% of the forward against `auto`'s
+/// 7.40%, and its 5-step successor fits at 9.63%: the row's plan takes
+/// 4.7 s of CPU with the stop against 8.6 s without (bench/bound-results.md,
+/// r50c); ResNet-50 0.5, where the window plan wins, keeps its 2.03%.
+static constexpr double kWindowPlanStopFactor = 1.2;
+
 /// Graphs above this many ops get no window plan: the programs grow with
 /// the graph, and on the largest exported graph (GPT-32, 4,082 ops, whose
 /// other plans take about 8 s) they took the plan to 17-27 s at load 3.5
@@ -702,6 +711,9 @@ windowPlanCandidate(const Graph &graph,
   windowOptions.seconds =
       std::min(kWindowPlanSecondsShare * options.budgetSearchCutSeconds,
                kWindowPlanLimitShare * options.timeLimitSeconds);
+  if (cheapest)
+    windowOptions.stopAboveCost =
+        kWindowPlanStopFactor * cheapest->sim.recomputeCost;
   WindowPlanStats stats;
   auto start = std::chrono::steady_clock::now();
   std::optional<Schedule> schedule =

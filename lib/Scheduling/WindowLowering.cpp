@@ -149,6 +149,11 @@ std::optional<Schedule> remat::sched::intervalWindowPlan(
     }
     if (steps.size() >= options.maxSteps)
       break;
+    // A step added only adds rows: the program's optimum never falls.
+    if (options.stopAboveCost > 0 && solution->cost > options.stopAboveCost) {
+      out.aboveCost = true;
+      break;
+    }
     steps.push_back(peak);
     llvm::sort(steps);
   }

@@ -201,6 +201,53 @@ TEST(WindowLoweringTest, StatsSayWhenTheTimeLimitEndedTheSearch) {
   EXPECT_GT(searched, 10u);
 }
 
+TEST(WindowLoweringTest, NoStepAddedAboveTheCallersCost) {
+  if (!stepProgramAvailable())
+    GTEST_SKIP() << "built without CBC/CLP";
+  // Random graphs at budgets between the least-peak bound and store-all,
+  // each searched without a cost limit and with `stopAboveCost` at 1e-9
+  // (any solution that recomputes something): where the limit stops the
+  // search (`aboveCost`), it has solved no more programs than the free
+  // search, fewer on most graphs; elsewhere both searches are the same.
+  std::mt19937 rng(8642);
+  unsigned stopped = 0, fewer = 0;
+  for (unsigned iter = 0; iter != 60; ++iter) {
+    Graph g = test::makeRandomGraph(rng, 6 + iter % 4, 10 + iter % 6);
+    ASSERT_FALSE(g.validate());
+    SimResult storeAll;
+    ASSERT_FALSE(simulate(g, Schedule(g.size()), storeAll));
+    int64_t least = leastPeakLowerBound(g);
+    if (least >= storeAll.peakBytes)
+      continue;
+    int64_t budget = std::uniform_int_distribution<int64_t>(
+        least, storeAll.peakBytes - 1)(rng);
+    unsigned first = firstBackwardNode(g) - 1;
+    WindowPlanOptions options;
+    options.seconds = 10;
+    options.finalNodes = options.maxNodes;
+    WindowPlanStats free;
+    intervalWindowPlan(g, budget, first, options, &free);
+    EXPECT_FALSE(free.aboveCost);
+    options.stopAboveCost = 1e-9;
+    WindowPlanStats limited;
+    intervalWindowPlan(g, budget, first, options, &limited);
+    if (limited.aboveCost) {
+      // Stopped where the free search added a step and went on (its next
+      // program may have found nothing, and counts only when it did).
+      ++stopped;
+      EXPECT_LE(limited.programs, free.programs) << "graph " << iter;
+      EXPECT_LE(limited.steps.size(), free.steps.size()) << "graph " << iter;
+      fewer += limited.programs < free.programs;
+    } else {
+      // Nothing to stop: the same search.
+      EXPECT_EQ(limited.steps, free.steps) << "graph " << iter;
+      EXPECT_EQ(limited.programs, free.programs) << "graph " << iter;
+    }
+  }
+  EXPECT_GT(stopped, 5u);
+  EXPECT_GT(fewer, stopped / 2) << "of " << stopped;
+}
+
 TEST(WindowLoweringTest, AutoTakesTheWindowPlanOnlyWhenItIsCheaper) {
   if (!stepProgramAvailable())
     GTEST_SKIP() << "built without CBC/CLP";

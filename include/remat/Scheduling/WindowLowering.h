@@ -26,7 +26,9 @@
 /// step before it when the peak is in the recomputation list of a step
 /// already in; when the peak comes before the first step, where nothing is
 /// dropped, the first step moves there) and solves again, with few
-/// branch-and-bound nodes, up to `WindowPlanOptions::maxSteps` steps. The
+/// branch-and-bound nodes, up to `WindowPlanOptions::maxSteps` steps
+/// (fewer when a solution already costs more than the caller's plan,
+/// `WindowPlanOptions::stopAboveCost`). The
 /// steps whose lowering first fits are solved once more with more nodes
 /// (`finalNodes`): on these programs the cheaper solutions come late in the
 /// search. Every schedule it returns is simulated within the budget.
@@ -70,6 +72,12 @@ struct WindowPlanOptions {
   unsigned finalNodes = 30;
   /// Wall-time safety cap of all the programs together.
   double seconds = 4;
+  /// When a program whose lowering overflows has a solution dearer than
+  /// this (`Node::cost` units; 0: no limit), no step is added: a step
+  /// only adds rows, so the program's optimum never falls, and a caller
+  /// with a plan of about this cost expects nothing cheaper. A heuristic
+  /// (the branch and bound stops far from the optimum), for the time.
+  double stopAboveCost = 0;
 };
 
 /// What `intervalWindowPlan` did.
@@ -89,6 +97,9 @@ struct WindowPlanStats {
   /// program not solved for want of time. The outcome then depends on the
   /// machine's speed and load, not on the node limits alone.
   bool timedOut = false;
+  /// No step was added because a solution cost more than
+  /// `WindowPlanOptions::stopAboveCost`.
+  bool aboveCost = false;
 };
 
 /// The cheapest schedule within `budgetBytes` found by lowering the
