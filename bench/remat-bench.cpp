@@ -22,6 +22,7 @@
 #include "remat/Scheduling/KeptSet.h"
 #include "remat/Scheduling/LowerBound.h"
 #include "remat/Scheduling/Milp.h"
+#include "remat/Scheduling/MilpRounding.h"
 #include "remat/Scheduling/Phases.h"
 #include "remat/Scheduling/Planner.h"
 #include "remat/Scheduling/Revolve.h"
@@ -211,6 +212,18 @@ static llvm::cl::opt<bool>
               llvm::cl::desc("Also run the dense (old) MILP in "
                              "--milp-graphs on graphs it accepts"),
               llvm::cl::init(true), llvm::cl::cat(benchCategory));
+
+static llvm::cl::opt<bool> milpRounding(
+    "milp-rounding",
+    llvm::cl::desc("Instead of the MILP rows of --milp-graphs, the LP "
+                   "relaxation of the compact model and its rounding "
+                   "(MilpRounding.h) within --milp-time-limit"),
+    llvm::cl::init(false), llvm::cl::cat(benchCategory));
+static llvm::cl::opt<bool> milpRoundingBarrier(
+    "milp-rounding-barrier",
+    llvm::cl::desc("--milp-rounding: solve the LP at the budget by CLP's "
+                   "barrier instead of the dual simplex"),
+    llvm::cl::init(false), llvm::cl::cat(benchCategory));
 
 /// A homogeneous training chain: forward layers f_1..f_n of `bytes` each
 /// (f_i reads f_{i-1}), a loss, and the backward g_i = grad of layer i that
@@ -681,6 +694,45 @@ static void runMilpRows(const std::string &name, const Graph &g) {
     int64_t budget = int64_t(fraction * double(storeAllSim.peakBytes));
     llvm::outs() << llvm::format("| %s | %u | %.1f | ", name.c_str(), g.size(),
                                  fraction);
+    if (milpRounding) {
+      MilpRoundingOptions ro;
+      ro.barrier = milpRoundingBarrier;
+      auto start = std::chrono::steady_clock::now();
+      std::clock_t cpuStart = std::clock();
+      MilpRoundingResult r = milpRoundRelaxation(g, budget, milpTimeLimit, ro);
+      double cpu = double(std::clock() - cpuStart) / CLOCKS_PER_SEC;
+      double wall = std::chrono::duration<double>(
+                        std::chrono::steady_clock::now() - start)
+                        .count();
+      const char *lp = r.lpOptimal      ? "optimal"
+                       : r.lpInfeasible ? "infeasible"
+                       : r.points       ? "cut short"
+                                        : "not solved";
+      llvm::outs() << llvm::format(
+          "%zu | %zu | %zu | %.1f | %.1f | %d | %s | %s | %s | %u/%u | %s | "
+          "%.1f | %.1f |\n",
+          r.rows, r.columns, r.nonzeros, r.buildSeconds, r.lpSeconds,
+          r.lpIterations, lp,
+          r.lpOptimal ? llvm::formatv("{0:f2}", pct(r.bound)).str().c_str()
+                      : "-",
+          r.schedule
+              ? llvm::formatv("{0:f2} (peak {1:f3}, at {2:f2})",
+                              pct(r.sim.recomputeCost),
+                              double(r.sim.peakBytes) / storeAllSim.peakBytes,
+                              r.allowance)
+                    .str()
+                    .c_str()
+          : r.leastPeak ? llvm::formatv("none (least peak {0:f3})",
+                                        double(r.leastPeakSim.peakBytes) /
+                                            storeAllSim.peakBytes)
+                              .str()
+                              .c_str()
+                        : "none",
+          r.fit, r.rounded, r.declined.empty() ? "-" : r.declined.c_str(), wall,
+          cpu);
+      llvm::outs().flush();
+      continue;
+    }
     PlannerOptions options;
     options.budget = budget;
     std::optional<PlanResult> autoPlan;
@@ -1044,23 +1096,39 @@ int main(int argc, char **argv) {
     llvm::outs() << "\n";
   }
   if (!milpGraphs.empty()) {
-    llvm::outs()
-        << "## The exact MILP on imported graphs\n\n"
-        << "Budget = fraction of store-all's activation peak; recompute = % "
-           "of the forward cost; both MILPs (compact: the default model; "
-           "dense: Checkmate's, the old one) warm-started from auto's plan, "
-        << llvm::format("%.0f", double(milpTimeLimit))
-        << " s wall-time limit each; proven = the plan is proven optimal "
-           "(or the budget infeasible) in remat's stage model, by CBC or by "
-           "the lower bound (LowerBound.h); bound = the best lower bound on "
-           "the recompute (% of the forward cost); s = wall seconds, cpu = "
-           "CPU seconds of the call, nodes = CBC's branch-and-bound "
-           "nodes.\n\n"
-        << "| graph | ops | budget | auto recompute % | milp recompute % | "
-           "bound % | proven | gap % | s | cpu | nodes | dense recompute % | "
-           "bound % | proven | gap % | s | cpu | nodes |\n"
-        << "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
-           "---|---|\n";
+    if (milpRounding)
+      llvm::outs()
+          << "## LP relaxation and rounding (MilpRounding.h)\n\n"
+          << "Budget = fraction of store-all's activation peak; recompute "
+             "and bound = % of the forward cost; rows / columns / nonzeros of "
+             "the LP, build and LP seconds (the LP at the budget), CLP's "
+             "iterations and status there, the LP bound (when optimal), the "
+             "rounded plan (least recompute within the budget, its peak as a "
+             "fraction of store-all's, and the fraction of the budget whose LP "
+             "it came from), plans within the budget / rounded, wall and CPU "
+             "seconds of the whole call.\n\n"
+          << "| graph | ops | budget | rows | columns | nonzeros | build s | "
+             "LP s | iterations | LP | bound % | rounded % | fit | declined | "
+             "s | cpu |\n|---|---|---|---|---|---|---|---|---|---|---|---|---|"
+             "---|---|---|\n";
+    else
+      llvm::outs()
+          << "## The exact MILP on imported graphs\n\n"
+          << "Budget = fraction of store-all's activation peak; recompute = % "
+             "of the forward cost; both MILPs (compact: the default model; "
+             "dense: Checkmate's, the old one) warm-started from auto's plan, "
+          << llvm::format("%.0f", double(milpTimeLimit))
+          << " s wall-time limit each; proven = the plan is proven optimal "
+             "(or the budget infeasible) in remat's stage model, by CBC or by "
+             "the lower bound (LowerBound.h); bound = the best lower bound on "
+             "the recompute (% of the forward cost); s = wall seconds, cpu = "
+             "CPU seconds of the call, nodes = CBC's branch-and-bound "
+             "nodes.\n\n"
+          << "| graph | ops | budget | auto recompute % | milp recompute % | "
+             "bound % | proven | gap % | s | cpu | nodes | dense recompute % | "
+             "bound % | proven | gap % | s | cpu | nodes |\n"
+          << "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
+             "---|---|\n";
     for (const std::string &f : milpGraphs)
       if (runMilpGraph(ctx, f))
         return 1;

@@ -273,8 +273,10 @@ SolveOutcome MilpBuilder::solve(bool peakMode, int64_t budget, double seconds,
   // Knapsack rows (addKnapsackRow) at a budget in the compact model.
   bool withKnapsackRows = compact && knapsackRows && !peakMode;
   // Memory row helper: sum(coefs*cols) [- P] <= rhsConst [+ budget].
+  std::vector<int> memRows;
   auto addMemRow = [&](std::vector<int> cols, std::vector<double> coefs,
                        double rhs) {
+    memRows.push_back(int(rowLb.size()));
     if (peakMode) {
       cols.push_back(P);
       coefs.push_back(-1);
@@ -485,6 +487,22 @@ SolveOutcome MilpBuilder::solve(bool peakMode, int64_t budget, double seconds,
         index[at] = int(r);
         value[at] = rowVal[k];
       }
+  }
+  if (relaxation && !peakMode) {
+    relaxation->rows = rowLb.size();
+    relaxation->columns = numCols;
+    relaxation->nonzeros = rowCol.size();
+    relaxation->firstStage = firstStage;
+    relaxation->keepColumn = S;
+    relaxation->recomputeColumn = R;
+    relaxation->buildSeconds =
+        std::max(0.0, seconds) -
+        std::chrono::duration<double>(deadline - Clock::now()).count();
+    relaxation->seconds =
+        std::chrono::duration<double>(deadline - Clock::now()).count();
+    solveLpRelaxation(model, numCols, colStart, index, value, memRows, scale,
+                      costScale, *relaxation);
+    return out;
   }
   // Decline models beyond kMilpMaxNonzeros (Milp.h).
   if (rowCol.size() > kMilpMaxNonzeros) {

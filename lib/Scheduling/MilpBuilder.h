@@ -19,12 +19,16 @@
 
 #include "remat/Scheduling/Graph.h"
 #include "remat/Scheduling/LowerBound.h"
+#include "remat/Scheduling/MilpClaims.h"
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <set>
 #include <utility>
 #include <vector>
+
+#include <coin/CoinTypes.hpp>
 
 namespace remat::sched::detail {
 
@@ -51,6 +55,58 @@ struct SolveOutcome {
 
 /// 100 (objective - bound) / objective, 0 when both are 0.
 double gapPercent(double objective, double bound);
+
+/// The LP relaxation of a budget-mode model (every binary relaxed to [0, 1])
+/// solved by CLP at several budgets (MilpRounding.cpp): the budget changes
+/// only the memory rows' right-hand sides, so each budget after the first is
+/// a dual simplex warm-started from the previous basis.
+struct LpRelaxation {
+  /// Budgets in bytes, in the order solved; the first must be the one
+  /// `solve` is called with.
+  std::vector<int64_t> budgets;
+  /// Wall seconds for all of them (CLP's own limit, from `solve`'s call).
+  double seconds = 0;
+  /// Solve the first budget by CLP's barrier (interior point, crossover)
+  /// instead of the dual simplex.
+  bool barrier = false;
+
+  /// Filled by `MilpBuilder::solve`: the model's size and build time, the
+  /// columns of S[t][i] (-1: none; `keepColumn[t][i]`, stage t the one of
+  /// node firstStage + t), and one point per budget solved.
+  size_t rows = 0, columns = 0, nonzeros = 0;
+  double buildSeconds = 0;
+  unsigned firstStage = 0;
+  std::vector<std::vector<int>> keepColumn, recomputeColumn;
+  struct Point {
+    int64_t budget = 0;
+    /// CLP ended before its limit with an optimal or a proven infeasible
+    /// answer: only then is it a proof (a bound or infeasibility).
+    bool optimal = false, infeasible = false;
+    /// The LP optimum in cost units (when `optimal`).
+    double objective = 0;
+    double seconds = 0;
+    int iterations = 0;
+    /// The primal values of every column (when `optimal`; cleared after
+    /// `onPoint`).
+    std::vector<double> x;
+  };
+  std::vector<Point> points;
+  /// Called with each point as it is solved, before the next budget's LP
+  /// (the rounding uses a point while the time lasts).
+  std::function<void(const Point &)> onPoint;
+};
+
+/// Solves `model` (gathered by `MilpBuilder::solve` at `relax.budgets[0]`,
+/// column-major in `colStart`/`index`/`value`) as an LP at each of
+/// `relax.budgets` in turn, moving the upper bounds of `memRows` by the
+/// budget's change scaled by `scale`; objective values are multiplied by
+/// `costScale`. Stops at the first budget found infeasible or not solved.
+void solveLpRelaxation(const MilpRows &model, int numCols,
+                       const std::vector<CoinBigIndex> &colStart,
+                       const std::vector<int> &index,
+                       const std::vector<double> &value,
+                       const std::vector<int> &memRows, double scale,
+                       double costScale, LpRelaxation &relax);
 
 /// The MILP for one graph; `peakMode` makes the peak a variable P
 /// (minimised), otherwise the peak is bounded by `budget` and the recompute
@@ -102,6 +158,9 @@ public:
   /// `solve` only gathers the model and says whether it exceeds
   /// kMilpMaxNonzeros (`tooLargeNonzeros`); nothing is solved.
   bool sizeOnly = false;
+  /// `solve` at a budget solves the model's LP relaxation into it
+  /// (`solveLpRelaxation`) instead of calling CBC, whatever its size.
+  LpRelaxation *relaxation = nullptr;
 
   /// `numForward` forward nodes come first; a forward-only graph (every
   /// node may be recomputed before any later one, Graph.h) passes
