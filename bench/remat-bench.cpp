@@ -106,6 +106,14 @@ static llvm::cl::opt<bool> boundIntervalSteps(
                    "(LowerBoundOptions::intervalSteps)"),
     llvm::cl::init(LowerBoundOptions().intervalSteps),
     llvm::cl::cat(benchCategory));
+static llvm::cl::opt<bool> boundJointOverflowSteps(
+    "bound-joint-overflow-steps",
+    llvm::cl::desc("With --bound-joint-exact-steps, add the step of the "
+                   "largest overflow not yet in when the lowered cut peaks "
+                   "at a step already in (LowerBoundOptions::"
+                   "jointOverflowSteps)"),
+    llvm::cl::init(LowerBoundOptions().jointOverflowSteps),
+    llvm::cl::cat(benchCategory));
 static llvm::cl::opt<bool> boundWindowPlans(
     "bound-window-plans",
     llvm::cl::desc("In --bound-graphs, let auto lower interval programs by "
@@ -919,6 +927,7 @@ static int runBoundGraph(MLIRContext &ctx, llvm::StringRef path) {
     boundOptions.jointSteps = boundJointSteps;
     boundOptions.jointExactSteps = boundJointExactSteps;
     boundOptions.intervalSteps = boundIntervalSteps;
+    boundOptions.jointOverflowSteps = boundJointOverflowSteps;
     boundOptions.cardinality = boundCardinality;
     LowerBound lb = recomputeLowerBoundAnyOrder(g, budget, boundOptions);
     double boundWall = seconds(t0);

@@ -973,19 +973,54 @@ unionPrograms(const Graph &graph, const StepFacts &facts,
   return programs;
 }
 
+/// The interval program's result `r` over `windows` (one per step of
+/// `steps`, over the graph values `values`) in graph terms, costs in the
+/// units of `Node::cost`.
+IntervalSolution toIntervalSolution(const std::vector<unsigned> &steps,
+                                    const std::vector<IntervalStep> &windows,
+                                    const std::vector<unsigned> &values,
+                                    const StepProgramResult &r,
+                                    double costUnit) {
+  IntervalSolution solution;
+  solution.steps = steps;
+  solution.cost = r.solutionCost * costUnit;
+  solution.bound = r.bound * costUnit;
+  solution.optimal = r.optimal;
+  solution.nodes = r.nodes;
+  for (unsigned j = 0; j != steps.size(); ++j) {
+    std::vector<unsigned> dropped, held;
+    for (unsigned u = 0; u != values.size(); ++u)
+      if (windows[j].relevant[u])
+        (r.live[j][u] ? held : dropped).push_back(values[u]);
+    llvm::sort(dropped);
+    llvm::sort(held);
+    solution.dropped.push_back(std::move(dropped));
+    solution.held.push_back(std::move(held));
+    std::vector<unsigned> executed;
+    for (unsigned u = 0; u != values.size(); ++u)
+      if (r.executed[j][u])
+        executed.push_back(values[u]);
+    llvm::sort(executed);
+    solution.executed.push_back(std::move(executed));
+  }
+  return solution;
+}
+
 /// The joint program of `steps` (increasing) over the union of their
 /// relevant values (`unionPrograms`), in normalised costs: with `intervals`
 /// each window paid for its executions (StepProgram.h,
 /// `solveIntervalStepProgram`), else each value once
 /// (`solveJointStepProgram`). Its bound holds for the recompute after the
 /// first step. `recomputed` receives the graph indices (increasing) its
-/// best solution recomputes.
+/// best solution recomputes, and with `intervals` `interval` that solution
+/// per window (cleared when there is none).
 std::optional<StepProgramResult>
 solveJointSteps(const Graph &graph, const StepFacts &facts,
                 const std::vector<unsigned> &steps, int64_t budget,
                 double costUnit, double byteUnit, bool recomputeMemory,
                 bool intervals, double seconds,
-                std::vector<unsigned> &recomputed) {
+                std::vector<unsigned> &recomputed, IntervalSolution &interval) {
+  interval = IntervalSolution();
   std::vector<unsigned> values;
   std::vector<IntervalStep> windows =
       unionPrograms(graph, facts, steps, budget, costUnit, byteUnit,
@@ -993,6 +1028,8 @@ solveJointSteps(const Graph &graph, const StepFacts &facts,
   std::optional<StepProgramResult> r;
   if (intervals) {
     r = solveIntervalStepProgram(windows, seconds);
+    if (r && r->solutionCost >= 0 && r->live.size() == steps.size())
+      interval = toIntervalSolution(steps, windows, values, *r, costUnit);
   } else {
     std::vector<StepProgram> programs;
     for (IntervalStep &w : windows)
@@ -1030,29 +1067,7 @@ remat::sched::solveIntervalSteps(const Graph &graph, int64_t budgetBytes,
       solveIntervalStepProgram(windows, seconds, maxNodes);
   if (!r || r->live.size() != steps.size())
     return std::nullopt;
-  IntervalSolution solution;
-  solution.steps = stepList;
-  solution.cost = r->solutionCost * costUnit;
-  solution.bound = r->bound * costUnit;
-  solution.optimal = r->optimal;
-  solution.nodes = r->nodes;
-  for (unsigned j = 0; j != steps.size(); ++j) {
-    std::vector<unsigned> dropped, held;
-    for (unsigned u = 0; u != values.size(); ++u)
-      if (windows[j].relevant[u])
-        (r->live[j][u] ? held : dropped).push_back(values[u]);
-    llvm::sort(dropped);
-    llvm::sort(held);
-    solution.dropped.push_back(std::move(dropped));
-    solution.held.push_back(std::move(held));
-    std::vector<unsigned> executed;
-    for (unsigned u = 0; u != values.size(); ++u)
-      if (r->executed[j][u])
-        executed.push_back(values[u]);
-    llvm::sort(executed);
-    solution.executed.push_back(std::move(executed));
-  }
-  return solution;
+  return toIntervalSolution(stepList, windows, values, *r, costUnit);
 }
 
 int64_t remat::sched::leastPeakLowerBound(const Graph &graph) {
@@ -1162,6 +1177,8 @@ LowerBound remat::sched::recomputeLowerBound(const Graph &graph,
       for (unsigned t : starts) {
         if (windowTimeUp()) {
           result.complete = false;
+          result.cutShort |=
+              half.timeLimitSeconds > 0 && elapsed() > half.timeLimitSeconds;
           break;
         }
         std::optional<double> b = cutBound(t, t + length);
@@ -1236,6 +1253,8 @@ LowerBound remat::sched::recomputeLowerBound(const Graph &graph,
     if ((options.maxSteps && singles >= options.maxSteps) ||
         singlesTimeUp()) {
       result.complete = false;
+      result.cutShort |= options.timeLimitSeconds > 0 &&
+                         elapsed() > options.timeLimitSeconds * 0.75;
       break;
     }
     ++singles;
@@ -1265,6 +1284,8 @@ LowerBound remat::sched::recomputeLowerBound(const Graph &graph,
   // The joint LP: up to options.jointSteps steps with a positive bound,
   // evenly spaced in op order and always with the best one; the windows
   // before its first step add to it.
+  if (options.jointSteps >= 2 && singleSteps.size() >= 2 && jointTimeUp())
+    result.cutShort = true;
   if (options.jointSteps >= 2 && singleSteps.size() >= 2 && !jointTimeUp()) {
     llvm::sort(singleSteps,
                [](const Single &a, const Single &b) { return a.t < b.t; });
@@ -1324,10 +1345,12 @@ LowerBound remat::sched::recomputeLowerBound(const Graph &graph,
                               result.splits >= options.maxEvaluations / 4);
   };
   for (const Open &o : open) {
-    if (options.maxSplits == 0 || outOfWork())
-      break;
     if (o.feasible <= result.recomputeCost)
       continue;
+    if (options.maxSplits == 0 || outOfWork()) {
+      result.cutShort |= options.maxSplits && splitsTimeUp();
+      break;
+    }
     StepCut cut(graph, facts, o.t, n, costUnit, byteUnit, budgetBytes,
                 options.recomputeMemory);
     unsigned splits = 0;
@@ -1341,6 +1364,7 @@ LowerBound remat::sched::recomputeLowerBound(const Graph &graph,
         cut, budgetBytes - facts.fixed[o.t], byteUnit, maxSplits,
         options.cardinality, splitsTimeUp, splits, feasible, &previous);
     result.splits += splits;
+    result.cutShort |= splitsTimeUp();
     if (!b)
       return infeasibleAt(o.t);
     if (*b > 0)
@@ -1368,14 +1392,19 @@ LowerBound remat::sched::recomputeLowerBound(const Graph &graph,
     unsigned solved = 0;
     for (Open &o : open) {
       double left = options.timeLimitSeconds * exactEnd - elapsed();
-      if (solved == options.exactSteps || left <= 0.01)
+      if (solved == options.exactSteps)
         break;
+      if (left <= 0.01) {
+        result.cutShort |= exactTimed;
+        break;
+      }
       ++solved;
       StepCut cut(graph, facts, o.t, n, costUnit, byteUnit, budgetBytes,
                   options.recomputeMemory);
       std::optional<StepProgramResult> r =
           solveStepProgram(cut.program(budgetBytes - facts.fixed[o.t]), left,
                            options.exactStepNodes);
+      result.cutShort |= exactTimed && (!r || !r->optimal);
       if (!r)
         continue;
       ++result.exactSteps;
@@ -1426,22 +1455,41 @@ LowerBound remat::sched::recomputeLowerBound(const Graph &graph,
     std::vector<unsigned> cut = result.cutRecomputed;
     while (steps.size() < options.jointExactSteps) {
       double left = options.timeLimitSeconds * 0.98 - elapsed();
-      if (left <= 0.01)
+      if (left <= 0.01) {
+        result.cutShort = true;
         break;
+      }
       std::vector<bool> kept(n, true);
       for (unsigned v : cut)
         kept[v] = false;
       SimResult sim;
-      if (simulate(graph, lowerKeptSet(graph, kept), sim) ||
-          sim.peakBytes <= budgetBytes ||
-          llvm::is_contained(steps, sim.peakStep))
+      std::vector<int64_t> stepPeak;
+      if (liveBytesTrace(graph, lowerKeptSet(graph, kept), sim, stepPeak) ||
+          sim.peakBytes <= budgetBytes)
         break;
-      steps.push_back(sim.peakStep);
+      unsigned next = sim.peakStep;
+      if (llvm::is_contained(steps, next)) {
+        // The peak is at a step already in: the step of the largest
+        // overflow not yet in (`jointOverflowSteps`), if any.
+        next = n;
+        if (options.jointOverflowSteps)
+          for (unsigned k = 0; k != stepPeak.size(); ++k)
+            if (stepPeak[k] > budgetBytes && !llvm::is_contained(steps, k) &&
+                (next == n || stepPeak[k] > stepPeak[next]))
+              next = k;
+        if (next == n)
+          break;
+      }
+      steps.push_back(next);
       llvm::sort(steps);
       std::vector<unsigned> solution;
-      std::optional<StepProgramResult> r = solveJointSteps(
-          graph, facts, steps, budgetBytes, costUnit, byteUnit,
-          options.recomputeMemory, options.intervalSteps, left, solution);
+      IntervalSolution interval;
+      std::optional<StepProgramResult> r =
+          solveJointSteps(graph, facts, steps, budgetBytes, costUnit, byteUnit,
+                          options.recomputeMemory, options.intervalSteps, left,
+                          solution, interval);
+      if (!r || !r->optimal)
+        result.cutShort = true;
       if (!r)
         break;
       double total = prefix[steps.front()] + r->bound * costUnit;
@@ -1451,6 +1499,7 @@ LowerBound remat::sched::recomputeLowerBound(const Graph &graph,
             {steps.front() + 1, n - 1, r->bound * costUnit});
         result.step = steps.front();
         result.jointExactSteps = steps.size();
+        result.jointSolution = std::move(interval);
         // Its best solution, a cut that fits every step of the program.
         if (!result.cutRecomputed.empty())
           result.previousCut = std::move(result.cutRecomputed);
@@ -1493,8 +1542,10 @@ LowerBound remat::sched::recomputeLowerBound(const Graph &graph,
       result.cutBeforeSplits = std::move(before);
     }
   }
-  if (outOfTime())
+  if (outOfTime()) {
     result.complete = false;
+    result.cutShort = true;
+  }
   result.seconds = elapsed();
   return result;
 }
@@ -1526,6 +1577,7 @@ LowerBound remat::sched::recomputeLowerBoundAnyOrder(
   }
   result.peakBytes = std::min(input.peakBytes, other.peakBytes);
   result.complete = input.complete && other.complete;
+  result.cutShort = input.cutShort || other.cutShort;
   result.stepsEvaluated = input.stepsEvaluated + other.stepsEvaluated;
   result.stepsCandidate = input.stepsCandidate + other.stepsCandidate;
   result.splits = input.splits + other.splits;

@@ -703,3 +703,45 @@ TEST(LowerBoundTest, WorkLimitIsDeterministicAndHonoured) {
   EXPECT_GT(cut, 5u);
   EXPECT_GT(limited, 5u);
 }
+
+TEST(LowerBoundTest, CutShortOnlyWhenTheTimeLimitStopsIt) {
+  if (!stepProgramAvailable())
+    GTEST_SKIP() << "built without CBC/CLP";
+  // With the exact MILP's joint interval steps: a bound that says it was
+  // not cut short is the bound twice the time gives; a time limit far
+  // below what the graph needs cuts it short.
+  std::mt19937 rng(2027);
+  unsigned finished = 0, stopped = 0;
+  for (unsigned iter = 0; iter != 12; ++iter) {
+    Graph g = test::makeRandomGraph(rng, 10 + iter % 4, 10 + iter % 3);
+    ASSERT_FALSE(g.validate());
+    SimResult sa;
+    ASSERT_FALSE(simulate(g, Schedule(g.size()), sa));
+    int64_t least = leastPeakLowerBound(g);
+    int64_t budget = least + (sa.peakBytes - least) / 3;
+    LowerBoundOptions options;
+    options.jointExactSteps = kMilpBoundJointSteps;
+    options.intervalSteps = true;
+    options.timeLimitSeconds = 30;
+    LowerBound first = recomputeLowerBound(g, budget, options);
+    if (first.infeasible)
+      continue;
+    if (!first.cutShort) {
+      ++finished;
+      LowerBoundOptions longer = options;
+      longer.timeLimitSeconds = 60;
+      LowerBound again = recomputeLowerBound(g, budget, longer);
+      EXPECT_FALSE(again.cutShort) << "graph " << iter;
+      EXPECT_EQ(again.recomputeCost, first.recomputeCost) << "graph " << iter;
+    }
+    LowerBoundOptions tiny = options;
+    tiny.timeLimitSeconds = 1e-6;
+    LowerBound rushed = recomputeLowerBound(g, budget, tiny);
+    if (!rushed.infeasible) {
+      EXPECT_TRUE(rushed.cutShort) << "graph " << iter;
+      stopped += rushed.cutShort;
+    }
+  }
+  EXPECT_GT(finished, 5u);
+  EXPECT_GT(stopped, 5u);
+}

@@ -692,4 +692,19 @@ TEST(StepProgramTest, IntervalStepsNeverAboveExhaustiveOptimum) {
   expectRaisedBelowExhaustiveOptimum(97, 80, on, off);
 }
 
+TEST(StepProgramTest, OverflowStepsNeverAboveExhaustiveOptimum) {
+  if (!stepProgramAvailable())
+    GTEST_SKIP() << "built without CBC/CLP";
+  // Joint interval steps (8) where a step of the largest overflow joins
+  // the program when the lowered cut peaks at a step already in
+  // (`LowerBoundOptions::jointOverflowSteps`) against the loop that stops
+  // there, on 200 graphs.
+  LowerBoundOptions on = plainBoundOptions(), off = plainBoundOptions();
+  on.jointExactSteps = off.jointExactSteps = 8;
+  on.intervalSteps = off.intervalSteps = true;
+  on.jointOverflowSteps = true;
+  off.jointOverflowSteps = false;
+  expectRaisedBelowExhaustiveOptimum(97, 200, on, off);
+}
+
 } // namespace

@@ -165,6 +165,37 @@ struct LowerBoundOptions {
   /// of store-all 1.95 -> 1.98% / 0.55 -> 0.56% of the forward, encoder-12
   /// at 0.6 13.42 -> 13.35% (docs/Scheduling.md step 5f). Off by default.
   bool intervalSteps = false;
+  /// With joint exact steps: when the best cut found so far, lowered as a
+  /// kept set, peaks at a step already in the joint program, the step where
+  /// it overflows the budget most among those not yet in joins instead of
+  /// the loop stopping there.
+  bool jointOverflowSteps = true;
+};
+
+/// A solution of the interval program of some steps (StepProgram.h,
+/// `solveIntervalStepProgram`, docs/Scheduling.md step 5f) in graph terms.
+struct IntervalSolution {
+  /// The steps (node indices, increasing).
+  std::vector<unsigned> steps;
+  /// Per step, the forward values made before it that the step concerns
+  /// (read at or after it, or an ancestor of one) and the solution does not
+  /// hold live there (graph indices, increasing).
+  std::vector<std::vector<unsigned>> dropped;
+  /// Per step, the values the step concerns that the solution holds live
+  /// there (graph indices, increasing).
+  std::vector<std::vector<unsigned>> held;
+  /// Per step, the values the solution executes in its window (after the
+  /// step, up to the next one; the last to the end), graph indices,
+  /// increasing.
+  std::vector<std::vector<unsigned>> executed;
+  /// The solution's cost (every execution in every window paid) and the
+  /// program's bound on the recompute after the first step of every
+  /// schedule within the budget, both in the units of `Node::cost`.
+  double cost = 0;
+  double bound = 0;
+  bool optimal = false;
+  /// Split nodes of the branch and bound.
+  unsigned nodes = 0;
 };
 
 /// A lower bound and how it was found.
@@ -207,6 +238,12 @@ struct LowerBound {
   /// and `cutRecomputed` its best solution, a cut that fits every one of
   /// its steps.
   unsigned jointExactSteps = 0;
+  /// With `LowerBoundOptions::intervalSteps`, that program's best solution
+  /// (its `steps` empty when none was found): each value executed in each
+  /// window, which `lowerByWindows` (WindowLowering.h) makes a schedule.
+  /// On VGG U-Net at 0.4 of store-all (6 steps) it fits the budget at the
+  /// bound, where the cut lowered as a kept set does not (milp20).
+  IntervalSolution jointSolution;
   /// Steps of the joint LP (0: not solved), and whether it gives
   /// `recomputeCost`.
   unsigned jointSteps = 0;
@@ -241,34 +278,13 @@ struct LowerBound {
   std::vector<unsigned> exactCut;
   /// Every candidate step was evaluated (not cut short by the limits).
   bool complete = true;
+  /// Some part stopped on the time limit (the step enumeration, the branch
+  /// and bound, an exact or joint step program, or the joint steps before
+  /// all were added), so that more time could raise the bound; false when
+  /// the same options with more time give the same bound.
+  bool cutShort = false;
   /// Wall time spent.
   double seconds = 0;
-};
-
-/// A solution of the interval program of some steps (StepProgram.h,
-/// `solveIntervalStepProgram`, docs/Scheduling.md step 5f) in graph terms.
-struct IntervalSolution {
-  /// The steps (node indices, increasing).
-  std::vector<unsigned> steps;
-  /// Per step, the forward values made before it that the step concerns
-  /// (read at or after it, or an ancestor of one) and the solution does not
-  /// hold live there (graph indices, increasing).
-  std::vector<std::vector<unsigned>> dropped;
-  /// Per step, the values the step concerns that the solution holds live
-  /// there (graph indices, increasing).
-  std::vector<std::vector<unsigned>> held;
-  /// Per step, the values the solution executes in its window (after the
-  /// step, up to the next one; the last to the end), graph indices,
-  /// increasing.
-  std::vector<std::vector<unsigned>> executed;
-  /// The solution's cost (every execution in every window paid) and the
-  /// program's bound on the recompute after the first step of every
-  /// schedule within the budget, both in the units of `Node::cost`.
-  double cost = 0;
-  double bound = 0;
-  bool optimal = false;
-  /// Split nodes of the branch and bound.
-  unsigned nodes = 0;
 };
 
 /// Solves the interval program of `steps` (increasing node indices; a
