@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "remat/Scheduling/CutLowering.h"
+#include "remat/Scheduling/WindowLowering.h"
 
 #include <chrono>
 #include <vector>
@@ -64,5 +65,34 @@ remat::sched::lowerCutWithinBudget(const Graph &graph, int64_t budgetBytes,
       tryRefresh(values[i], values[j]);
   if (best)
     best->evaluations = evaluations;
+  return best;
+}
+
+std::optional<CutLowering>
+remat::sched::lowerBoundWithinBudget(const Graph &graph, int64_t budgetBytes,
+                                     const LowerBound &bound,
+                                     const CutLoweringOptions &options) {
+  std::optional<CutLowering> best;
+  if (!bound.jointSolution.steps.empty()) {
+    Schedule schedule = lowerByWindows(graph, bound.jointSolution);
+    SimResult sim;
+    if (!simulate(graph, schedule, sim) && sim.peakBytes <= budgetBytes) {
+      best = CutLowering();
+      best->schedule = std::move(schedule);
+      best->sim = sim;
+      best->byWindows = true;
+      best->evaluations = 1;
+    }
+  }
+  if (bound.cutRecomputed.empty())
+    return best;
+  std::optional<CutLowering> cut =
+      lowerCutWithinBudget(graph, budgetBytes, bound.cutRecomputed, options);
+  if (cut && (!best || cut->sim.recomputeCost < best->sim.recomputeCost)) {
+    cut->evaluations += best ? best->evaluations : 0;
+    return cut;
+  }
+  if (best && cut)
+    best->evaluations += cut->evaluations;
   return best;
 }

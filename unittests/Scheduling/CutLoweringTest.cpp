@@ -7,7 +7,9 @@
 #include "remat/Scheduling/CutLowering.h"
 #include "remat/Scheduling/BudgetSearch.h"
 #include "remat/Scheduling/KeptSet.h"
+#include "remat/Scheduling/StepProgram.h"
 
+#include "ScheduleEnumeration.h"
 #include "TestGraphs.h"
 
 #include <gtest/gtest.h>
@@ -130,6 +132,57 @@ TEST(CutLowering, TimeLimitHolds) {
   std::optional<CutLowering> got = lowerCutWithinBudget(
       g, std::numeric_limits<int64_t>::max(), cut, options);
   EXPECT_TRUE(!got || got->evaluations <= 1u);
+}
+
+/// The bound's plans (`lowerBoundWithinBudget`) on random 7-8 node graphs
+/// at every budget, with 8 joint interval steps: within the budget, never
+/// below the least recompute of every enumerated schedule, at least as cheap
+/// as the cut's lowering alone; the joint interval solution lowered by
+/// windows is cheaper than the cut's lowering (or the only plan) somewhere,
+/// and a plan at the bound somewhere.
+TEST(CutLowering, BoundsIntervalSolutionByWindows) {
+  if (!stepProgramAvailable())
+    GTEST_SKIP() << "built without CBC/CLP";
+  std::mt19937 rng(97);
+  LowerBoundOptions options;
+  options.timeLimitSeconds = 60;
+  options.jointExactSteps = 8;
+  options.intervalSteps = true;
+  unsigned plans = 0, byWindows = 0, atBound = 0;
+  for (unsigned iter = 0; iter != 80; ++iter) {
+    unsigned numF = 3 + iter % 2, numB = 8 - numF - (iter % 3 == 0);
+    Graph g = test::makeRandomGraph(rng, numF, numB);
+    ASSERT_FALSE(g.validate());
+    std::vector<std::pair<int64_t, double>> points = test::allSchedules(g);
+    auto [minPeak, maxPeak] = test::peakRange(points);
+    for (int64_t budget = minPeak; budget <= maxPeak; ++budget) {
+      LowerBound bound = recomputeLowerBound(g, budget, options);
+      ASSERT_FALSE(bound.infeasible);
+      std::optional<CutLowering> got = lowerBoundWithinBudget(g, budget, bound);
+      std::optional<CutLowering> cut;
+      if (!bound.cutRecomputed.empty())
+        cut = lowerCutWithinBudget(g, budget, bound.cutRecomputed);
+      ASSERT_TRUE(got || !cut) << "graph " << iter << " budget " << budget;
+      if (!got)
+        continue;
+      ++plans;
+      SimResult check;
+      ASSERT_FALSE(simulate(g, got->schedule, check));
+      EXPECT_LE(check.peakBytes, budget);
+      EXPECT_DOUBLE_EQ(check.recomputeCost, got->sim.recomputeCost);
+      double optimum = test::leastWithin(points, budget);
+      EXPECT_GE(check.recomputeCost, optimum * (1 - 1e-9) - 1e-9)
+          << "graph " << iter << " budget " << budget;
+      if (cut)
+        EXPECT_LE(check.recomputeCost, cut->sim.recomputeCost);
+      byWindows += got->byWindows &&
+                   (!cut || check.recomputeCost < cut->sim.recomputeCost);
+      atBound += check.recomputeCost <= bound.recomputeCost * (1 + 1e-9);
+    }
+  }
+  EXPECT_GT(plans, 100u);
+  EXPECT_GT(byWindows, 0u) << "of " << plans;
+  EXPECT_GT(atBound, 0u) << "of " << plans;
 }
 
 } // namespace

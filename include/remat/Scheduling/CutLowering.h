@@ -24,6 +24,13 @@
 /// of the forward cost against `auto`'s 79.82% and the bound's 70.47%
 /// (bench/milp-results.md, "milp19").
 ///
+/// The bound's joint interval program also says which values each window
+/// between two of its steps executes (`LowerBound::jointSolution`), and
+/// lowered window by window (`lowerByWindows`, WindowLowering.h) that
+/// solution can fit where no refresh set of its cut does: VGG U-Net at 0.4
+/// of store-all, 43.97% of the forward cost at the 6-step bound, against
+/// `auto`'s 44.78% (`lowerBoundWithinBudget`, milp20).
+///
 //===----------------------------------------------------------------------===//
 
 #ifndef REMAT_SCHEDULING_CUTLOWERING_H
@@ -31,6 +38,7 @@
 
 #include "remat/Scheduling/BudgetSearch.h"
 #include "remat/Scheduling/Graph.h"
+#include "remat/Scheduling/LowerBound.h"
 
 #include "llvm/ADT/ArrayRef.h"
 
@@ -63,6 +71,9 @@ struct CutLowering {
   KeptChoice choice;
   /// Values of the cut refreshed (0, 1 or 2).
   unsigned refreshed = 0;
+  /// `lowerBoundWithinBudget` only: the plan is the bound's joint interval
+  /// solution lowered by windows (`choice` then unused).
+  bool byWindows = false;
   /// Lowerings simulated.
   unsigned evaluations = 0;
 };
@@ -76,6 +87,16 @@ std::optional<CutLowering>
 lowerCutWithinBudget(const Graph &graph, int64_t budgetBytes,
                      llvm::ArrayRef<unsigned> cut,
                      const CutLoweringOptions &options = {});
+
+/// The cheaper of two plans lowered from `bound`, a lower bound computed on
+/// `graph` at `budgetBytes`, that simulate within the budget: its joint
+/// interval solution (`LowerBound::jointSolution`) lowered by windows, and
+/// its cut (`cutRecomputed`) lowered by `lowerCutWithinBudget` with
+/// `options`. None: neither fits (or the bound has neither).
+std::optional<CutLowering>
+lowerBoundWithinBudget(const Graph &graph, int64_t budgetBytes,
+                       const LowerBound &bound,
+                       const CutLoweringOptions &options = {});
 
 } // namespace sched
 } // namespace remat
