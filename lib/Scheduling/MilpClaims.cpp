@@ -74,8 +74,8 @@ double remat::sched::wholeCostBound(const std::vector<double> &costs,
 double remat::sched::milpBoundRetrySeconds(double timeLimitSeconds,
                                            double secondsLeft,
                                            double firstSeconds, double bound,
-                                           double plan) {
-  if (!std::isfinite(bound) || !std::isfinite(plan) || plan <= 0 ||
+                                           double plan, bool cutShort) {
+  if (!cutShort || !std::isfinite(bound) || !std::isfinite(plan) || plan <= 0 ||
       bound >= plan - 1e-9 * plan || bound < (1 - kMilpBoundRetryGap) * plan)
     return 0;
   double seconds =

@@ -1010,18 +1010,19 @@ TEST(Milp, JointIntervalBoundProvesWhatSingleStepsCannot) {
   EXPECT_GT(provedByJoint, 0u) << "of " << compared;
 }
 
-/// `milpOptimal` lowers the lower bound's cut to a plan (CutLowering.h)
-/// and takes it as the warm start where it is cheaper: warm-started from an
-/// expensive plan within the budget (every recomputable value dropped and
-/// recomputed before each reader), the result is never worse than the
+/// `milpOptimal` lowers the lower bound's cut or its joint interval
+/// solution to a plan (CutLowering.h) and takes it as the warm start where
+/// it is cheaper: warm-started from an expensive plan within the budget
+/// (every recomputable value dropped and recomputed before each reader) on
+/// `graphs` random graphs from `seed`, the result is never worse than the
 /// exhaustive optimum claims, an optimal claim is the exhaustive optimum,
-/// and some budgets are proven by the lower bound with the cut's plan,
-/// without CBC (0 nodes).
-TEST(Milp, BoundCutLoweringProvesWhatTheWarmStartCannot) {
-  REQUIRE_CBC();
-  std::mt19937 rng(4711);
+/// and some budgets are proven by the lower bound with the plan whose
+/// detail names `lowered` (`byCut`, `byWindows`), without CBC (0 nodes).
+void expectBoundPlansProve(unsigned seed, unsigned graphs,
+                           const std::string &lowered) {
+  std::mt19937 rng(seed);
   unsigned compared = 0, provedByCut = 0;
-  for (unsigned iter = 0; iter != 40; ++iter) {
+  for (unsigned iter = 0; iter != graphs; ++iter) {
     Graph g = test::makeRandomGraph(rng, 4, 4);
     ASSERT_FALSE(g.validate());
     Exhaustive ex = exhaustive(g);
@@ -1054,8 +1055,7 @@ TEST(Milp, BoundCutLoweringProvesWhatTheWarmStartCannot) {
         EXPECT_DOUBLE_EQ(p->sim.recomputeCost, best)
             << p->detail << " graph " << iter << " budget " << budget;
       }
-      if (p->detail.find("the lower bound's cut, lowered") ==
-              std::string::npos ||
+      if (p->detail.find(lowered) == std::string::npos ||
           p->detail.find("by the lower bound") == std::string::npos)
         continue;
       EXPECT_TRUE(p->solver->optimal);
@@ -1063,8 +1063,20 @@ TEST(Milp, BoundCutLoweringProvesWhatTheWarmStartCannot) {
       ++provedByCut;
     }
   }
-  EXPECT_GE(compared, 40u);
+  EXPECT_GE(compared, graphs);
   EXPECT_GT(provedByCut, 0u) << "of " << compared;
+}
+
+TEST(Milp, BoundCutLoweringProvesWhatTheWarmStartCannot) {
+  REQUIRE_CBC();
+  expectBoundPlansProve(4711, 40, "the lower bound's cut, lowered");
+}
+
+TEST(Milp, BoundIntervalSolutionProvesWhatTheWarmStartCannot) {
+  REQUIRE_CBC();
+  expectBoundPlansProve(4712, 40,
+                        "the lower bound's interval solution, lowered by "
+                        "windows");
 }
 
 TEST(Milp, ShortTimeLimitsNeverClaimWrongProofs) {
