@@ -901,12 +901,21 @@ static void printCutPlanColumns(const Graph &g, const LowerBound &lb,
 
 /// `auto` at budgets of 0.4 .. 0.9 of store-all (or --bound-budgets) against
 /// the recompute lower bound, both timed, in the same run.
+static void runBoundRows(const std::string &name, const Graph &g);
+
+/// Loads `path` (Checkmate JSON, or an MLIR model whose training steps are
+/// differentiated first) and prints its rows of the bound table.
 static int runBoundGraph(MLIRContext &ctx, llvm::StringRef path) {
+  if (path.ends_with(".mlir"))
+    return forEachModelGraph(ctx, path, runBoundRows);
   std::optional<Graph> loaded = loadGraph(ctx, path);
   if (!loaded)
     return 1;
-  const Graph &g = *loaded;
-  std::string name = llvm::sys::path::stem(path).str();
+  runBoundRows(llvm::sys::path::stem(path).str(), *loaded);
+  return 0;
+}
+
+static void runBoundRows(const std::string &name, const Graph &g) {
   SimResult sa;
   simulate(g, Schedule(g.size()), sa);
   double fwd = g.forwardCost();
@@ -1000,7 +1009,6 @@ static int runBoundGraph(MLIRContext &ctx, llvm::StringRef path) {
     if (!r)
       llvm::consumeError(r.takeError());
   }
-  return 0;
 }
 
 /// `auto` at budgets of 0.4 .. 0.9 of store-all without its local search
