@@ -22,6 +22,7 @@
 #include "remat/Scheduling/KeptSet.h"
 #include "remat/Scheduling/LowerBound.h"
 #include "remat/Scheduling/Milp.h"
+#include "remat/Scheduling/MilpLarge.h"
 #include "remat/Scheduling/MilpRounding.h"
 #include "remat/Scheduling/Phases.h"
 #include "remat/Scheduling/Planner.h"
@@ -232,6 +233,14 @@ static llvm::cl::opt<bool> milpRoundingBarrier(
     llvm::cl::desc("--milp-rounding: solve the LP at the budget by CLP's "
                    "barrier instead of the dual simplex"),
     llvm::cl::init(false), llvm::cl::cat(benchCategory));
+
+static llvm::cl::opt<double> milpLargeLpShare(
+    "milp-large-lp-share",
+    llvm::cl::desc("The compact MILP column of --milp-graphs calls "
+                   "milpLargePlan (MilpLarge.h) directly, with this "
+                   "lpRoundingShare (0: the LP rounding off); negative: "
+                   "milpOptimal as usual (the default)"),
+    llvm::cl::init(-1), llvm::cl::cat(benchCategory));
 
 /// A homogeneous training chain: forward layers f_1..f_n of `bytes` each
 /// (f_i reads f_{i-1}), a loss, and the backward g_i = grad of layer i that
@@ -803,9 +812,19 @@ static void runMilpRows(const std::string &name, const Graph &g) {
       std::string note;
       auto start = std::chrono::steady_clock::now();
       std::clock_t cpuStart = std::clock();
-      std::optional<PlanResult> p = milpOptimal(
-          solved, budget, milpTimeLimit, note, warm, model, milpRangeRows,
-          milpCostFixing, milpKnapsackRows, milpTreeCuts);
+      std::optional<PlanResult> p;
+      if (model == MilpModel::Compact && milpLargeLpShare >= 0) {
+        MilpLargeOptions large;
+        large.lpRoundingShare = milpLargeLpShare;
+        p = milpLargePlan(solved, budget, milpTimeLimit, warm,
+                          "milpLargePlan called directly", note, large);
+        llvm::errs() << name << " " << fraction << ": "
+                     << (p ? p->detail : note) << "\n";
+      } else {
+        p = milpOptimal(solved, budget, milpTimeLimit, note, warm, model,
+                        milpRangeRows, milpCostFixing, milpKnapsackRows,
+                        milpTreeCuts);
+      }
       double cpu = double(std::clock() - cpuStart) / CLOCKS_PER_SEC;
       double wall = std::chrono::duration<double>(
                         std::chrono::steady_clock::now() - start)

@@ -14,6 +14,7 @@
 #include "remat/Scheduling/ForwardOnly.h"
 #include "remat/Scheduling/LowerBound.h"
 #include "remat/Scheduling/Milp.h"
+#include "remat/Scheduling/MilpRounding.h"
 #include "remat/Scheduling/MilpWindows.h"
 
 #include <algorithm>
@@ -122,9 +123,70 @@ remat::sched::milpLargePlan(const Graph &graph, int64_t budgetBytes,
     }
   }
 
+  // The LP relaxation and its rounding (opt-in, MilpLargeOptions).
+  std::optional<MilpRoundingResult> rounding;
+  if (budgetBytes > 0 && options.lpRoundingShare > 0 && left() > 0.05) {
+    rounding = milpRoundRelaxation(graph, budgetBytes,
+                                   left() * options.lpRoundingShare);
+    if (rounding->lpInfeasible) {
+      note = "milp: no schedule fits the budget of " + bytes(budgetBytes) +
+             " (proved): the LP relaxation of the stage model is infeasible";
+      return std::nullopt;
+    }
+  }
+  // The LP's optimum where it is above the plan's bound (LowerBound's).
+  auto lpBound = [&](std::optional<PlanResult> &plan) {
+    if (!plan || !plan->solver || !rounding || !rounding->lpOptimal)
+      return;
+    SolverStats &stats = *plan->solver;
+    if (stats.optimal || rounding->bound <= stats.bound)
+      return;
+    stats.bound = std::min(rounding->bound, stats.objective);
+    stats.optimal = rounding->bound >=
+                    stats.objective - 1e-9 * std::max(1.0, stats.objective);
+    stats.gapPercent =
+        stats.objective > 0
+            ? std::max(0.0,
+                       100 * (stats.objective - stats.bound) / stats.objective)
+            : 0;
+    plan->detail +=
+        "; the bound is the LP relaxation's optimum (MilpRounding.h), "
+        "above LowerBound's";
+    restateWindowHeadline(*plan, spent(), limit);
+  };
+  char lpBuf[256] = "";
+  if (rounding)
+    std::snprintf(lpBuf, sizeof(lpBuf),
+                  "the LP relaxation (%zu nonzeros, %s in %.1f s) rounded "
+                  "to %u plans, %u within the budget",
+                  rounding->nonzeros,
+                  rounding->lpOptimal ? "optimal" : "not solved",
+                  rounding->seconds, rounding->rounded, rounding->fit);
+  if (rounding && rounding->schedule) {
+    MilpWindowSearchOptions search;
+    search.windowNodes = options.windowNodes;
+    search.windowSeconds = options.windowSeconds;
+    search.maxSolves = options.maxWindowSolves;
+    std::optional<PlanResult> plan = milpWindowPlan(
+        graph, budgetBytes, std::max(0.0, left()), &*rounding->schedule,
+        why + "; no plan given within the budget: " + lpBuf, note, search);
+    if (plan)
+      restateWindowHeadline(*plan, spent(), limit);
+    lpBound(plan);
+    return plan;
+  }
+
   std::string seedName;
   std::optional<Schedule> seed =
       descentSeed(graph, budgetBytes, startValid ? start : nullptr, seedName);
+  if (rounding && rounding->leastPeak) {
+    SimResult sim;
+    if (!seed || (!simulate(graph, *seed, sim) &&
+                  rounding->leastPeakSim.peakBytes < sim.peakBytes)) {
+      seed = *rounding->leastPeak;
+      seedName = "the rounded LP's plan";
+    }
+  }
   if (!seed) {
     note = "milp: " + why +
            "; the search needs a plan to start from, and none was given";
@@ -173,6 +235,8 @@ remat::sched::milpLargePlan(const Graph &graph, int64_t budgetBytes,
                     seedName.c_str(), (long long)seedSim.peakBytes,
                     (long long)descent.sim.peakBytes);
       note = "milp: " + why + buf;
+      if (rounding)
+        note += std::string("; ") + lpBuf;
       return std::nullopt;
     }
     if (seedSim.peakBytes <= budgetBytes)
@@ -191,12 +255,16 @@ remat::sched::milpLargePlan(const Graph &graph, int64_t budgetBytes,
     search.windowNodes = options.windowNodes;
     search.windowSeconds = options.windowSeconds;
     search.maxSolves = options.maxWindowSolves;
+    std::string what = why + buf;
+    if (rounding)
+      what += std::string("; ") + lpBuf;
     std::optional<PlanResult> plan =
         milpWindowPlan(graph, budgetBytes, std::max(0.0, left()),
-                       &descent.schedule, why + buf, note, search);
+                       &descent.schedule, what, note, search);
     // The whole call's time, not the window search's alone.
     if (plan)
       restateWindowHeadline(*plan, spent(), limit);
+    lpBound(plan);
     return plan;
   }
 

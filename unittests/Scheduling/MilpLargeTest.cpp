@@ -16,6 +16,7 @@
 #include "remat/Scheduling/ForwardOnly.h"
 #include "remat/Scheduling/LowerBound.h"
 #include "remat/Scheduling/Milp.h"
+#include "remat/Scheduling/MilpRounding.h"
 #include "remat/Scheduling/Strategies.h"
 
 #include "ScheduleEnumeration.h"
@@ -249,3 +250,71 @@ TEST(MilpLarge, BudgetsBelowTheBoundsAreProvedInfeasible) {
 }
 
 } // namespace
+
+/// The opt-in LP relaxation and rounding (`lpRoundingShare`) at budgets no
+/// plan given meets, against the whole-graph MILP: every plan is within the
+/// budget and costs at least the optimum, the reported bound (the LP's
+/// optimum where it is above LowerBound's, then exactly the LP's) is never
+/// above the optimum, and no budget the MILP meets is called infeasible.
+/// Some plans come from the rounding and some bounds from the LP, so the LP
+/// bound inflated by 1% or the rounding's budget check dropped fail it
+/// (checked by hand, 2026-11-29).
+TEST(MilpLarge, LpRoundingPlansAndBoundsAgainstTheExactMilp) {
+  REQUIRE_CBC();
+  std::mt19937 rng(53);
+  unsigned tried = 0, rounded = 0, lpBounds = 0;
+  for (unsigned iter = 0; iter != 12; ++iter) {
+    bool forwardOnly = iter % 2 == 0;
+    Graph g = forwardOnly ? randomForwardOnly(rng, 9 + iter % 3)
+                          : test::makeRandomGraph(rng, 4, 4);
+    ASSERT_FALSE(g.validate());
+    SimResult sa;
+    ASSERT_FALSE(simulate(g, storeAll(g), sa));
+    std::string note;
+    std::optional<PlanResult> least = milpOptimal(g, 0, kNeverBinds, note);
+    ASSERT_TRUE(least && least->solver && least->solver->optimal) << note;
+    int64_t minPeak = least->sim.peakBytes;
+    for (int64_t budget : {minPeak, (2 * minPeak + sa.peakBytes) / 3,
+                           (minPeak + sa.peakBytes) / 2}) {
+      std::string what =
+          "graph " + std::to_string(iter) + " budget " + std::to_string(budget);
+      std::optional<PlanResult> exact =
+          milpOptimal(g, budget, kNeverBinds, note);
+      ASSERT_TRUE(exact && exact->solver && exact->solver->optimal) << note;
+      double optimum = exact->sim.recomputeCost;
+      MilpLargeOptions options = deterministic();
+      options.lpRoundingShare = 0.5;
+      ++tried;
+      // No plan given: the rounding runs before the repair.
+      std::optional<PlanResult> p =
+          milpLargePlan(g, budget, kNeverBinds, nullptr, "test", note, options);
+      if (!p) {
+        EXPECT_EQ(note.find("(proved)"), std::string::npos)
+            << what << ": " << note;
+        continue;
+      }
+      SimResult sim;
+      ASSERT_FALSE(simulate(g, p->schedule, sim)) << what;
+      EXPECT_LE(sim.peakBytes, budget) << what;
+      EXPECT_GE(sim.recomputeCost, optimum - 1e-9) << what;
+      ASSERT_TRUE(p->solver) << what;
+      EXPECT_LE(p->solver->bound, optimum + 1e-9) << what << ": " << p->detail;
+      rounded += p->detail.find("within the budget: the LP relaxation") !=
+                 std::string::npos;
+      bool fromLp =
+          p->detail.find("the LP relaxation's optimum") != std::string::npos;
+      lpBounds += fromLp;
+      // The LP's bound as milpRoundRelaxation reports it, nothing more.
+      if (fromLp) {
+        MilpRoundingResult r = milpRoundRelaxation(g, budget, kNeverBinds);
+        ASSERT_TRUE(r.lpOptimal) << what;
+        EXPECT_DOUBLE_EQ(p->solver->bound,
+                         std::min(r.bound, p->solver->objective))
+            << what;
+      }
+    }
+  }
+  EXPECT_EQ(tried, 36u);
+  EXPECT_GT(rounded, 0u);
+  EXPECT_GT(lpBounds, 0u);
+}

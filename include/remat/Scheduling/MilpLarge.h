@@ -55,6 +55,15 @@ struct MilpLargeOptions {
   double windowSeconds = 2;
   /// Window solves of the recompute search at most (0: no limit).
   unsigned maxWindowSolves = 0;
+  /// At a budget no plan given meets, this share of the time left after the
+  /// proofs goes to the LP relaxation of the whole stage model and its
+  /// rounding (MilpRounding.h) before the repair (0: off, the default; see
+  /// docs/Scheduling.md for why). An LP proven infeasible proves the
+  /// budget infeasible; a rounded plan within the budget is the window
+  /// search's start; else the rounded plan of least peak seeds the repair
+  /// where it peaks below the other seed; an LP proven optimal above
+  /// LowerBound's bound is the reported bound.
+  double lpRoundingShare = 0;
   /// Seconds the caller already spent of the same limit (`milpOptimal`'s
   /// bound and model); `timeLimitSeconds` is then what is left, and the
   /// plan's seconds and limit are reported as the whole call's.
