@@ -231,7 +231,8 @@ static llvm::cl::opt<bool> milpRounding(
 static llvm::cl::opt<bool> milpRoundingBarrier(
     "milp-rounding-barrier",
     llvm::cl::desc("--milp-rounding: solve the LP at the budget by CLP's "
-                   "barrier instead of the dual simplex"),
+                   "barrier instead of the dual simplex (it may run past "
+                   "--milp-time-limit)"),
     llvm::cl::init(false), llvm::cl::cat(benchCategory));
 
 static llvm::cl::opt<double> milpLargeLpShare(

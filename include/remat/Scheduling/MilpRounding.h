@@ -51,7 +51,9 @@ struct MilpRoundingOptions {
   unsigned randomRounds = 8;
   uint64_t seed = 1;
   /// Solve the LP at the budget by CLP's barrier instead of the dual
-  /// simplex (measurements).
+  /// simplex (measurements only: Debian's CLP 1.17 barrier did not stop on
+  /// the wall-clock limit, and on random_layered_n250 it had no answer
+  /// after 233 s against the dual simplex's 21-23 s; bench/milp-results.md).
   bool barrier = false;
 };
 
