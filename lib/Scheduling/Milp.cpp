@@ -53,6 +53,19 @@ bool remat::sched::milpKnapsackRowsApply(const Graph &graph) {
   return !graph.isForwardOnly();
 }
 
+std::optional<std::string>
+remat::sched::milpForwardFirstViolation(const Graph &graph) {
+  unsigned n = graph.size(), f = 0;
+  while (f < n && !graph.nodes[f].backward)
+    ++f;
+  for (unsigned v = f; v < n; ++v)
+    if (!graph.nodes[v].backward)
+      return "milp: forward node '" + graph.nodes[v].name +
+             "' follows a backward node; the stage model needs the forward "
+             "pass first";
+  return std::nullopt;
+}
+
 bool remat::sched::milpAvailable() {
 #ifdef REMAT_HAVE_CBC
   return true;
@@ -139,16 +152,13 @@ std::optional<PlanResult> remat::sched::milpOptimal(const Graph &graph,
            "backward nodes); the graph is forward-only";
     return std::nullopt;
   }
-  unsigned f = 0;
+  if (std::optional<std::string> late = milpForwardFirstViolation(graph)) {
+    note = *late;
+    return std::nullopt;
+  }
+  unsigned f = 0; // The number of forward nodes (all first).
   while (f < n && !graph.nodes[f].backward)
     ++f;
-  for (unsigned v = f; v < n; ++v)
-    if (!graph.nodes[v].backward) {
-      note = "milp: forward node '" + graph.nodes[v].name +
-             "' follows a backward node; the stage model needs the forward "
-             "pass first";
-      return std::nullopt;
-    }
   if (large)
     return milpLargePlan(graph, budgetBytes, timeLimitSeconds, warmStart,
                          "graph of " + std::to_string(n) +

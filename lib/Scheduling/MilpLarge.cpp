@@ -92,6 +92,10 @@ remat::sched::milpLargePlan(const Graph &graph, int64_t budgetBytes,
     note = "milp: remat was built without CBC (coinor-libcbc-dev)";
     return std::nullopt;
   }
+  if (std::optional<std::string> late = milpForwardFirstViolation(graph)) {
+    note = *late;
+    return std::nullopt;
+  }
   SimResult startSim;
   bool startValid = start && !simulate(graph, *start, startSim);
   if (budgetBytes > 0 && startValid && startSim.peakBytes <= budgetBytes) {

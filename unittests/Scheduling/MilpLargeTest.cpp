@@ -318,3 +318,29 @@ TEST(MilpLarge, LpRoundingPlansAndBoundsAgainstTheExactMilp) {
   EXPECT_GT(rounded, 0u);
   EXPECT_GT(lpBounds, 0u);
 }
+
+/// A training graph whose forward node 'cdf' comes after the backward node
+/// 'g1' (test::makeLateCdf): the stage model cannot take that order, so
+/// `milpLargePlan`, called directly as `milpOptimal` would on a large graph,
+/// declines at a budget and for the least peak with the note naming the
+/// node, instead of an empty descent, as `milpOptimal` itself does.
+TEST(MilpLarge, LateForwardNodesAreNamed) {
+  REQUIRE_CBC();
+  Graph g = test::makeLateCdf();
+  ASSERT_FALSE(g.validate());
+  Schedule start = storeAll(g);
+  SimResult startSim;
+  ASSERT_FALSE(simulate(g, start, startSim));
+  for (int64_t budget : {int64_t(0), startSim.peakBytes - 1}) {
+    std::string note;
+    std::optional<PlanResult> p = milpLargePlan(g, budget, kNeverBinds, &start,
+                                                "test", note, deterministic());
+    EXPECT_FALSE(p) << "budget " << budget << ": " << (p ? p->detail : "");
+    EXPECT_NE(note.find("forward node 'cdf' follows a backward node"),
+              std::string::npos)
+        << "budget " << budget << ": " << note;
+    std::string whole;
+    EXPECT_FALSE(milpOptimal(g, budget, kNeverBinds, whole));
+    EXPECT_EQ(note, whole);
+  }
+}

@@ -60,6 +60,12 @@ bool milpAvailable();
 /// no proof (docs/Scheduling.md, "Knapsack rows").
 bool milpKnapsackRowsApply(const Graph &graph);
 
+/// The stage model needs a training graph's forward pass first: the note
+/// naming the first forward node that follows a backward node, if any (none
+/// on forward-only graphs). `milpOptimal` and `milpLargePlan` decline such a
+/// graph with it; the planner re-sequences forward-first before (Phases.h).
+std::optional<std::string> milpForwardFirstViolation(const Graph &graph);
+
 /// The two formulations of the same model. `Dense` is Checkmate's: a live
 /// indicator per stage, execution point and value (O(stages x nodes^2)
 /// variables). `Compact` gives each value one live variable per segment of

@@ -87,8 +87,9 @@ struct MilpLargeOptions {
 /// gap in bytes), optimal only if the bound meets the peak and the
 /// recompute at it is proven least (it never is here: the detail says
 /// "the least peak is proven, the recompute at that peak is not"). Training
-/// graphs need their forward nodes first. Every returned plan simulates
-/// within the budget (without one, at the reported peak).
+/// graphs need their forward nodes first (else none, the note naming the
+/// first late forward node, as `milpOptimal` says). Every returned plan
+/// simulates within the budget (without one, at the reported peak).
 std::optional<PlanResult>
 milpLargePlan(const Graph &graph, int64_t budgetBytes, double timeLimitSeconds,
               const Schedule *start, const std::string &why, std::string &note,
