@@ -302,7 +302,11 @@ std::optional<Schedule> detail::repairToBudget(const Graph &graph,
                                              builder.windowLast, candidateCap),
                      {}, builder);
     // The first backward stage has the forward pass's rows: what it keeps
-    // from the forward pass is counted there, so any value may enter.
+    // from the forward pass is counted there, so any value that has
+    // variables in the window may enter. With a candidate cap those are the
+    // window values `restrictWindow` chose above, from the boundary before
+    // this widening: a value outside them stays out (a smaller search, not
+    // a wrong plan; every plan is simulated).
     if (f != n && builder.windowFirst == f)
       builder.enterAllowed.assign(n, true);
     ++solves;
