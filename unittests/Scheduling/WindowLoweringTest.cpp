@@ -260,6 +260,9 @@ TEST(WindowLoweringTest, AutoTakesTheWindowPlanOnlyWhenItIsCheaper) {
   // on some graphs (the plan without window plans then costs more, or
   // nothing else fits), and never pays more with window plans than
   // without. Some window candidates lose (ties), and some graphs get none.
+  // Every comparison is within one run (the candidates of two runs may
+  // differ where a wall-clock cap binds, e.g. under a sanitizer); the run
+  // without window plans only checks that one exists whenever the other.
   unsigned taken = 0, kept = 0, none = 0;
   for (unsigned seed = 0; seed != 24; ++seed) {
     std::mt19937 rng(seed);
@@ -301,12 +304,11 @@ TEST(WindowLoweringTest, AutoTakesTheWindowPlanOnlyWhenItIsCheaper) {
       }
       const PlanResult &plan = withWindows->plan;
       bool chosen = plan.detail.find("lowered by windows") != std::string::npos;
-      EXPECT_LE(plan.sim.recomputeCost, without->plan.sim.recomputeCost)
-          << "seed " << seed;
+      // `auto`'s plan is the cheapest candidate within the budget.
+      EXPECT_LE(plan.sim.recomputeCost, other) << "seed " << seed;
       if (!window) {
         EXPECT_FALSE(chosen);
-        EXPECT_EQ(plan.sim.recomputeCost, without->plan.sim.recomputeCost)
-            << "seed " << seed;
+        EXPECT_EQ(plan.sim.recomputeCost, other) << "seed " << seed;
         ++none;
         continue;
       }
@@ -319,10 +321,12 @@ TEST(WindowLoweringTest, AutoTakesTheWindowPlanOnlyWhenItIsCheaper) {
       EXPECT_EQ(chosen, cheaper) << "seed " << seed << " " << fraction;
       if (chosen) {
         ++taken;
-        EXPECT_LT(plan.sim.recomputeCost, without->plan.sim.recomputeCost)
+        EXPECT_EQ(plan.sim.recomputeCost, window->sim.recomputeCost)
             << "seed " << seed;
+        EXPECT_EQ(plan.sim.peakBytes, window->sim.peakBytes) << "seed " << seed;
       } else {
         ++kept;
+        EXPECT_EQ(plan.sim.recomputeCost, other) << "seed " << seed;
       }
     }
   }
