@@ -258,8 +258,8 @@ TEST(WindowLoweringTest, AutoTakesTheWindowPlanOnlyWhenItIsCheaper) {
   // takes it exactly when it is cheaper than every other candidate within
   // the budget (at equal cost the earlier candidate stays), which happens
   // on some graphs (the plan without window plans then costs more, or
-  // nothing else fits), and never pays more with window plans than
-  // without. Some window candidates lose (ties), and some graphs get none.
+  // nothing else fits), so it never pays more than the best other
+  // candidate. Some window candidates lose (ties), and some graphs get none.
   // Every comparison is within one run (the candidates of two runs may
   // differ where a wall-clock cap binds, e.g. under a sanitizer); the run
   // without window plans only checks that one exists whenever the other.
