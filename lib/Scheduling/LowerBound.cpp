@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "remat/Scheduling/LowerBound.h"
+#include "remat/Scheduling/WindowLowering.h"
 
 #include "remat/Scheduling/KeptSet.h"
 #include "remat/Scheduling/MaxFlow.h"
@@ -1453,6 +1454,9 @@ LowerBound remat::sched::recomputeLowerBound(const Graph &graph,
       !result.cutRecomputed.empty()) {
     std::vector<unsigned> steps = {result.step};
     std::vector<unsigned> cut = result.cutRecomputed;
+    // With interval steps and `jointWindowTrace`, the last program's
+    // solution lowered by windows instead of its cut as a kept set.
+    IntervalSolution last;
     while (steps.size() < options.jointExactSteps) {
       double left = options.timeLimitSeconds * 0.98 - elapsed();
       if (left <= 0.01) {
@@ -1464,7 +1468,9 @@ LowerBound remat::sched::recomputeLowerBound(const Graph &graph,
         kept[v] = false;
       SimResult sim;
       std::vector<int64_t> stepPeak;
-      if (liveBytesTrace(graph, lowerKeptSet(graph, kept), sim, stepPeak) ||
+      Schedule lowered = last.steps.empty() ? lowerKeptSet(graph, kept)
+                                            : lowerByWindows(graph, last);
+      if (liveBytesTrace(graph, lowered, sim, stepPeak) ||
           sim.peakBytes <= budgetBytes)
         break;
       unsigned next = sim.peakStep;
@@ -1499,7 +1505,7 @@ LowerBound remat::sched::recomputeLowerBound(const Graph &graph,
             {steps.front() + 1, n - 1, r->bound * costUnit});
         result.step = steps.front();
         result.jointExactSteps = steps.size();
-        result.jointSolution = std::move(interval);
+        result.jointSolution = interval;
         // Its best solution, a cut that fits every step of the program.
         if (!result.cutRecomputed.empty())
           result.previousCut = std::move(result.cutRecomputed);
@@ -1510,6 +1516,8 @@ LowerBound remat::sched::recomputeLowerBound(const Graph &graph,
       if (solution.empty())
         break;
       cut = std::move(solution);
+      if (options.jointWindowTrace)
+        last = std::move(interval);
     }
   }
   // More splits at the step that gives the bound, for a cheaper cut

@@ -170,6 +170,13 @@ struct LowerBoundOptions {
   /// it overflows the budget most among those not yet in joins instead of
   /// the loop stopping there.
   bool jointOverflowSteps = true;
+  /// With `intervalSteps`, the step that joins next is found in the last
+  /// joint program's solution lowered by windows (`lowerByWindows`,
+  /// WindowLowering.h: each value executed where the solution pays for it)
+  /// instead of its cut lowered as a kept set (each value recomputed once).
+  /// VGG U-Net at 0.4 of store-all: 43.97% of the forward (the optimum)
+  /// with 4 steps in 0.8 s, against 6 steps and 5.9 s (milp20).
+  bool jointWindowTrace = true;
 };
 
 /// A solution of the interval program of some steps (StepProgram.h,
