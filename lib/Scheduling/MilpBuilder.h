@@ -23,6 +23,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <limits>
 #include <optional>
 #include <set>
 #include <utility>
@@ -79,11 +80,18 @@ struct LpRelaxation {
   std::vector<std::vector<int>> keepColumn, recomputeColumn;
   struct Point {
     int64_t budget = 0;
-    /// CLP ended before its limit with an optimal or a proven infeasible
-    /// answer: only then is it a proof (a bound or infeasibility).
+    /// CLP ended before its limit with an optimal or (without a secondary
+    /// status such as CLP's "probably infeasible but not proven") a proven
+    /// infeasible answer: only then is it a proof (of infeasibility; the
+    /// bound is `dualBound`, valid whatever CLP's tolerances).
     bool optimal = false, infeasible = false;
     /// The LP optimum in cost units (when `optimal`).
     double objective = 0;
+    /// A lower bound on the LP optimum in cost units from CLP's dual
+    /// solution by weak duality (signs clamped to the rows' senses), so that
+    /// it holds whatever CLP's tolerances left (when `optimal`; -infinity
+    /// where the dual gives none).
+    double dualBound = -std::numeric_limits<double>::infinity();
     double seconds = 0;
     int iterations = 0;
     /// The primal values of every column (when `optimal`; cleared after

@@ -139,15 +139,18 @@ remat::sched::milpLargePlan(const Graph &graph, int64_t budgetBytes,
     }
   }
   // The LP's optimum where it is above the plan's bound (LowerBound's).
+  // It bounds the stage model's schedules only (Milp.h), so it is never
+  // called a proof of optimality (the headline's "optimal" names
+  // LowerBound.h), and a plan below it lies outside that model (the window
+  // search may keep lists of its start that are), where it says nothing.
   auto lpBound = [&](std::optional<PlanResult> &plan) {
     if (!plan || !plan->solver || !rounding || !rounding->lpOptimal)
       return;
     SolverStats &stats = *plan->solver;
-    if (stats.optimal || rounding->bound <= stats.bound)
+    if (stats.optimal || rounding->bound <= stats.bound ||
+        rounding->bound > stats.objective)
       return;
-    stats.bound = std::min(rounding->bound, stats.objective);
-    stats.optimal = rounding->bound >=
-                    stats.objective - 1e-9 * std::max(1.0, stats.objective);
+    stats.bound = rounding->bound;
     stats.gapPercent =
         stats.objective > 0
             ? std::max(0.0,
@@ -155,17 +158,19 @@ remat::sched::milpLargePlan(const Graph &graph, int64_t budgetBytes,
             : 0;
     plan->detail +=
         "; the bound is the LP relaxation's optimum (MilpRounding.h), "
-        "above LowerBound's";
+        "above LowerBound's, over the stage model's schedules only";
     restateWindowHeadline(*plan, spent(), limit);
   };
   char lpBuf[256] = "";
   if (rounding)
     std::snprintf(lpBuf, sizeof(lpBuf),
-                  "the LP relaxation (%zu nonzeros, %s in %.1f s) rounded "
-                  "to %u plans, %u within the budget",
+                  "the LP relaxation (%zu nonzeros, %s in %.1f s; %.1f s "
+                  "with the model and the rounding) rounded to %u plans, %u "
+                  "within the budget",
                   rounding->nonzeros,
                   rounding->lpOptimal ? "optimal" : "not solved",
-                  rounding->seconds, rounding->rounded, rounding->fit);
+                  rounding->lpSeconds, rounding->seconds, rounding->rounded,
+                  rounding->fit);
   if (rounding && rounding->schedule) {
     MilpWindowSearchOptions search;
     search.windowNodes = options.windowNodes;

@@ -104,6 +104,10 @@ TEST(MilpRounding, BoundBelowAndPlanAboveTheExactOptimum) {
       ASSERT_TRUE(r.lpOptimal) << at;
       EXPECT_FALSE(r.lpInfeasible) << at;
       EXPECT_LE(r.bound, optimum + 1e-9) << at;
+      // The weak-duality bound of CLP's dual meets CLP's objective within
+      // its tolerances (a wrong sign clamp or side would fall far below).
+      EXPECT_LE(r.bound, r.lpObjective + 1e-9) << at;
+      EXPECT_GE(r.bound, r.lpObjective - 1e-5 * (1 + r.lpObjective)) << at;
       if (optimum > 0 && r.bound >= optimum * (1 - 1e-4))
         ++tight;
       checkPlans(g, budget, r, at);

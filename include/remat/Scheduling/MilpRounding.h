@@ -70,11 +70,14 @@ struct MilpRoundingResult {
   /// The fraction of the budget whose LP point gave `schedule`.
   double allowance = 0;
   /// The LP at the budget itself ended before the time limit: optimal
-  /// (then `bound` is its optimum, a lower bound on the recompute cost of
-  /// every schedule of the stage model) or proven infeasible (then no
-  /// schedule of the stage model fits the budget).
+  /// (then `bound`, the weak-duality
+  /// value of CLP's dual solution, is a lower bound on the recompute cost of
+  /// every schedule of the stage model; `lpObjective` is CLP's objective,
+  /// which its tolerances may leave slightly above the optimum) or proven
+  /// infeasible with no secondary status from CLP (then no schedule of the
+  /// stage model fits the budget).
   bool lpOptimal = false, lpInfeasible = false;
-  double bound = 0;
+  double bound = 0, lpObjective = 0;
   /// The LP's size and times (seconds): building the model, solving it at
   /// the budget, and the whole call.
   size_t rows = 0, columns = 0, nonzeros = 0;
@@ -88,9 +91,11 @@ struct MilpRoundingResult {
 };
 
 /// The LP relaxation of the compact model (Milp.h) of `graph` at
-/// `budgetBytes` (> 0), rounded as described above, within `seconds`
-/// (building the model and every LP included; the rounding itself is
-/// linear in the model's size per plan). Forward-only graphs and training
+/// `budgetBytes` (> 0), rounded as described above. `seconds` stops the LP
+/// solves (CLP's wall-clock limit, counted from the call); building the
+/// model cannot be interrupted and is not limited by the model size (n500:
+/// 7.6M nonzeros, some seconds, before the first LP), and the rounding is
+/// linear in the model's size per plan. Forward-only graphs and training
 /// graphs with their forward nodes first.
 MilpRoundingResult milpRoundRelaxation(const Graph &graph, int64_t budgetBytes,
                                        double seconds,
