@@ -1486,6 +1486,7 @@ LowerBound remat::sched::recomputeLowerBound(const Graph &graph,
         if (next == n)
           break;
       }
+      std::vector<unsigned> before = steps;
       steps.push_back(next);
       llvm::sort(steps);
       std::vector<unsigned> solution;
@@ -1499,6 +1500,41 @@ LowerBound remat::sched::recomputeLowerBound(const Graph &graph,
       if (!r)
         break;
       double total = prefix[steps.front()] + r->bound * costUnit;
+      // With interval steps, when the step did not raise the bound: the
+      // steps next to those in the program (`jointNeighbourSteps`), each
+      // with half of the time left, and the program that bounds highest
+      // goes on.
+      if (options.intervalSteps && options.jointNeighbourSteps &&
+          total <= result.recomputeCost) {
+        std::vector<unsigned> tried = {next};
+        for (unsigned t : before)
+          for (unsigned c : {t - 1, t + 1}) {
+            double share = (options.timeLimitSeconds * 0.98 - elapsed()) / 2;
+            if (t == 0 || c >= n || c < facts.phaseStart ||
+                llvm::is_contained(before, c) || llvm::is_contained(tried, c) ||
+                share <= 0.01)
+              continue;
+            tried.push_back(c);
+            std::vector<unsigned> other = before;
+            other.push_back(c);
+            llvm::sort(other);
+            std::vector<unsigned> otherSolution;
+            IntervalSolution otherInterval;
+            std::optional<StepProgramResult> o = solveJointSteps(
+                graph, facts, other, budgetBytes, costUnit, byteUnit,
+                options.recomputeMemory, options.intervalSteps, share,
+                otherSolution, otherInterval);
+            if (!o || !o->optimal)
+              result.cutShort = true;
+            if (!o || prefix[other.front()] + o->bound * costUnit <= total)
+              continue;
+            total = prefix[other.front()] + o->bound * costUnit;
+            r = o;
+            steps = std::move(other);
+            solution = std::move(otherSolution);
+            interval = std::move(otherInterval);
+          }
+      }
       if (total > result.recomputeCost) {
         result.recomputeCost = total;
         result.ranges.push_back(
