@@ -1,4 +1,4 @@
-//===- MilpRepair.h - Repairs of forward-only plans by windows -*- C++ -*-===//
+//===- MilpRepair.h - Repairs of plans by windows of stages -----*- C++ -*-===//
 //
 // Part of the remat project.
 //

@@ -122,10 +122,13 @@ constexpr unsigned kMilpBoundJointSteps = 8;
 /// finds nothing better in time, so a time-limited solve is never worse than
 /// it (CBC's own MIP start was measured worse: CBC kept the start). If CBC
 /// proves nothing beats it, it is reported optimal. LowerBound.h's bound
-/// (2 s at most; joint exact steps, `kMilpBoundJointSteps`) floors the
-/// reported bound and proves the warm start optimal where it meets it; at a
-/// budget, its cut lowered to a plan (CutLowering.h, `lowerCutWithinBudget`)
-/// replaces the warm start where it is cheaper within the budget.
+/// (2 s at most; joint exact steps, `kMilpBoundJointSteps`; computed once
+/// more with a sixth of the limit where it was cut short within
+/// kMilpBoundRetryGap of the plan, `milpBoundRetrySeconds`, MilpClaims.h)
+/// floors the reported bound and proves the warm start optimal where it
+/// meets it; at a budget, its joint solution or its cut lowered to a plan
+/// (CutLowering.h, `lowerBoundWithinBudget`) replaces the warm start where
+/// it is cheaper within the budget.
 /// Returns the plan (strategy "milp", `solver` set, `detail` "optimal" only
 /// if CBC proved optimality of every solve, else "feasible, gap X%", followed by the objective, bound and
 /// time), or none with `note` saying why: no CBC, graph too large for the
