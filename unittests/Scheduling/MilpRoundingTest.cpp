@@ -232,3 +232,84 @@ TEST(MilpRounding, RecomputeForKeepNeedsOperandsTransitively) {
       EXPECT_TRUE(kept.recomputeBefore[b].empty()) << "graph " << iter;
   }
 }
+
+/// Random partial keep sets: a value kept entering stage t + 1 but not
+/// stage t is recomputed in stage t's list (the branch the all-or-nothing
+/// sets above never take), a value kept entering stage t never is, and
+/// every listed value's operands are kept entering t or listed before it.
+TEST(MilpRounding, RecomputeForKeepRebuildsWhatTheNextStageKeeps) {
+  std::mt19937 rng(19);
+  unsigned rebuilt = 0;
+  for (unsigned iter = 0; iter != 10; ++iter) {
+    Graph g = smallGraph(rng, iter, 20);
+    unsigned n = g.size(), f = 0;
+    while (f < n && !g.nodes[f].backward)
+      ++f;
+    unsigned firstStage = g.isForwardOnly() ? 0 : f;
+    unsigned limit = g.isForwardOnly() ? n : f;
+    unsigned stages = n - firstStage;
+    std::vector<std::vector<bool>> keep(stages, std::vector<bool>(limit));
+    for (unsigned t = 0; t != stages; ++t)
+      for (unsigned i = 0; i != limit; ++i)
+        keep[t][i] = rng() % 2;
+    Schedule s = milpRecomputeForKeep(g, firstStage, keep);
+    SimResult sim;
+    ASSERT_FALSE(simulate(g, s, sim)) << "graph " << iter;
+    for (unsigned t = 0; t != stages; ++t) {
+      unsigned b = firstStage + t;
+      // A forward-only stage's own node and its successors are not yet
+      // computed: only values below the stage's node can be kept or listed.
+      unsigned below = g.isForwardOnly() ? b : limit;
+      const std::vector<unsigned> &list = s.recomputeBefore[b];
+      std::string at =
+          "graph " + std::to_string(iter) + " stage " + std::to_string(t);
+      for (unsigned i = 0; i != below; ++i) {
+        bool listed = std::count(list.begin(), list.end(), i);
+        if (keep[t][i] && listed)
+          ADD_FAILURE() << at << ": kept value " << i << " recomputed";
+        if (t + 1 < stages && keep[t + 1][i] && !keep[t][i] &&
+            !isAlwaysKept(g.nodes[i])) {
+          EXPECT_TRUE(listed) << at << ": value " << i
+                              << " kept entering the next stage not rebuilt";
+          rebuilt += listed;
+        }
+      }
+      for (size_t k = 0; k != list.size(); ++k)
+        for (unsigned op : g.nodes[list[k]].operands)
+          if (!isAlwaysKept(g.nodes[op]) && !keep[t][op]) {
+            EXPECT_TRUE(std::count(list.begin(), list.begin() + k, op))
+                << at << ": operand " << op << " of listed " << list[k];
+          }
+    }
+  }
+  EXPECT_GT(rebuilt, 20u);
+}
+
+/// An LP stopped by the time limit proves nothing: on forward-only graphs
+/// of 70 nodes (LPs of some 0.05-0.5 s) given a limit of a tenth of the
+/// build time plus a tenth of the LP's time, CLP stops on its limit, and
+/// then there is neither a bound nor an infeasibility; where the limit is
+/// long enough to finish, the answer is the unhurried one.
+TEST(MilpRounding, AnLpCutShortProvesNothing) {
+  REQUIRE_CBC();
+  std::mt19937 rng(29);
+  unsigned cut = 0;
+  for (unsigned iter = 0; iter != 4; ++iter) {
+    Graph g = test::makeRandomGraph(rng, 70, 0);
+    int64_t sa = storeAllPeak(g);
+    int64_t budget = int64_t(0.7 * double(sa));
+    std::string at = "graph " + std::to_string(iter);
+    MilpRoundingResult full = milpRoundRelaxation(g, budget, kNeverBinds);
+    ASSERT_TRUE(full.lpOptimal || full.lpInfeasible) << at;
+    MilpRoundingResult r = milpRoundRelaxation(
+        g, budget, full.buildSeconds + 0.1 * full.lpSeconds);
+    if (!r.lpOptimal && !r.lpInfeasible) {
+      ++cut;
+      EXPECT_EQ(r.bound, 0) << at;
+    } else {
+      EXPECT_EQ(r.lpInfeasible, full.lpInfeasible) << at;
+      EXPECT_NEAR(r.bound, full.bound, 1e-6 * (1 + full.bound)) << at;
+    }
+  }
+  EXPECT_GT(cut, 0u);
+}
