@@ -741,11 +741,14 @@ std::optional<double> branchAndBound(const StepCut &cut, int64_t cap,
 /// normalised cost of the recomputations after t_1 of every schedule within
 /// the budget: the weak-duality value of CLP's dual solution, recomputed
 /// here with clamped signs so that any dual (optimal or not) gives a valid
-/// bound. nullopt: built without CBC/CLP, or no dual.
+/// bound. nullopt: built without CBC/CLP, or no dual. `finished` says
+/// whether CLP proved its LP optimal (else the bound may rise with time).
 std::optional<double> jointLpBound(const Graph &graph, const StepFacts &facts,
                                    const std::vector<unsigned> &steps,
                                    int64_t budgetBytes, double costUnit,
-                                   double byteUnit, double seconds) {
+                                   double byteUnit, double seconds,
+                                   bool &finished) {
+  finished = false;
 #ifndef REMAT_HAVE_CBC
   (void)graph, (void)facts, (void)steps, (void)budgetBytes, (void)costUnit,
       (void)byteUnit, (void)seconds;
@@ -882,6 +885,7 @@ std::optional<double> jointLpBound(const Graph &graph, const StepFacts &facts,
   if (seconds > 0)
     model.setMaximumWallSeconds(seconds);
   model.dual();
+  finished = model.isProvenOptimal();
   const double *dual = model.dualRowSolution();
   if (!dual)
     return std::nullopt;
@@ -1308,8 +1312,11 @@ LowerBound remat::sched::recomputeLowerBound(const Graph &graph,
                       ? std::max(0.01, options.timeLimitSeconds * 0.9 -
                                            elapsed())
                       : 0;
+    bool finished = false;
     std::optional<double> b = jointLpBound(graph, facts, steps, budgetBytes,
-                                           costUnit, byteUnit, left);
+                                           costUnit, byteUnit, left, finished);
+    // Stopped on CLP's limit, not on its optimum.
+    result.cutShort |= left > 0 && !finished;
     result.jointSteps = steps.size();
     if (b) {
       double total = prefix[steps.front()] + *b * costUnit;
@@ -1448,8 +1455,10 @@ LowerBound remat::sched::recomputeLowerBound(const Graph &graph,
   // the step that gives the bound, lowered as a kept set (every value it
   // recomputes dropped), may overflow the budget at another step; that step
   // joins the step's program, and the joint program's solution is lowered
-  // the same way, until it fits, its peak step is already in, or
-  // `jointExactSteps` steps are in. Only in the time the exact steps left.
+  // the same way (by windows with `jointWindowTrace`), until it fits, its
+  // peak step is already in and (`jointOverflowSteps`) no other step not yet
+  // in overflows, or `jointExactSteps` steps are in. Only in the time the
+  // exact steps left.
   if (joint && !result.fromJoint && result.step < n &&
       !result.cutRecomputed.empty()) {
     std::vector<unsigned> steps = {result.step};
@@ -1458,11 +1467,6 @@ LowerBound remat::sched::recomputeLowerBound(const Graph &graph,
     // solution lowered by windows instead of its cut as a kept set.
     IntervalSolution last;
     while (steps.size() < options.jointExactSteps) {
-      double left = options.timeLimitSeconds * 0.98 - elapsed();
-      if (left <= 0.01) {
-        result.cutShort = true;
-        break;
-      }
       std::vector<bool> kept(n, true);
       for (unsigned v : cut)
         kept[v] = false;
@@ -1485,6 +1489,13 @@ LowerBound remat::sched::recomputeLowerBound(const Graph &graph,
               next = k;
         if (next == n)
           break;
+      }
+      // A step to add, and no time for its program: only then was the loop
+      // cut short (a lowering that fits, or no step left, ends it anyway).
+      double left = options.timeLimitSeconds * 0.98 - elapsed();
+      if (left <= 0.01) {
+        result.cutShort = true;
+        break;
       }
       std::vector<unsigned> before = steps;
       steps.push_back(next);
@@ -1618,6 +1629,9 @@ LowerBound remat::sched::recomputeLowerBoundAnyOrder(
         v = order[v];
       llvm::sort(*cut);
     }
+    // The joint solution's windows are those of the re-sequenced order,
+    // which a schedule in the input's order cannot follow: none.
+    result.jointSolution = IntervalSolution();
   }
   result.peakBytes = std::min(input.peakBytes, other.peakBytes);
   result.complete = input.complete && other.complete;

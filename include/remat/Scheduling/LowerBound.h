@@ -152,7 +152,8 @@ struct LowerBoundOptions {
   /// one joint program (StepProgram.h, `solveJointStepProgram`): the step that
   /// gives the bound, and each step where the best cut found so far,
   /// lowered as a kept set (`lowerKeptSet`), peaks over the budget. 0 or 1:
-  /// none (the default, which the exact MILP's bound keeps); the bound the
+  /// none (the library's default); the exact MILP's bound uses 8
+  /// (`kMilpBoundJointSteps`, Milp.h, with interval steps); the bound the
   /// planner reports (`PlannerOptions::boundSeconds`) and remat-bench use 4:
   /// measured on the whole bound table (bench/bound-results.md), 28 of 30
   /// budgets within 5% against 26.
@@ -257,7 +258,9 @@ struct LowerBound {
   /// (its `steps` empty when none was found): each value executed in each
   /// window, which `lowerByWindows` (WindowLowering.h) makes a schedule.
   /// On VGG U-Net at 0.4 of store-all (6 steps) it fits the budget at the
-  /// bound, where the cut lowered as a kept set does not (milp20).
+  /// bound, where the cut lowered as a kept set does not (milp20). Empty
+  /// from `recomputeLowerBoundAnyOrder` when the forward-first order gives
+  /// the bound (its windows are that order's).
   IntervalSolution jointSolution;
   /// Steps of the joint LP (0: not solved), and whether it gives
   /// `recomputeCost`.
