@@ -118,9 +118,9 @@ constexpr unsigned kMilpBoundJointSteps = 8;
 /// deadline. `warmStart`, if given
 /// (typically the best heuristic plan), bounds the search (CBC's cutoff: only
 /// what beats it is explored; with `costFixing`, recomputations that alone
-/// cost more than it are fixed to 0) and is returned, with CBC's bound, when CBC
-/// finds nothing better in time, so a time-limited solve is never worse than
-/// it (CBC's own MIP start was measured worse: CBC kept the start). If CBC
+/// cost more than it are fixed to 0) and is returned, with CBC's bound, when
+/// CBC finds nothing better in time, so a time-limited solve is never worse
+/// than it (CBC's own MIP start was measured worse: CBC kept the start). If CBC
 /// proves nothing beats it, it is reported optimal. LowerBound.h's bound
 /// (2 s at most; joint exact steps, `kMilpBoundJointSteps`; computed once
 /// more with a sixth of the limit where it was cut short within
@@ -130,9 +130,10 @@ constexpr unsigned kMilpBoundJointSteps = 8;
 /// (CutLowering.h, `lowerBoundWithinBudget`) replaces the warm start where
 /// it is cheaper within the budget.
 /// Returns the plan (strategy "milp", `solver` set, `detail` "optimal" only
-/// if CBC proved optimality of every solve, else "feasible, gap X%", followed by the objective, bound and
-/// time), or none with `note` saying why: no CBC, graph too large for the
-/// dense model (> kMilpDenseMaxNodes), a training graph's model too large
+/// if CBC proved optimality of every solve, else "feasible, gap X%", followed
+/// by the objective, bound and time), or none with `note` saying why: no CBC,
+/// graph too large for the dense model (> kMilpDenseMaxNodes), a training
+/// graph's model too large
 /// (> kMilpMaxNonzeros) without a warm start, no plan reached within the
 /// budget above those sizes (MilpLarge.h; not a proof), forward-only graph
 /// (dense model) or forward node after a backward node,
