@@ -19,6 +19,7 @@
 #include "remat/Scheduling/MilpRounding.h"
 #include "remat/Scheduling/Strategies.h"
 
+#include "MilpTestSupport.h"
 #include "ScheduleEnumeration.h"
 #include "TestGraphs.h"
 
@@ -29,11 +30,6 @@
 using namespace remat::sched;
 
 namespace {
-
-#define REQUIRE_CBC()                                                          \
-  if (!milpAvailable()) {                                                      \
-    GTEST_SKIP() << "built without CBC";                                       \
-  }
 
 /// A limit of time that never binds on these graphs: CBC's node limits stop
 /// every window solve.

@@ -16,6 +16,7 @@
 #include "remat/Scheduling/Milp.h"
 #include "remat/Scheduling/Strategies.h"
 
+#include "MilpTestSupport.h"
 #include "TestGraphs.h"
 
 #include <gtest/gtest.h>
@@ -26,11 +27,6 @@
 using namespace remat::sched;
 
 namespace {
-
-#define REQUIRE_CBC()                                                          \
-  if (!milpAvailable()) {                                                      \
-    GTEST_SKIP() << "built without CBC";                                       \
-  }
 
 /// A limit of time that never binds on these graphs.
 constexpr double kNeverBinds = 600;

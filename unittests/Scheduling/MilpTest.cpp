@@ -13,6 +13,7 @@
 #include "remat/Scheduling/MilpClaims.h"
 #include "remat/Scheduling/Strategies.h"
 
+#include "MilpTestSupport.h"
 #include "TestGraphs.h"
 
 #include <gtest/gtest.h>
@@ -26,11 +27,6 @@ using namespace remat::sched;
 namespace {
 
 constexpr double kTimeLimit = 60;
-
-#define REQUIRE_CBC()                                                          \
-  if (!milpAvailable()) {                                                      \
-    GTEST_SKIP() << "built without CBC";                                       \
-  }
 
 /// The best schedule an exhaustive search finds: every kept set lowered with
 /// lowerKeptSet, and every assignment of a subset of the recomputable forward

@@ -8,6 +8,7 @@
 #include "remat/Scheduling/Milp.h"
 #include "remat/Scheduling/Strategies.h"
 
+#include "MilpTestSupport.h"
 #include "ScheduleEnumeration.h"
 #include "TestGraphs.h"
 
@@ -18,11 +19,6 @@
 using namespace remat::sched;
 
 namespace {
-
-#define REQUIRE_CBC()                                                          \
-  if (!milpAvailable()) {                                                      \
-    GTEST_SKIP() << "built without CBC";                                       \
-  }
 
 /// Window solves whose limits of time never bind (CBC's node limit is the
 /// only limit that may stop them), so that the tests are deterministic.

@@ -73,10 +73,12 @@ struct WindowPlanOptions {
   /// Wall-time safety cap of all the programs together.
   double seconds = 4;
   /// When a program whose lowering overflows has a solution dearer than
-  /// this (`Node::cost` units; 0: no limit), no step is added: a step
-  /// only adds rows, so the program's optimum never falls, and a caller
-  /// with a plan of about this cost expects nothing cheaper. A heuristic
-  /// (the branch and bound stops far from the optimum), for the time.
+  /// this (`Node::cost` units; 0: no limit, which a caller whose plan costs
+  /// nothing never needs: no window plan is sought then), no step is added.
+  /// A heuristic, for the time: a step only adds rows, so the program's
+  /// optimum never falls, but the solution compared is the node-limited
+  /// branch and bound's best, not its bound, and may lie far above the
+  /// optimum (ResNet-50 0.4: 9.58% against a bound of 5.67%).
   double stopAboveCost = 0;
 };
 
