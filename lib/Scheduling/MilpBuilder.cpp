@@ -492,7 +492,6 @@ SolveOutcome MilpBuilder::solve(bool peakMode, int64_t budget, double seconds,
     relaxation->rows = rowLb.size();
     relaxation->columns = numCols;
     relaxation->nonzeros = rowCol.size();
-    relaxation->firstStage = firstStage;
     relaxation->keepColumn = S;
     relaxation->recomputeColumn = R;
     relaxation->buildSeconds =

@@ -73,10 +73,10 @@ struct LpRelaxation {
 
   /// Filled by `MilpBuilder::solve`: the model's size and build time, the
   /// columns of S[t][i] (-1: none; `keepColumn[t][i]`, stage t the one of
-  /// node firstStage + t), and one point per budget solved.
+  /// node firstStage + t, the builder's first stage), and one point per
+  /// budget solved.
   size_t rows = 0, columns = 0, nonzeros = 0;
   double buildSeconds = 0;
-  unsigned firstStage = 0;
   std::vector<std::vector<int>> keepColumn, recomputeColumn;
   struct Point {
     int64_t budget = 0;
