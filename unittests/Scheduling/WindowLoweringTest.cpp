@@ -210,7 +210,7 @@ TEST(WindowLoweringTest, NoStepAddedAboveTheCallersCost) {
   // search (`aboveCost`), it has solved no more programs than the free
   // search, fewer on most graphs; elsewhere both searches are the same.
   std::mt19937 rng(8642);
-  unsigned stopped = 0, fewer = 0;
+  unsigned stopped = 0, fewer = 0, fitAtTheLimit = 0;
   for (unsigned iter = 0; iter != 60; ++iter) {
     Graph g = test::makeRandomGraph(rng, 6 + iter % 4, 10 + iter % 6);
     ASSERT_FALSE(g.validate());
@@ -226,11 +226,34 @@ TEST(WindowLoweringTest, NoStepAddedAboveTheCallersCost) {
     options.seconds = 10;
     options.finalNodes = options.maxNodes;
     WindowPlanStats free;
-    intervalWindowPlan(g, budget, first, options, &free);
+    std::optional<Schedule> freePlan =
+        intervalWindowPlan(g, budget, first, options, &free);
     EXPECT_FALSE(free.aboveCost);
     options.stopAboveCost = 1e-9;
     WindowPlanStats limited;
-    intervalWindowPlan(g, budget, first, options, &limited);
+    std::optional<Schedule> limitedPlan =
+        intervalWindowPlan(g, budget, first, options, &limited);
+    if (limitedPlan) {
+      SimResult sim;
+      ASSERT_FALSE(simulate(g, *limitedPlan, sim)) << "graph " << iter;
+      EXPECT_LE(sim.peakBytes, budget) << "graph " << iter;
+    }
+    // The stop comes after the fit check: with the limit just below the
+    // cost of the free search's fitting solution, a search whose earlier
+    // solutions were cheaper returns that plan (a stop before the check
+    // would drop it, reporting `aboveCost` there instead).
+    if (freePlan && free.cost > 0) {
+      WindowPlanOptions below = options;
+      below.stopAboveCost = free.cost * (1 - 1e-9);
+      WindowPlanStats at;
+      std::optional<Schedule> atPlan =
+          intervalWindowPlan(g, budget, first, below, &at);
+      if (!at.aboveCost) {
+        EXPECT_TRUE(atPlan) << "graph " << iter;
+        EXPECT_EQ(at.programs, free.programs) << "graph " << iter;
+        fitAtTheLimit += atPlan.has_value();
+      }
+    }
     if (limited.aboveCost) {
       // Stopped where the free search added a step and went on (its next
       // program may have found nothing, and counts only when it did).
@@ -246,6 +269,7 @@ TEST(WindowLoweringTest, NoStepAddedAboveTheCallersCost) {
   }
   EXPECT_GT(stopped, 5u);
   EXPECT_GT(fewer, stopped / 2) << "of " << stopped;
+  EXPECT_GT(fitAtTheLimit, 5u);
 }
 
 TEST(WindowLoweringTest, AutoTakesTheWindowPlanOnlyWhenItIsCheaper) {
