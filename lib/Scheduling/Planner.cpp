@@ -548,6 +548,9 @@ static PlanOutcome planAnyOrder(const Graph &graph,
   // below only (PlannerOptions::budgetSearchCutSplits).
   PlannerOptions derived = options;
   derived.budgetSearchCutSplits = false;
+  // Two orders, one time limit: each gets half (a `milp` that proves
+  // nothing would otherwise take twice the user's `time-limit=`).
+  derived.timeLimitSeconds = options.timeLimitSeconds / 2;
   PlanOutcome inOrder = planGraph(pinLateForward(graph), derived);
   std::vector<unsigned> order = forwardFirstOrder(graph);
   // Window plans (PlannerOptions::budgetSearchWindows) in the input order
