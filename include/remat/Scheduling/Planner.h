@@ -55,7 +55,9 @@ struct PlannerOptions {
   /// Memory slots of the heterogeneous-chain dynamic program.
   unsigned dpSlots = 500;
   /// Wall-time limit in seconds of the exact MILP (`milp`, warm-started from
-  /// the best heuristic plan); `auto` gives it at most 10 s.
+  /// the best heuristic plan); `auto` gives it at most 10 s. A graph with
+  /// forward ops after its first backward op is planned in two orders, each
+  /// with half of it, so that the whole call stays within it.
   double timeLimitSeconds = 60;
   /// Recompute limit as a percentage of the forward cost (< 0: none). With
   /// it the plan is the least peak among the strategy's plans within the
