@@ -55,6 +55,7 @@ if [ "$sanitizers" != 0 ]; then
     [ -x "$t" ] || continue
     ASAN_OPTIONS="allow_user_poisoning=0:detect_leaks=1:abort_on_error=1${ASAN_OPTIONS:+:$ASAN_OPTIONS}" \
     UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1:abort_on_error=1${UBSAN_OPTIONS:+:$UBSAN_OPTIONS}" \
+    LSAN_OPTIONS="suppressions=$root/scripts/lsan.supp${LSAN_OPTIONS:+:$LSAN_OPTIONS}" \
       "$t" --gtest_brief=1 \
       --gtest_output="xml:$results/sanitizers-$(basename "$t").xml" || {
       # A sanitizer abort leaves no XML: count the binary as one failure.
