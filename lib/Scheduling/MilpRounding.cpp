@@ -220,15 +220,14 @@ remat::sched::milpRoundRelaxation(const Graph &graph, int64_t budgetBytes,
     result.declined = "malformed graph: " + *err;
     return result;
   }
+  if (std::optional<std::string> late = milpForwardFirstViolation(graph)) {
+    result.declined = *late;
+    return result;
+  }
   unsigned n = graph.size();
-  unsigned f = 0;
+  unsigned f = 0; // The number of forward nodes (all first).
   while (f < n && !graph.nodes[f].backward)
     ++f;
-  for (unsigned v = f; v < n; ++v)
-    if (!graph.nodes[v].backward) {
-      result.declined = "a forward node follows a backward node";
-      return result;
-    }
   if (budgetBytes <= 0 || n == 0 || (f == n && !graph.isForwardOnly())) {
     result.declined = "no budget or no stages";
     return result;
