@@ -30,40 +30,51 @@ rm -rf "$results"
 mkdir -p "$results"
 
 status=0
+# run NAME RESULT.xml COMMAND...: runs one test program; a non-zero exit with
+# no failing test in its results (a sanitizer abort after the last test, a
+# crash before any) is counted as one failure of its own (exit-NAME.xml).
+run() {
+  local name="$1" xml="$2" rc=0
+  shift 2
+  "$@" || rc=$?
+  if [ "$rc" != 0 ]; then
+    status=1
+    /usr/bin/python3 "$root/scripts/summarize-tests.py" --exit "$name" "$rc" \
+      "$xml" "$results/exit-$name.xml" || true
+  fi
+}
+
 echo "== lit"
-/usr/lib/llvm-22/bin/lit -sv --xunit-xml-output="$results/lit.xml" \
-  "$build/test" || status=1
+run lit "$results/lit.xml" /usr/lib/llvm-22/bin/lit -sv \
+  --xunit-xml-output="$results/lit.xml" "$build/test"
 
 echo "== gtest"
 for t in "$build"/unittests/*Tests; do
   [ -x "$t" ] || continue
-  "$t" --gtest_brief=1 --gtest_output="xml:$results/$(basename "$t").xml" || status=1
+  n="$(basename "$t")"
+  run "$n" "$results/$n.xml" "$t" --gtest_brief=1 \
+    --gtest_output="xml:$results/$n.xml"
 done
 
 echo "== pytest"
-(cd "$root" && REMAT_SLOW_TESTS="${REMAT_SLOW_TESTS:-1}" \
-  /usr/bin/python3 -m pytest -q -p no:cacheprovider \
-  --junitxml="$results/pytest.xml" python/tests) || status=1
+run pytest "$results/pytest.xml" env -C "$root" \
+  REMAT_SLOW_TESTS="${REMAT_SLOW_TESTS:-1}" /usr/bin/python3 -m pytest -q \
+  -p no:cacheprovider --junitxml="$results/pytest.xml" python/tests
 
 if [ "$sanitizers" != 0 ]; then
   # Sanitizer reports abort the tool (test/lit.cfg.py sets the options).
   echo "== lit (sanitizers)"
-  /usr/lib/llvm-22/bin/lit -sv --xunit-xml-output="$results/lit-sanitizers.xml" \
-    "$san_build/test" || status=1
+  run lit-sanitizers "$results/lit-sanitizers.xml" /usr/lib/llvm-22/bin/lit -sv \
+    --xunit-xml-output="$results/lit-sanitizers.xml" "$san_build/test"
   echo "== gtest (sanitizers)"
   for t in "$san_build"/unittests/*Tests; do
     [ -x "$t" ] || continue
+    n="$(basename "$t")"
     ASAN_OPTIONS="allow_user_poisoning=0:detect_leaks=1:abort_on_error=1${ASAN_OPTIONS:+:$ASAN_OPTIONS}" \
     UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1:abort_on_error=1${UBSAN_OPTIONS:+:$UBSAN_OPTIONS}" \
     LSAN_OPTIONS="suppressions=$root/scripts/lsan.supp${LSAN_OPTIONS:+:$LSAN_OPTIONS}" \
-      "$t" --gtest_brief=1 \
-      --gtest_output="xml:$results/sanitizers-$(basename "$t").xml" || {
-      # A sanitizer abort leaves no XML: count the binary as one failure.
-      status=1
-      [ -f "$results/sanitizers-$(basename "$t").xml" ] ||
-        echo '<testsuites><testsuite><testcase name="'"$(basename "$t")"'"><failure/></testcase></testsuite></testsuites>' \
-          > "$results/sanitizers-$(basename "$t").xml"
-    }
+      run "sanitizers-$n" "$results/sanitizers-$n.xml" "$t" --gtest_brief=1 \
+      --gtest_output="xml:$results/sanitizers-$n.xml"
   done
 fi
 
