@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "remat/Scheduling/LowerBound.h"
+#include "ClpDuality.h"
 #include "remat/Scheduling/WindowLowering.h"
 
 #include "remat/Scheduling/KeptSet.h"
@@ -886,37 +887,12 @@ std::optional<double> jointLpBound(const Graph &graph, const StepFacts &facts,
     model.setMaximumWallSeconds(seconds);
   model.dual();
   finished = model.isProvenOptimal();
-  const double *dual = model.dualRowSolution();
-  if (!dual)
+  if (!model.dualRowSolution())
     return std::nullopt;
-  // Weak duality with the signs clamped: for y >= 0 on >= rows and y <= 0
-  // on <= rows, cost(x) >= sum_r y_r side_r + sum_c min over the column's
-  // bounds of (obj_c - (A^T y)_c) x_c for every x satisfying the rows.
-  unsigned rows = rowLo.size();
-  std::vector<double> y(dual, dual + rows), reduced = obj;
-  double bound = 0, magnitude = 0;
-  for (unsigned r = 0; r != rows; ++r) {
-    if (rowUp[r] >= COIN_DBL_MAX)
-      y[r] = std::max(0.0, y[r]);
-    else
-      y[r] = std::min(0.0, y[r]);
-    if (y[r] == 0)
-      continue;
-    double side = y[r] > 0 ? rowLo[r] : rowUp[r];
-    bound += y[r] * side;
-    magnitude += std::fabs(y[r] * side);
-    const CoinShallowPackedVector row = matrix.getVector(int(r));
-    for (int e = 0; e != row.getNumElements(); ++e)
-      reduced[row.getIndices()[e]] -= y[r] * row.getElements()[e];
-  }
-  for (unsigned c = 0; c != reduced.size(); ++c) {
-    double term =
-        reduced[c] >= 0 ? reduced[c] * colLo[c] : reduced[c] * colUp[c];
-    bound += term;
-    magnitude += std::fabs(term);
-  }
-  // Rounding in the sums above: a relative margin.
-  return bound - 1e-9 * (magnitude + 1);
+  double bound = detail::weakDualityBound(model);
+  if (bound == -std::numeric_limits<double>::infinity())
+    return std::nullopt;
+  return bound;
 #endif
 }
 

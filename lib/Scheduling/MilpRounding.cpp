@@ -11,6 +11,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "remat/Scheduling/MilpRounding.h"
+#include "ClpDuality.h"
 #include "MilpBuilder.h"
 #include "remat/Scheduling/KeptSet.h"
 #include "remat/Scheduling/Milp.h"
@@ -80,64 +81,6 @@ remat::sched::milpRecomputeForKeep(const Graph &graph, unsigned firstStage,
 }
 
 #ifdef REMAT_HAVE_CBC
-/// The weak-duality bound of `lp` (a minimisation) from its dual row
-/// solution: for y >= 0 on rows with a lower side and y <= 0 on rows with
-/// an upper side (other signs clamped to 0), every x within the rows and the
-/// column bounds costs at least sum_r y_r side_r + sum_c min over the
-/// column's bounds of (c_c - (A^T y)_c) x_c. Valid for any y, so CLP's
-/// tolerances cannot make it exceed the LP optimum (a relative margin covers
-/// the rounding of the sums; reduced costs of free columns within 1e-9 of 0
-/// count as 0); -infinity where an unbounded column's reduced cost is not.
-static double weakDualityBound(ClpSimplex &lp) {
-  const double inf = std::numeric_limits<double>::infinity();
-  const double *dual = lp.dualRowSolution();
-  if (!dual)
-    return -inf;
-  int rows = lp.numberRows(), cols = lp.numberColumns();
-  const double *rowLo = lp.rowLower(), *rowUp = lp.rowUpper();
-  const double *colLo = lp.columnLower(), *colUp = lp.columnUpper();
-  const double *obj = lp.objective();
-  std::vector<double> reduced(obj, obj + cols);
-  double bound = 0, magnitude = 0;
-  const CoinPackedMatrix *matrix = lp.matrix(); // Column-major.
-  std::vector<double> y(rows, 0.0);
-  for (int r = 0; r != rows; ++r) {
-    double v = dual[r];
-    if (v > 0 && rowLo[r] > -COIN_DBL_MAX)
-      y[r] = v;
-    else if (v < 0 && rowUp[r] < COIN_DBL_MAX)
-      y[r] = v;
-    if (y[r] == 0)
-      continue;
-    double side = y[r] > 0 ? rowLo[r] : rowUp[r];
-    bound += y[r] * side;
-    magnitude += std::fabs(y[r] * side);
-  }
-  const CoinBigIndex *start = matrix->getVectorStarts();
-  const int *length = matrix->getVectorLengths();
-  const int *index = matrix->getIndices();
-  const double *element = matrix->getElements();
-  for (int c = 0; c != cols; ++c)
-    for (CoinBigIndex e = start[c]; e != start[c] + length[c]; ++e)
-      reduced[c] -= y[index[e]] * element[e];
-  for (int c = 0; c != cols; ++c) {
-    if (reduced[c] == 0)
-      continue;
-    double side = reduced[c] > 0 ? colLo[c] : colUp[c];
-    if (std::fabs(side) >= COIN_DBL_MAX) {
-      // A free column (the model's auxiliaries) whose reduced cost is the
-      // rounding of the sums above: taken as 0, a tolerance of 1e-9 per
-      // unit of that column, as CLP's own dual feasibility has 1e-7.
-      if (std::fabs(reduced[c]) <= 1e-9)
-        continue;
-      return -inf;
-    }
-    bound += reduced[c] * side;
-    magnitude += std::fabs(reduced[c] * side);
-  }
-  return bound - 1e-9 * (magnitude + 1);
-}
-
 void remat::sched::detail::solveLpRelaxation(
     const MilpRows &model, int numCols,
     const std::vector<CoinBigIndex> &colStart, const std::vector<int> &index,
@@ -187,7 +130,7 @@ void remat::sched::detail::solveLpRelaxation(
         inTime && lp.isProvenPrimalInfeasible() && lp.secondaryStatus() == 0;
     if (point.optimal) {
       point.objective = lp.objectiveValue() * costScale;
-      point.dualBound = weakDualityBound(lp) * costScale;
+      point.dualBound = detail::weakDualityBound(lp) * costScale;
       point.x.assign(lp.primalColumnSolution(),
                      lp.primalColumnSolution() + numCols);
     }
