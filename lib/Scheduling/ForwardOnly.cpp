@@ -13,6 +13,8 @@
 
 #include "remat/Scheduling/ForwardOnly.h"
 
+#include "remat/Scheduling/ForwardRebuild.h"
+
 #include "remat/Scheduling/KeptSet.h"
 #include "remat/Scheduling/RecomputeClosure.h"
 
@@ -403,9 +405,40 @@ PlanResult MinPeakSearch::run() {
   return plan;
 }
 
-PlanResult remat::sched::forwardOnlyMinPeak(const Graph &graph,
-                                            int64_t budget) {
+PlanResult remat::sched::forwardOnlyMinPeak(const Graph &graph, int64_t budget,
+                                            bool rebuild) {
   assert(!graph.validate() && graph.isForwardOnly() &&
          "forwardOnlyMinPeak needs a valid forward-only graph");
-  return MinPeakSearch(graph, budget).run();
+  PlanResult plan = MinPeakSearch(graph, budget).run();
+  if (!rebuild || (budget > 0 && plan.sim.peakBytes <= budget))
+    return plan;
+  // Below the search's least peak, the rebuilding construction
+  // (ForwardRebuild.h): at the budget, else its own least peak where lower.
+  auto start = std::chrono::steady_clock::now();
+  std::optional<RebuildPlan> rebuilt;
+  if (budget > 0)
+    if (std::optional<Schedule> s = rebuildWithinBudget(graph, budget)) {
+      SimResult sim;
+      if (!simulate(graph, *s, sim) && sim.peakBytes <= budget)
+        rebuilt = RebuildPlan{std::move(*s), sim};
+    }
+  if (!rebuilt)
+    rebuilt = rebuildLeastPeak(graph, plan.sim.peakBytes);
+  plan.planSeconds +=
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+          .count();
+  if (!rebuilt || rebuilt->sim.peakBytes >= plan.sim.peakBytes)
+    return plan;
+  plan.detail = (budget > 0 ? "budget=" + std::to_string(budget)
+                            : std::string("least peak")) +
+                "; rebuilt under " +
+                (budget > 0 && rebuilt->sim.peakBytes <= budget
+                     ? std::string("the budget")
+                     : "a budget of " + std::to_string(rebuilt->sim.peakBytes) +
+                           " bytes") +
+                " (ForwardRebuild.h), below the drop-mode search's " +
+                std::to_string(plan.sim.peakBytes) + " bytes";
+  plan.schedule = std::move(rebuilt->schedule);
+  plan.sim = rebuilt->sim;
+  return plan;
 }

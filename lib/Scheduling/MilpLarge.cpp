@@ -33,14 +33,17 @@ double secondsSince(Clock::time_point start) {
 }
 
 /// The plan the descent starts from: forward-min-peak's at `budget` (its
-/// least peak when it misses it) on a forward-only graph, or `start` where
-/// it peaks lower; `start` on a training graph. `what` names it.
+/// least peak when it misses it; with the rebuilding construction if
+/// `rebuild`) on a forward-only graph, or `start` where it peaks lower;
+/// `start` on a training graph. `what` names it.
 std::optional<Schedule> descentSeed(const Graph &graph, int64_t budget,
-                                    const Schedule *start, std::string &what) {
+                                    const Schedule *start, bool rebuild,
+                                    std::string &what) {
   std::optional<Schedule> seed;
   int64_t seedPeak = 0;
   if (graph.isForwardOnly()) {
-    PlanResult p = forwardOnlyMinPeak(graph, std::max<int64_t>(0, budget));
+    PlanResult p =
+        forwardOnlyMinPeak(graph, std::max<int64_t>(0, budget), rebuild);
     seed = std::move(p.schedule);
     seedPeak = p.sim.peakBytes;
     what = "forward-min-peak's plan";
@@ -187,7 +190,8 @@ remat::sched::milpLargePlan(const Graph &graph, int64_t budgetBytes,
 
   std::string seedName;
   std::optional<Schedule> seed =
-      descentSeed(graph, budgetBytes, startValid ? start : nullptr, seedName);
+      descentSeed(graph, budgetBytes, startValid ? start : nullptr,
+                  options.rebuildSeed, seedName);
   if (rounding && rounding->leastPeak) {
     SimResult sim;
     if (!seed || (!simulate(graph, *seed, sim) &&

@@ -352,7 +352,7 @@ TEST(Milp, RepairMeetsBudgetsBelowForwardMinPeak) {
     Graph g = randomLayered(rng, 6, 5);
     ASSERT_FALSE(g.validate());
     ASSERT_TRUE(g.isForwardOnly());
-    PlanResult seed = forwardOnlyMinPeak(g, 0);
+    PlanResult seed = forwardOnlyMinPeak(g, 0, /*rebuild=*/false);
     int64_t budget = seed.sim.peakBytes * 95 / 100;
     // 30 nodes per window, a limit of time that never binds: the same
     // plans on every run, whatever the machine's load.
@@ -399,7 +399,7 @@ TEST(Milp, ReplannedWindowsNeverRaiseStepsOutside) {
   unsigned windows = 0;
   for (unsigned iter = 0; iter != 3; ++iter) {
     Graph g = randomLayered(rng, 6, 5);
-    Schedule plan = forwardOnlyMinPeak(g, 0).schedule;
+    Schedule plan = forwardOnlyMinPeak(g, 0, /*rebuild=*/false).schedule;
     for (std::vector<unsigned> &list : plan.recomputeBefore)
       std::sort(list.begin(), list.end());
     SimResult sim;

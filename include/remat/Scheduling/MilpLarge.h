@@ -46,6 +46,11 @@ struct MilpLargeOptions {
   /// Lower the peak of the plan started from (off: that plan's peak with the
   /// bound, its recompute lowered at that peak; tests of the bound).
   bool descend = true;
+  /// forward-min-peak's plan, the seed on forward-only graphs, may be the
+  /// rebuilding construction's (ForwardOnly.h, ForwardRebuild.h), which may
+  /// lie outside the stage model the bounds here hold in (off: the
+  /// drop-mode search's alone; tests of the bound).
+  bool rebuildSeed = true;
   /// Forward nodes one window of the descent may recompute
   /// (`milpLowerPeak`'s `candidateCap`; 0: every one).
   unsigned descentCandidates = 96;
