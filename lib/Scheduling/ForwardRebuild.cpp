@@ -304,24 +304,72 @@ remat::sched::rebuildWithinBudget(const Graph &graph, int64_t budget,
   return Rebuilder(graph, budget, options).run();
 }
 
-/// The bytes every schedule holds while node `t` runs, at the largest `t`:
-/// its distinct operands, its result (the final instance of an output
-/// without its returned bytes) and its workspace.
-static int64_t stageBound(const Graph &graph) {
+/// The fewest bytes an instance of `node` counts in `simulate` (an
+/// output's final instance without its returned bytes).
+static int64_t leastInstanceBytes(const Node &node) {
+  if (!node.output)
+    return node.bytes;
+  int64_t returned = node.outputBytes >= 0
+                         ? std::min(node.outputBytes, node.bytes)
+                         : node.bytes;
+  return node.bytes - returned;
+}
+
+int64_t remat::sched::forwardLeastPeakBound(const Graph &graph, unsigned *at) {
+  unsigned n = graph.size();
   int64_t bound = 0;
-  std::vector<unsigned> ops;
-  for (const Node &node : graph.nodes) {
-    ops = node.operands;
-    std::sort(ops.begin(), ops.end());
-    ops.erase(std::unique(ops.begin(), ops.end()), ops.end());
-    int64_t bytes = node.workspace;
-    if (!node.output)
-      bytes = saturatingAdd(bytes, node.bytes);
-    else if (node.outputBytes >= 0 && node.outputBytes < node.bytes)
-      bytes = saturatingAdd(bytes, node.bytes - node.outputBytes);
-    for (unsigned op : ops)
-      bytes = saturatingAdd(bytes, graph.nodes[op].bytes);
-    bound = std::max(bound, bytes);
+  // inSet[v] == epoch: v is among the operands not yet placed.
+  std::vector<unsigned> inSet(n, 0);
+  unsigned epoch = 0;
+  std::vector<unsigned> rest;
+  for (unsigned t = 0; t != n; ++t) {
+    const Node &node = graph.nodes[t];
+    ++epoch;
+    rest.clear();
+    int64_t restBytes = 0;
+    for (unsigned op : node.operands)
+      if (inSet[op] != epoch) {
+        inSet[op] = epoch;
+        rest.push_back(op);
+        restBytes =
+            saturatingAdd(restBytes, leastInstanceBytes(graph.nodes[op]));
+      }
+    int64_t boundT = saturatingAdd(
+        saturatingAdd(restBytes, leastInstanceBytes(node)), node.workspace);
+    // Lawler's rule, from the last operand made to the first.
+    while (!rest.empty()) {
+      size_t bestAt = 0;
+      int64_t best = std::numeric_limits<int64_t>::max();
+      for (size_t i = 0; i != rest.size(); ++i) {
+        const Node &opNode = graph.nodes[rest[i]];
+        int64_t term = saturatingAdd(restBytes, opNode.workspace);
+        for (unsigned p : opNode.operands)
+          if (inSet[p] != epoch)
+            term = saturatingAdd(term, leastInstanceBytes(graph.nodes[p]));
+        // An operand read twice counts once.
+        for (size_t j = 0, e = opNode.operands.size(); j != e; ++j)
+          for (size_t k = 0; k != j; ++k)
+            if (opNode.operands[k] == opNode.operands[j] &&
+                inSet[opNode.operands[j]] != epoch) {
+              term -= leastInstanceBytes(graph.nodes[opNode.operands[j]]);
+              break;
+            }
+        if (term < best) {
+          best = term;
+          bestAt = i;
+        }
+      }
+      boundT = std::max(boundT, best);
+      unsigned last = rest[bestAt];
+      rest.erase(rest.begin() + bestAt);
+      inSet[last] = 0;
+      restBytes -= leastInstanceBytes(graph.nodes[last]);
+    }
+    if (boundT > bound) {
+      bound = boundT;
+      if (at)
+        *at = t;
+    }
   }
   return bound;
 }
@@ -333,7 +381,7 @@ remat::sched::rebuildLeastPeak(const Graph &graph, int64_t below,
          "rebuildLeastPeak needs a valid forward-only graph");
   std::optional<RebuildPlan> best;
   // lo: a budget no schedule meets; hi: the least peak reached so far.
-  int64_t lo = stageBound(graph) - 1, hi = below;
+  int64_t lo = forwardLeastPeakBound(graph) - 1, hi = below;
   for (unsigned run = 0; run != options.maxLeastPeakRuns && hi - lo > 1;
        ++run) {
     int64_t mid = lo + (hi - lo) / 2;

@@ -12,6 +12,7 @@
 
 #include "remat/Scheduling/MilpLarge.h"
 #include "remat/Scheduling/ForwardOnly.h"
+#include "remat/Scheduling/ForwardRebuild.h"
 #include "remat/Scheduling/LowerBound.h"
 #include "remat/Scheduling/Milp.h"
 #include "remat/Scheduling/MilpRounding.h"
@@ -110,8 +111,12 @@ remat::sched::milpLargePlan(const Graph &graph, int64_t budgetBytes,
   }
 
   // Proofs first: a step that holds more than the budget whatever is
-  // recomputed, or (forward-only graphs) a window of stages that does.
+  // recomputed, a node whose operands' instances, made one after another,
+  // do (ForwardRebuild.h), or (forward-only graphs) a window of stages that
+  // does in the stage model.
   int64_t stepBound = leastPeakLowerBound(graph);
+  unsigned orderAt = 0;
+  int64_t orderBound = forwardLeastPeakBound(graph, &orderAt);
   if (budgetBytes > 0) {
     if (stepBound > budgetBytes) {
       note = "milp: no schedule fits the budget of " + bytes(budgetBytes) +
@@ -119,16 +124,28 @@ remat::sched::milpLargePlan(const Graph &graph, int64_t budgetBytes,
              "bound)";
       return std::nullopt;
     }
+    if (orderBound > budgetBytes) {
+      note = "milp: no schedule fits the budget of " + bytes(budgetBytes) +
+             " (proved): node '" + graph.nodes[orderAt].name + "' needs " +
+             bytes(orderBound) +
+             ": whatever order its operands are made in, the last made "
+             "needs its own operands with the others held "
+             "(forwardLeastPeakBound)";
+      return std::nullopt;
+    }
     if (std::optional<std::pair<unsigned, unsigned>> window =
             milpWindowsProveInfeasible(graph, budgetBytes, left() / 6)) {
       note = "milp: no schedule fits the budget of " + bytes(budgetBytes) +
-             " (proved): the stages of nodes '" +
+             " (proved) in the stage model (a schedule outside it may fit): "
+             "the stages of nodes '" +
              graph.nodes[window->first].name + "' to '" +
              graph.nodes[window->second].name +
              "' alone need more, whatever is kept entering them";
       return std::nullopt;
     }
   }
+  bool orderBinds = orderBound > stepBound;
+  stepBound = std::max(stepBound, orderBound);
 
   // The LP relaxation and its rounding (opt-in, MilpLargeOptions).
   std::optional<MilpRoundingResult> rounding;
@@ -336,12 +353,18 @@ remat::sched::milpLargePlan(const Graph &graph, int64_t budgetBytes,
                 seedName.c_str(), (long long)seedSim.peakBytes, descent.solves,
                 windowSolves, windowKept);
   plan.detail = buf;
-  plan.detail += windowBound ? "the least peak of windows of stages entered "
-                               "in any state (milpWindowPeakBound)"
-                             : "LowerBound's least-peak bound";
+  plan.detail += windowBound  ? "the least peak of windows of stages entered "
+                                "in any state (milpWindowPeakBound)"
+                 : orderBinds ? "the operand-order bound "
+                                "(forwardLeastPeakBound)"
+                              : "LowerBound's least-peak bound";
   plan.detail += ", not CBC's";
   if (peakProven)
-    plan.detail += "; the least peak is proven, the recompute at that peak "
-                   "is not";
+    plan.detail += windowBound
+                       ? "; the least peak is proven in the stage model (a "
+                         "schedule outside it may peak lower), the "
+                         "recompute at that peak is not"
+                       : "; the least peak is proven, the recompute at that "
+                         "peak is not";
   return plan;
 }

@@ -23,9 +23,10 @@ using remat::sched::test::makeNode;
 namespace {
 
 /// A random forward-only DAG of `n` nodes without hints: node i reads 1-3
-/// earlier nodes (none for node 0), sizes 1..100, costs 1..10; the nodes
-/// nobody reads are the outputs.
-Graph makeTinyDag(std::mt19937 &rng, unsigned n) {
+/// earlier nodes (none for node 0), sizes 1..100, costs 1..10, with
+/// `workspace` a third of them 1..30 bytes of workspace; the nodes nobody
+/// reads are the outputs.
+Graph makeTinyDag(std::mt19937 &rng, unsigned n, bool workspace = false) {
   auto pick = [&](unsigned lo, unsigned hi) {
     return std::uniform_int_distribution<unsigned>(lo, hi)(rng);
   };
@@ -37,8 +38,10 @@ Graph makeTinyDag(std::mt19937 &rng, unsigned n) {
         ops.push_back(pick(0, i - 1));
     std::sort(ops.begin(), ops.end());
     ops.erase(std::unique(ops.begin(), ops.end()), ops.end());
-    g.addNode(makeNode("n" + std::to_string(i), pick(1, 100), ops, false,
-                       pick(1, 10)));
+    unsigned v = g.addNode(makeNode("n" + std::to_string(i), pick(1, 100), ops,
+                                    false, pick(1, 10)));
+    if (workspace && pick(0, 2) == 0)
+      g.nodes[v].workspace = pick(1, 30);
   }
   std::vector<bool> read(n, false);
   for (const Node &node : g.nodes)
@@ -56,8 +59,9 @@ Graph makeTinyDag(std::mt19937 &rng, unsigned n) {
 /// least peak is the largest, over t, of the least peak of a pebbling that
 /// ends by computing t (with its operands held). That is a bottleneck path
 /// over the sets of held values (at most 2^12 of them): computing a value
-/// whose operands are held costs the held bytes plus its own (an output's
-/// final instance counts nothing, as in `simulate`); freeing is free.
+/// whose operands are held costs the held bytes plus its own and its
+/// workspace (an output's final instance counts nothing, as in `simulate`);
+/// freeing is free.
 int64_t exhaustiveLeastPeak(const Graph &g) {
   unsigned n = g.size();
   EXPECT_LE(n, 12u);
@@ -99,7 +103,8 @@ int64_t exhaustiveLeastPeak(const Graph &g) {
           ready &= (mask >> op & 1) != 0;
         if (!ready)
           continue;
-        int64_t own = g.nodes[v].output ? 0 : g.nodes[v].bytes;
+        int64_t own =
+            (g.nodes[v].output ? 0 : g.nodes[v].bytes) + g.nodes[v].workspace;
         relax(mask | 1u << v, std::max(peak, held + own));
       }
     }
@@ -204,4 +209,36 @@ TEST(ForwardRebuildTest, NeverBelowAndOftenAtTheExhaustiveLeastPeak) {
   EXPECT_GE(reached, 50u);
   EXPECT_GE(searchReached, 55u);
   EXPECT_GT(belowStoreAll, 30u);
+}
+
+TEST(ForwardRebuildTest, LeastPeakBoundNeverAboveTheExhaustiveLeastPeak) {
+  std::mt19937 rng(7);
+  unsigned met = 0, raised = 0;
+  const unsigned graphs = 120;
+  for (unsigned iter = 0; iter < graphs; ++iter) {
+    Graph g = makeTinyDag(rng, 5 + iter % 8, /*workspace=*/iter % 2 == 1);
+    int64_t least = exhaustiveLeastPeak(g);
+    unsigned at = g.size();
+    int64_t bound = forwardLeastPeakBound(g, &at);
+    EXPECT_LE(bound, least) << "iteration " << iter;
+    ASSERT_LT(at, g.size());
+    met += bound == least;
+    // The stage bound: a node's operands, result and workspace at once.
+    int64_t stage = 0;
+    for (const Node &node : g.nodes) {
+      int64_t bytes = (node.output ? 0 : node.bytes) + node.workspace;
+      std::vector<unsigned> ops = node.operands;
+      std::sort(ops.begin(), ops.end());
+      ops.erase(std::unique(ops.begin(), ops.end()), ops.end());
+      for (unsigned op : ops)
+        bytes += g.nodes[op].bytes;
+      stage = std::max(stage, bytes);
+    }
+    EXPECT_GE(bound, stage);
+    raised += bound > stage;
+  }
+  // Measured: the bound meets the least peak on 115 of 120 graphs (so a
+  // bound one byte higher fails there) and is above the stage bound on 36.
+  EXPECT_GE(met, 100u);
+  EXPECT_GE(raised, 25u);
 }

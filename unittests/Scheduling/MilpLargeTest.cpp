@@ -14,6 +14,7 @@
 
 #include "remat/Scheduling/MilpLarge.h"
 #include "remat/Scheduling/ForwardOnly.h"
+#include "remat/Scheduling/ForwardRebuild.h"
 #include "remat/Scheduling/LowerBound.h"
 #include "remat/Scheduling/Milp.h"
 #include "remat/Scheduling/MilpRounding.h"
@@ -257,7 +258,8 @@ TEST(MilpLarge, BudgetsBelowTheBoundsAreProvedInfeasible) {
     Graph g = randomForwardOnly(rng, 9 + iter % 3);
     MilpWindowBound w = milpWindowLeastPeakBound(g, kNeverBinds);
     ASSERT_TRUE(w.finished);
-    int64_t stepBound = leastPeakLowerBound(g);
+    int64_t stepBound =
+        std::max(leastPeakLowerBound(g), forwardLeastPeakBound(g));
     int64_t bound = std::max(w.peakBytes, stepBound);
     std::string note;
     EXPECT_FALSE(milpLargePlan(g, bound - 1, kNeverBinds, nullptr, "test", note,
@@ -269,6 +271,43 @@ TEST(MilpLarge, BudgetsBelowTheBoundsAreProvedInfeasible) {
     }
   }
   EXPECT_GE(byWindow, 1u);
+}
+
+/// The operand-order bound (ForwardRebuild.h) proves a budget infeasible
+/// in remat's schedule model where the step bound does not: t reads a and
+/// b, made from x and y; whichever of a and b is made last, its operand is
+/// live with the other and itself, 30 bytes, where every step alone holds
+/// 20. Store-all meets 30.
+TEST(MilpLarge, OperandOrderBoundProvesWhatTheStepBoundCannot) {
+  REQUIRE_CBC();
+  Graph g;
+  g.addNode(test::makeNode("x", 10, {}));
+  g.addNode(test::makeNode("y", 10, {}));
+  g.addNode(test::makeNode("a", 10, {0}));
+  g.addNode(test::makeNode("b", 10, {1}));
+  g.addNode(test::makeNode("t", 1, {2, 3}));
+  g.nodes[4].output = true;
+  ASSERT_TRUE(g.isForwardOnly());
+  EXPECT_LT(leastPeakLowerBound(g), 30);
+  EXPECT_EQ(forwardLeastPeakBound(g), 30);
+  std::string note;
+  EXPECT_FALSE(milpLargePlan(g, 29, kNeverBinds, nullptr, "test", note,
+                             deterministic()));
+  EXPECT_NE(note.find("(proved): node 't' needs 30 bytes"), std::string::npos)
+      << note;
+  Schedule start = storeAll(g);
+  std::optional<PlanResult> p =
+      milpLargePlan(g, 30, kNeverBinds, &start, "test", note, deterministic());
+  ASSERT_TRUE(p) << note;
+  EXPECT_LE(p->sim.peakBytes, 30);
+  // The least peak is proven by that bound.
+  p = milpLargePlan(g, 0, kNeverBinds, &start, "test", note, deterministic());
+  ASSERT_TRUE(p) << note;
+  EXPECT_EQ(p->sim.peakBytes, 30);
+  EXPECT_NE(p->detail.find("operand-order bound"), std::string::npos)
+      << p->detail;
+  EXPECT_NE(p->detail.find("the least peak is proven, "), std::string::npos)
+      << p->detail;
 }
 
 } // namespace
