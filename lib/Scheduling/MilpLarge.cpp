@@ -325,6 +325,13 @@ remat::sched::milpLargePlan(const Graph &graph, int64_t budgetBytes,
     }
   }
   plan.planSeconds = spent();
+  // The windows' bound holds in the stage model only: a plan outside it (a
+  // rebuilt seed's lists, ForwardRebuild.h) may peak below it, and is then
+  // bounded by the bounds of remat's schedule model alone.
+  if (windowBound && plan.sim.peakBytes < peakBound) {
+    peakBound = stepBound;
+    windowBound = false;
+  }
   SolverStats stats;
   stats.objective = double(plan.sim.peakBytes);
   stats.bound = double(std::min(peakBound, plan.sim.peakBytes));

@@ -505,6 +505,16 @@ remat::sched::milpLowerPeak(const Graph &graph, int64_t target,
                  &descent.schedule, candidateCap);
   if (simulate(graph, descent.schedule, descent.sim))
     return std::nullopt;
+  // The repair puts every list in index order first (the stage model's), which
+  // can raise the peak of a seed whose lists rebuild one operand after another
+  // (ForwardRebuild.h); with no window kept it returns that sorted seed. Never
+  // return more than the seed's own peak.
+  SimResult seedSim;
+  if (!simulate(graph, seed, seedSim) &&
+      seedSim.peakBytes < descent.sim.peakBytes) {
+    descent.schedule = seed;
+    descent.sim = seedSim;
+  }
   return descent;
 #else
   (void)graph;
