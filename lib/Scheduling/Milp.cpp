@@ -15,6 +15,7 @@
 #include "MilpRepair.h"
 #include "remat/Scheduling/CutLowering.h"
 #include "remat/Scheduling/ForwardOnly.h"
+#include "remat/Scheduling/ForwardRebuild.h"
 #include "remat/Scheduling/KeptSet.h"
 #include "remat/Scheduling/LowerBound.h"
 #include "remat/Scheduling/MilpClaims.h"
@@ -374,12 +375,28 @@ std::optional<PlanResult> remat::sched::milpOptimal(const Graph &graph,
     // a few stages alone already need more (windowProvesInfeasible), with
     // a sixth of the time (they prove random_layered_n100 at 0.5 of
     // store-all in 1-2 s; the rest goes to the repair below).
+    // The operand-order bound (ForwardRebuild.h) first: it holds in
+    // remat's whole schedule model, the windows in the stage model only.
+    if (!cutoff) {
+      unsigned at = 0;
+      int64_t orderBound = forwardLeastPeakBound(graph, &at);
+      if (orderBound > budgetBytes) {
+        note = "milp: no schedule fits the budget of " +
+               std::to_string(budgetBytes) + " bytes (proved): node '" +
+               graph.nodes[at].name + "' needs " + std::to_string(orderBound) +
+               " bytes: whatever order its operands are made in, the last "
+               "made needs its own operands with the others held "
+               "(forwardLeastPeakBound)";
+        return std::nullopt;
+      }
+    }
     if (!cutoff && compact) {
       if (std::optional<std::pair<unsigned, unsigned>> window =
               windowProvesInfeasible(graph, budgetBytes, left() / 6)) {
         note = "milp: no schedule fits the budget of " +
                std::to_string(budgetBytes) +
-               " bytes (proved): the stages of nodes '" +
+               " bytes (proved) in the stage model (a schedule outside it "
+               "may fit): the stages of nodes '" +
                graph.nodes[window->first].name + "' to '" +
                graph.nodes[window->second].name +
                "' alone need more, whatever is kept entering them";
@@ -501,14 +518,16 @@ std::optional<PlanResult> remat::sched::milpOptimal(const Graph &graph,
     if (!result.found) {
       note = result.infeasible
                  ? "milp: no schedule fits the budget of " +
-                       std::to_string(budgetBytes) + " bytes (proved)"
-                 : mismatchPeak >= 0
-                       ? "milp: model mismatch: CBC's plan has a simulated "
-                         "peak of " +
-                             std::to_string(mismatchPeak) +
-                             " bytes, above the budget of " +
-                             std::to_string(budgetBytes)
-                       : "milp: no solution within the time limit";
+                       std::to_string(budgetBytes) +
+                       " bytes (proved) in the stage model (a schedule "
+                       "outside it may fit)"
+             : mismatchPeak >= 0
+                 ? "milp: model mismatch: CBC's plan has a simulated "
+                   "peak of " +
+                       std::to_string(mismatchPeak) +
+                       " bytes, above the budget of " +
+                       std::to_string(budgetBytes)
+                 : "milp: no solution within the time limit";
       return std::nullopt;
     }
     optimal = result.optimal;
@@ -545,6 +564,16 @@ std::optional<PlanResult> remat::sched::milpOptimal(const Graph &graph,
                    " bytes), the warm start is returned";
   else if (stats.fromWarmStart)
     plan.detail += "; CBC found nothing better than the warm start in time";
+  // CBC's proofs and bounds hold in the stage model; a warm start outside
+  // it (ForwardRebuild.h's lists) may beat that model's optimum.
+  if (stats.fromWarmStart && !byBound && outsideStageModel(plan.schedule))
+    plan.detail += optimal ? "; optimal in the stage model only: this plan "
+                             "lies outside it (a recompute list out of index "
+                             "order or repeating a value), at or below every "
+                             "plan of that model"
+                           : "; the bound holds in the stage model only: "
+                             "this plan lies outside it (a recompute list "
+                             "out of index order or repeating a value)";
   if (byCut)
     plan.detail += byWindows ? "; warm start: the lower bound's interval "
                                "solution, lowered by windows (CutLowering.h)"
