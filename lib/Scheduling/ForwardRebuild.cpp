@@ -322,6 +322,14 @@ int64_t remat::sched::forwardLeastPeakBound(const Graph &graph, unsigned *at) {
   std::vector<unsigned> inSet(n, 0);
   unsigned epoch = 0;
   std::vector<unsigned> rest;
+  // Each node's operands, each once (an operand read twice counts once).
+  std::vector<std::vector<unsigned>> distinct(n);
+  for (unsigned v = 0; v != n; ++v) {
+    distinct[v] = graph.nodes[v].operands;
+    std::sort(distinct[v].begin(), distinct[v].end());
+    distinct[v].erase(std::unique(distinct[v].begin(), distinct[v].end()),
+                      distinct[v].end());
+  }
   for (unsigned t = 0; t != n; ++t) {
     const Node &node = graph.nodes[t];
     ++epoch;
@@ -343,17 +351,9 @@ int64_t remat::sched::forwardLeastPeakBound(const Graph &graph, unsigned *at) {
       for (size_t i = 0; i != rest.size(); ++i) {
         const Node &opNode = graph.nodes[rest[i]];
         int64_t term = saturatingAdd(restBytes, opNode.workspace);
-        for (unsigned p : opNode.operands)
+        for (unsigned p : distinct[rest[i]])
           if (inSet[p] != epoch)
             term = saturatingAdd(term, leastInstanceBytes(graph.nodes[p]));
-        // An operand read twice counts once.
-        for (size_t j = 0, e = opNode.operands.size(); j != e; ++j)
-          for (size_t k = 0; k != j; ++k)
-            if (opNode.operands[k] == opNode.operands[j] &&
-                inSet[opNode.operands[j]] != epoch) {
-              term -= leastInstanceBytes(graph.nodes[opNode.operands[j]]);
-              break;
-            }
         if (term < best) {
           best = term;
           bestAt = i;
@@ -380,7 +380,8 @@ remat::sched::rebuildLeastPeak(const Graph &graph, int64_t below,
   assert(!graph.validate() && graph.isForwardOnly() &&
          "rebuildLeastPeak needs a valid forward-only graph");
   std::optional<RebuildPlan> best;
-  // lo: a budget no schedule meets; hi: the least peak reached so far.
+  // lo: a budget the construction missed (at first one no schedule meets,
+  // below forwardLeastPeakBound); hi: the least peak reached so far.
   int64_t lo = forwardLeastPeakBound(graph) - 1, hi = below;
   for (unsigned run = 0; run != options.maxLeastPeakRuns && hi - lo > 1;
        ++run) {

@@ -12,7 +12,9 @@
 ///
 /// Why it can go far below store-all. In a forward-only graph a stage may
 /// recompute any value computed before it, from the graph's inputs if need
-/// be, so the stages do not depend on each other: the least peak of the
+/// be, so (without `no_recompute` or `keep` nodes, which stay held from
+/// their one execution to their last reader) the stages do not depend on
+/// each other: the least peak of the
 /// whole graph is the largest, over nodes t, of the least memory that
 /// computes t from nothing but the inputs (with recomputation), and a plan
 /// that rebuilds every operand of every node from scratch reaches it. That
@@ -39,7 +41,7 @@
 /// What is not claimed: the least recompute at the budget, or the least
 /// peak. Eviction is a heuristic (Belady's rule, furthest next reader first,
 /// reached 0.703-0.882 of store-all on the Moccasin DAGs where this one
-/// reaches 0.659-0.883), the operand order is a static estimate, and the
+/// reaches 0.648-0.883), the operand order is a static estimate, and the
 /// construction is not monotone in the budget.
 ///
 //===----------------------------------------------------------------------===//
