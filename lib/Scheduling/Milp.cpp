@@ -112,6 +112,14 @@ std::string formatDetail(const SolverStats &stats, bool peakMode) {
 } // namespace
 #endif
 
+/// CBC's node limits for each solve of the repair to a budget
+/// (`repairToBudget`) and of the sweeps that lower the repaired plan's
+/// recompute (`cutRepairedRecompute`) in `milpOptimal`, both without CBC's
+/// cuts. random_layered_n100 (load 3, 60 s): at 0.7 of store-all 10.59% of
+/// the forward cost with sweeps of 100, 200 or 400 nodes; at 0.6 86.24%
+/// with 100 (sweeps converged within 60 s), 226.43% with 400 (time out).
+constexpr int64_t kRepairNodes = 50, kSweepNodes = 100;
+
 /// Why a model goes to MilpLarge.h instead of CBC, for the plan's detail.
 [[maybe_unused]] static std::string milpTooManyNonzeros(int64_t nonzeros) {
   return "model of " + std::to_string(nonzeros) + " nonzeros, more than the " +
@@ -406,8 +414,14 @@ std::optional<PlanResult> remat::sched::milpOptimal(const Graph &graph,
     // Still no plan within the budget on a forward-only graph: repair the
     // plan of forward-min-peak (or the warm start, if it peaks lower) stage
     // by stage (repairToBudget) with two thirds of the time left, then
-    // lower its recompute (cutRepairedRecompute) with three quarters of the
-    // rest; the plan is the warm start of the search below.
+    // lower its recompute (cutRepairedRecompute) with nine tenths of the
+    // rest; the plan is the warm start of the search below (which on
+    // random_layered_n100 at 0.6 and 0.7 of store-all never improved it).
+    // Both search with CBC node limits (kRepairNodes, kSweepNodes), not
+    // seconds per solve, so that the plan depends on the load only where
+    // the time runs out: at 0.7 the plan was 19.08% or 56.13% of the
+    // forward cost from run to run with 4 s per solve, 10.59% in every run
+    // since (n100d, bench/milp-results.md).
     // A warm start outside the stage model (forward-min-peak's rebuilt
     // plans, ForwardRebuild.h: lists out of index order or with repeats)
     // meets the budget but recomputes much: the repair still runs, from
@@ -424,10 +438,12 @@ std::optional<PlanResult> remat::sched::milpOptimal(const Graph &graph,
       SimResult repairedSim;
       if (std::optional<Schedule> fixed =
               repairToBudget(graph, budgetBytes, std::move(seed.schedule),
-                             left() * 2 / 3, repairSolves)) {
+                             left() * 2 / 3, repairSolves, kRepairNodes,
+                             /*best=*/nullptr, /*candidateCap=*/0,
+                             /*cuts=*/false)) {
         repaired = std::move(*fixed);
-        cutRepairedRecompute(graph, budgetBytes, repaired, left() * 3 / 4,
-                             repairSolves);
+        cutRepairedRecompute(graph, budgetBytes, repaired, left() * 9 / 10,
+                             repairSolves, kSweepNodes);
         if (!simulate(graph, repaired, repairedSim) &&
             repairedSim.peakBytes <= budgetBytes &&
             (!cutoff || repairedSim.recomputeCost < *cutoff)) {

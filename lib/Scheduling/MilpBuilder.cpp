@@ -596,6 +596,10 @@ SolveOutcome MilpBuilder::solve(bool peakMode, int64_t budget, double seconds,
     args.push_back("-maxNodes");
     args.push_back(nodeLimit.c_str());
   }
+  if (firstSolution) {
+    args.push_back("-maxSolutions");
+    args.push_back("1");
+  }
   if (!cuts) {
     args.push_back("-cutsOnOff");
     args.push_back("off");

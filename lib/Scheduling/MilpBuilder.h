@@ -163,6 +163,9 @@ public:
   int64_t maxNodes = -1;
   /// CBC's cut generators (off for window solves that must be quick).
   bool cuts = true;
+  /// Stop at CBC's first solution (below the cutoff, with one): for
+  /// searches that only ask whether a solution exists.
+  bool firstSolution = false;
   /// `solve` only gathers the model and says whether it exceeds
   /// kMilpMaxNonzeros (`tooLargeNonzeros`); nothing is solved.
   bool sizeOnly = false;

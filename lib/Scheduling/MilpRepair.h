@@ -53,12 +53,15 @@ windowProvesInfeasible(const Graph &graph, int64_t budget, double seconds);
 /// `candidateCap` > 0 each window may recompute only that many forward nodes
 /// (`milpRecomputeCandidates`) and only the values it may read, enter or
 /// leave with get variables (`restrictWindow`): on random_layered_n500 the
-/// whole windows exceed kMilpMaxNonzeros from 13 stages on.
+/// whole windows exceed kMilpMaxNonzeros from 13 stages on. `cuts` false
+/// runs CBC without its cut generators (with `maxNodes`, so that the node
+/// limit bounds each solve's work: its root passes are not counted).
 std::optional<Schedule> repairToBudget(const Graph &graph, int64_t budget,
                                        Schedule seed, double seconds,
                                        unsigned &solves, int64_t maxNodes = -1,
                                        Schedule *best = nullptr,
-                                       unsigned candidateCap = 0);
+                                       unsigned candidateCap = 0,
+                                       bool cuts = true);
 
 /// Lowers the recompute cost of `plan`, a forward-only schedule within
 /// `budget`, by the same large-neighbourhood search as `repairToBudget`: a
@@ -66,8 +69,14 @@ std::optional<Schedule> repairToBudget(const Graph &graph, int64_t budget,
 /// rest of the plan, asking CBC for the least recompute of the window
 /// within the budget; a solution is kept when it simulates within the
 /// budget at a lower cost. Sweeps repeat while one gains and time is left.
+/// With `maxNodes` >= 0 each solve stops at that many CBC nodes, without
+/// CBC's cuts, instead of after kRepairSolveSeconds (only `seconds` still
+/// bounds the whole), and a window whose last solve ended on its own on the
+/// same plan is not solved again: given time enough, the same plan on every
+/// run, whatever the machine's load.
 void cutRepairedRecompute(const Graph &graph, int64_t budget, Schedule &plan,
-                          double seconds, unsigned &solves);
+                          double seconds, unsigned &solves,
+                          int64_t maxNodes = -1);
 
 } // namespace remat::sched::detail
 
