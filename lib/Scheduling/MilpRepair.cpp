@@ -478,6 +478,28 @@ std::optional<Schedule> remat::sched::milpRepairToBudget(const Graph &graph,
 #endif
 }
 
+unsigned remat::sched::milpLowerRecompute(const Graph &graph, int64_t budget,
+                                          Schedule &plan, double seconds,
+                                          int64_t maxNodes) {
+  unsigned solves = 0;
+#ifdef REMAT_HAVE_CBC
+  if (graph.validate() || !graph.isForwardOnly() || graph.size() == 0 ||
+      graph.size() > kMilpMaxNodes ||
+      plan.recomputeBefore.size() != graph.size())
+    return 0;
+  for (std::vector<unsigned> &list : plan.recomputeBefore)
+    std::sort(list.begin(), list.end());
+  cutRepairedRecompute(graph, budget, plan, seconds, solves, maxNodes);
+#else
+  (void)graph;
+  (void)budget;
+  (void)plan;
+  (void)seconds;
+  (void)maxNodes;
+#endif
+  return solves;
+}
+
 MilpWindowBound remat::sched::milpWindowLeastPeakBound(const Graph &graph,
                                                        double seconds) {
   MilpWindowBound result;

@@ -419,6 +419,47 @@ TEST(Milp, RepairRunsBesideARebuiltWarmStart) {
   EXPECT_GE(repaired, 1u) << "of " << tried;
 }
 
+/// The recompute sweeps (`milpLowerRecompute`, run by `milpOptimal` after
+/// its repair) on random layered DAGs of 40-50 nodes (4-5 windows of 24
+/// stages), from forward-min-peak's least-peak plan (lists in index order)
+/// at its peak, each solve stopped at 30 CBC nodes with a time limit that
+/// never binds: the same plan on every run, never above its start and
+/// always within the budget;
+/// run again from its own result it solves each window once and changes
+/// nothing, so no window it skipped (solved before on the same plan) had
+/// anything left to give. Skipping a window also after the plan changed
+/// (the plan's version left unbumped) fails it.
+TEST(Milp, RecomputeSweepsSkipOnlyWindowsSolvedOnTheSamePlan) {
+  REQUIRE_CBC();
+  std::mt19937 rng(404);
+  unsigned lowered = 0;
+  for (unsigned iter = 0; iter != 4; ++iter) {
+    Graph g = randomLayered(rng, 8 + iter % 3, 5);
+    Schedule seed = forwardOnlyMinPeak(g, 0, /*rebuild=*/false).schedule;
+    for (std::vector<unsigned> &list : seed.recomputeBefore)
+      std::sort(list.begin(), list.end()); // The stage model's order.
+    SimResult start;
+    ASSERT_FALSE(simulate(g, seed, start));
+    int64_t budget = start.peakBytes;
+    Schedule plan = seed, twice = seed;
+    unsigned solves = milpLowerRecompute(g, budget, plan, 600, 30);
+    milpLowerRecompute(g, budget, twice, 600, 30);
+    EXPECT_EQ(plan.recomputeBefore, twice.recomputeBefore) << "graph " << iter;
+    SimResult sim;
+    ASSERT_FALSE(simulate(g, plan, sim));
+    EXPECT_LE(sim.peakBytes, budget) << "graph " << iter;
+    EXPECT_LE(sim.recomputeCost, start.recomputeCost) << "graph " << iter;
+    lowered += sim.recomputeCost < start.recomputeCost;
+    unsigned windows = (g.size() + 11) / 12;
+    EXPECT_GE(solves, windows);
+    Schedule again = plan;
+    EXPECT_EQ(milpLowerRecompute(g, budget, again, 600, 30), windows)
+        << "graph " << iter;
+    EXPECT_EQ(again.recomputeBefore, plan.recomputeBefore) << "graph " << iter;
+  }
+  EXPECT_GE(lowered, 2u);
+}
+
 /// The windows' boundaries (`milpReplanWindow`, one step of the repair):
 /// windows of 6 stages of random layered DAGs of 30 nodes, re-planned inside
 /// forward-min-peak's least-peak plan, each solve stopped by CBC's node

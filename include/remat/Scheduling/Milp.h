@@ -221,6 +221,20 @@ std::optional<Schedule> milpRepairToBudget(const Graph &graph, int64_t budget,
                                            double seconds,
                                            int64_t maxNodes = -1);
 
+/// The recompute sweeps `milpOptimal` runs after `milpRepairToBudget`:
+/// lowers the recompute of `plan`, a forward-only schedule within `budget`
+/// once its lists are put in index order (the stage model's; nothing
+/// happens if it is not within the budget then), by re-planning windows of 24
+/// stages (every 12) inside it for the least recompute within the budget,
+/// keeping a window's solution when it simulates within the budget at a lower
+/// cost, sweep after sweep while one gains and `seconds` last. With `maxNodes`
+/// >= 0 each solve stops at that many CBC nodes, without CBC's cuts, and a
+/// window whose last solve ended on the same plan is not solved again;
+/// otherwise each solve stops after 4 s. Returns the number of window solves;
+/// `plan` is left as it is for graphs the MILP declines.
+unsigned milpLowerRecompute(const Graph &graph, int64_t budget, Schedule &plan,
+                            double seconds, int64_t maxNodes = -1);
+
 /// What `milpLowerPeak` found: the plan with the least peak (then the fewest
 /// steps at it, then the fewest bytes above the target), simulated.
 struct MilpPeakDescent {
