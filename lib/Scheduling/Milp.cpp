@@ -286,11 +286,18 @@ std::optional<PlanResult> remat::sched::milpOptimal(const Graph &graph,
   Schedule cutPlan;
   bool byCut = false, byWindows = false;
   int64_t mismatchPeak = -1; // CBC's plan failed the simulator check.
+  // A bound of remat's whole schedule model (LowerBound.h, the operand-order
+  // bound), in the objective's units: what is reported for a plan outside
+  // the stage model, where CBC's bounds and proofs do not reach.
+  double wholeBound = 0;
+  bool recomputeByBound = false;
   if (peakMode) {
     std::optional<double> cutoff;
     if (warmSim)
       cutoff = double(warmSim->peakBytes);
-    double peakBound = double(leastPeakLowerBound(graph));
+    double peakBound = double(
+        std::max(leastPeakLowerBound(graph), forwardLeastPeakBound(graph)));
+    wholeBound = peakBound;
     SolveOutcome least;
     if (cutoff && meets(peakBound, *cutoff)) {
       least.infeasible = true; // Nothing beats the warm start.
@@ -336,6 +343,7 @@ std::optional<PlanResult> remat::sched::milpOptimal(const Graph &graph,
     atPeak.recomputeCost = wholeCostBound(nodeCosts, atPeak.recomputeCost);
     if (meets(atPeak.recomputeCost, sim.recomputeCost)) {
       recomputeOptimal = true; // The bound proves nothing is cheaper.
+      recomputeByBound = true;
     } else if (left() > 0.05) {
       SolveOutcome cheap = builder.solve(
           false, budget, left(), sim.recomputeCost, atPeak.recomputeCost,
@@ -347,6 +355,7 @@ std::optional<PlanResult> remat::sched::milpOptimal(const Graph &graph,
           cheapSim.recomputeCost <= sim.recomputeCost + 1e-9) {
         result = std::move(cheap);
         recomputeOptimal = result.optimal;
+        stats.fromWarmStart = false; // CBC's own plan now.
       } else if (cheap.infeasible) {
         recomputeOptimal = true; // Nothing cheaper at that peak.
       }
@@ -550,6 +559,7 @@ std::optional<PlanResult> remat::sched::milpOptimal(const Graph &graph,
     gap = result.gapPercent;
     stats.objective = result.objective;
     stats.bound = result.bound;
+    wholeBound = bound.recomputeCost;
   }
   plan.planSeconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
@@ -569,6 +579,24 @@ std::optional<PlanResult> remat::sched::milpOptimal(const Graph &graph,
            std::to_string(budget);
     return std::nullopt;
   }
+  // CBC's proofs and bounds hold in the stage model; a plan outside it
+  // (forward-min-peak's rebuilt lists as the warm start, ForwardRebuild.h)
+  // may beat that model's optimum, so only claims of remat's whole model
+  // (LowerBound's, the operand-order bound) are made for it.
+  bool stageOnly = false;
+  if (outsideStageModel(plan.schedule)) {
+    if (!byBound) {
+      stageOnly = optimal || leastPeakOnly || stats.bound > wholeBound;
+      optimal = leastPeakOnly = false;
+      stats.bound = std::min(wholeBound, stats.objective);
+    } else if (peakMode && optimal && !recomputeByBound) {
+      stageOnly = true; // The peak by the bound, the recompute by CBC.
+      optimal = false;
+      leastPeakOnly = true;
+    }
+    stats.optimal = optimal;
+    stats.gapPercent = optimal ? 0 : gapPercent(stats.objective, stats.bound);
+  }
   plan.detail = formatDetail(stats, peakMode);
   if (byBound)
     plan.detail += "; the warm start, proven optimal by the lower bound "
@@ -580,16 +608,11 @@ std::optional<PlanResult> remat::sched::milpOptimal(const Graph &graph,
                    " bytes), the warm start is returned";
   else if (stats.fromWarmStart)
     plan.detail += "; CBC found nothing better than the warm start in time";
-  // CBC's proofs and bounds hold in the stage model; a warm start outside
-  // it (ForwardRebuild.h's lists) may beat that model's optimum.
-  if (stats.fromWarmStart && !byBound && outsideStageModel(plan.schedule))
-    plan.detail += optimal ? "; optimal in the stage model only: this plan "
-                             "lies outside it (a recompute list out of index "
-                             "order or repeating a value), at or below every "
-                             "plan of that model"
-                           : "; the bound holds in the stage model only: "
-                             "this plan lies outside it (a recompute list "
-                             "out of index order or repeating a value)";
+  if (stageOnly)
+    plan.detail += "; this plan lies outside the stage model (a recompute "
+                   "list out of index order or repeating a value), where "
+                   "CBC's proofs and bounds do not reach: only LowerBound's "
+                   "(remat's whole model) are claimed";
   if (byCut)
     plan.detail += byWindows ? "; warm start: the lower bound's interval "
                                "solution, lowered by windows (CutLowering.h)"

@@ -154,7 +154,8 @@ remat::sched::milpLargePlan(const Graph &graph, int64_t budgetBytes,
                                    left() * options.lpRoundingShare);
     if (rounding->lpInfeasible) {
       note = "milp: no schedule fits the budget of " + bytes(budgetBytes) +
-             " (proved): the LP relaxation of the stage model is infeasible";
+             " (proved) in the stage model (a schedule outside it may fit): "
+             "the LP relaxation of the stage model is infeasible";
       return std::nullopt;
     }
   }
@@ -361,7 +362,9 @@ remat::sched::milpLargePlan(const Graph &graph, int64_t budgetBytes,
                 windowSolves, windowKept);
   plan.detail = buf;
   plan.detail += windowBound  ? "the least peak of windows of stages entered "
-                                "in any state (milpWindowPeakBound)"
+                                "in any state (milpWindowPeakBound), in the "
+                                "stage model only (a schedule outside it may "
+                                "peak lower)"
                  : orderBinds ? "the operand-order bound "
                                 "(forwardLeastPeakBound)"
                               : "LowerBound's least-peak bound";
