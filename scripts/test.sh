@@ -33,14 +33,22 @@ status=0
 # run NAME RESULT.xml COMMAND...: runs one test program; a non-zero exit with
 # no failing test in its results (a sanitizer abort after the last test, a
 # crash before any) is counted as one failure of its own (exit-NAME.xml).
+# A program that exits 0 without writing its results counts as a failure
+# too; so does one whose exit the recorder itself cannot record.
 run() {
   local name="$1" xml="$2" rc=0
   shift 2
   "$@" || rc=$?
-  if [ "$rc" != 0 ]; then
+  if [ "$rc" = 0 ] && [ ! -f "$xml" ]; then
+    status=1
+    echo "<testsuites><testsuite><testcase name=\"$name wrote no results\"><failure/></testcase></testsuite></testsuites>" \
+      > "$results/exit-$name.xml"
+  elif [ "$rc" != 0 ]; then
     status=1
     /usr/bin/python3 "$root/scripts/summarize-tests.py" --exit "$name" "$rc" \
-      "$xml" "$results/exit-$name.xml" || true
+      "$xml" "$results/exit-$name.xml" ||
+      echo "<testsuites><testsuite><testcase name=\"$name exit status $rc\"><failure/></testcase></testsuite></testsuites>" \
+        > "$results/exit-$name.xml"
   fi
 }
 

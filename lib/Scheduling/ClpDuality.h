@@ -26,8 +26,11 @@ namespace remat::sched::detail {
 /// column bounds costs at least sum_r y_r side_r + sum_c min over the
 /// column's bounds of (c_c - (A^T y)_c) x_c. Valid for any y, optimal or not,
 /// so CLP's tolerances or a time limit cannot make it exceed the LP optimum
-/// (a relative margin of 1e-9 covers the rounding of the sums; a reduced
-/// cost within 1e-9 of 0 on an unbounded column counts as 0). -infinity
+/// (a relative margin of 1e-9 covers the rounding of the sums). One
+/// approximation: a reduced cost within 1e-9 of 0 on an unbounded column
+/// counts as 0, which can overstate the bound by 1e-9 per unit of that
+/// column's value; only MilpRounding's model has such columns (its
+/// auxiliaries), LowerBound's joint LP bounds every column. -infinity
 /// without a dual solution or where an unbounded column's reduced cost is
 /// not 0.
 double weakDualityBound(ClpSimplex &lp);

@@ -87,8 +87,9 @@ detail::windowProvesInfeasible(const Graph &graph, int64_t budget,
   // A window proves something only if its search ends with no solution
   // within the cutoff, so the first one found ends it (CBC's heuristics on
   // to find it): random_layered_n100 at 0.6 of store-all, where no window
-  // proves anything, 9.7 -> 1.6 s for the six windows; 0.5 is still proven
-  // by the first window (n100d, bench/milp-results.md).
+  // proves anything, 9.7 -> 1.6 s for the six windows; asked alone
+  // (milpWindowsProveInfeasible) they prove 0.5 with the first window
+  // (n100d, bench/milp-results.md).
   windows.firstSolution = true;
   windows.heuristicsWithCutoff = true;
   std::vector<std::pair<unsigned, unsigned>> tried =
