@@ -43,6 +43,57 @@ constexpr double kExactShare = 0.85;
 /// the rest (to 0.98).
 constexpr double kJointShare = 0.9;
 
+/// The clock of `recomputeLowerBound` and its shares of the time limit.
+/// Each phase asks `stop` before work that could raise the bound; a phase
+/// told to stop marks the bound cut short (`LowerBound::cutShort`: more
+/// time could raise it), so nothing else needs to.
+class TimeShares {
+public:
+  TimeShares(const LowerBoundOptions &options, bool &cutShort)
+      : limit(options.timeLimitSeconds), testClock(options.elapsedForTest),
+        cutShort(cutShort), start(std::chrono::steady_clock::now()) {}
+
+  /// Seconds since the start (`LowerBoundOptions::elapsedForTest` when set).
+  double elapsed() const {
+    if (testClock)
+      return testClock();
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() -
+                                         start)
+        .count();
+  }
+
+  /// Seconds left until `share` of the time limit (infinite without one).
+  double left(double share) const {
+    return limit > 0 ? limit * share - elapsed() : kInf;
+  }
+
+  /// Whether no more than `margin` seconds are left until `share` of the
+  /// time limit (never without a limit), on one reading of the clock;
+  /// `secondsLeft` (if given) gets the seconds left.
+  bool spent(double share, double margin = 0,
+             double *secondsLeft = nullptr) const {
+    double l = left(share);
+    if (secondsLeft)
+      *secondsLeft = l;
+    return l <= margin;
+  }
+
+  /// `spent`, and if so the bound is cut short: ask only where work that
+  /// could raise the bound then stops.
+  bool stop(double share, double margin = 0, double *secondsLeft = nullptr) {
+    if (!spent(share, margin, secondsLeft))
+      return false;
+    cutShort = true;
+    return true;
+  }
+
+private:
+  double limit;
+  const std::function<double()> &testClock;
+  bool &cutShort;
+  std::chrono::steady_clock::time_point start;
+};
+
 /// Per-node and per-step facts the bounds share, all in the simulator's
 /// counting (the returned part of an output never counts).
 struct StepFacts {
@@ -1062,16 +1113,8 @@ int64_t remat::sched::leastPeakLowerBound(const Graph &graph) {
 LowerBound remat::sched::recomputeLowerBound(const Graph &graph,
                                              int64_t budgetBytes,
                                              const LowerBoundOptions &options) {
-  auto start = std::chrono::steady_clock::now();
-  auto elapsed = [&] {
-    return std::chrono::duration<double>(std::chrono::steady_clock::now() -
-                                         start)
-        .count();
-  };
-  auto outOfTime = [&] {
-    return options.timeLimitSeconds > 0 && elapsed() > options.timeLimitSeconds;
-  };
   LowerBound result;
+  TimeShares clock(options, result.cutShort);
   StepFacts facts(graph);
   unsigned n = facts.n;
   for (unsigned t = 0; t != n; ++t)
@@ -1079,7 +1122,7 @@ LowerBound remat::sched::recomputeLowerBound(const Graph &graph,
         std::max(result.peakBytes, facts.fixed[t] + facts.forced[t]);
   if (result.peakBytes > budgetBytes) {
     result.infeasible = true;
-    result.seconds = elapsed();
+    result.seconds = clock.elapsed();
     return result;
   }
   double costUnit = graph.forwardCost() > 0 ? graph.forwardCost() : 1;
@@ -1104,7 +1147,7 @@ LowerBound remat::sched::recomputeLowerBound(const Graph &graph,
     result.previousCut.clear();
     result.exactCut.clear();
     result.cutCost = -1;
-    result.seconds = elapsed();
+    result.seconds = clock.elapsed();
     return result;
   };
 
@@ -1144,11 +1187,8 @@ LowerBound remat::sched::recomputeLowerBound(const Graph &graph,
       }
       windowsOfLength.push_back(std::move(starts));
     }
-    LowerBoundOptions half = options;
-    half.timeLimitSeconds = options.timeLimitSeconds / 2;
     auto windowTimeUp = [&] {
-      return (half.timeLimitSeconds > 0 &&
-              elapsed() > half.timeLimitSeconds) ||
+      return clock.stop(0.5) ||
              (options.maxEvaluations &&
               result.stepsEvaluated >= options.maxEvaluations / 2);
     };
@@ -1158,8 +1198,6 @@ LowerBound remat::sched::recomputeLowerBound(const Graph &graph,
       for (unsigned t : starts) {
         if (windowTimeUp()) {
           result.complete = false;
-          result.cutShort |=
-              half.timeLimitSeconds > 0 && elapsed() > half.timeLimitSeconds;
           break;
         }
         std::optional<double> b = cutBound(t, t + length);
@@ -1200,11 +1238,9 @@ LowerBound remat::sched::recomputeLowerBound(const Graph &graph,
   // the windows before such a step add to it. They get the time up to
   // three quarters of the limit; the rest goes to the branch and bound.
   auto singlesTimeUp = [&] {
-    return (options.timeLimitSeconds > 0 &&
-            elapsed() > options.timeLimitSeconds * 0.75) ||
-           (options.maxEvaluations &&
-            uint64_t(result.stepsEvaluated) * 4 >=
-                uint64_t(options.maxEvaluations) * 3);
+    return clock.stop(0.75) ||
+           (options.maxEvaluations && uint64_t(result.stepsEvaluated) * 4 >=
+                                          uint64_t(options.maxEvaluations) * 3);
   };
   // Steps whose branch and bound could raise the result: the least cost
   // of a cut within the cap found there is above the bound.
@@ -1234,8 +1270,6 @@ LowerBound remat::sched::recomputeLowerBound(const Graph &graph,
     if ((options.maxSteps && singles >= options.maxSteps) ||
         singlesTimeUp()) {
       result.complete = false;
-      result.cutShort |= options.timeLimitSeconds > 0 &&
-                         elapsed() > options.timeLimitSeconds * 0.75;
       break;
     }
     ++singles;
@@ -1258,16 +1292,12 @@ LowerBound remat::sched::recomputeLowerBound(const Graph &graph,
     if (b.feasibleCost > b.value * (1 + 1e-9) + 1e-12)
       open.push_back({total, prefix[t] + b.feasibleCost * costUnit, t});
   }
-  auto jointTimeUp = [&] {
-    return options.timeLimitSeconds > 0 &&
-           elapsed() > options.timeLimitSeconds * 0.9;
-  };
   // The joint LP: up to options.jointSteps steps with a positive bound,
   // evenly spaced in op order and always with the best one; the windows
-  // before its first step add to it.
-  if (options.jointSteps >= 2 && singleSteps.size() >= 2 && jointTimeUp())
-    result.cutShort = true;
-  if (options.jointSteps >= 2 && singleSteps.size() >= 2 && !jointTimeUp()) {
+  // before its first step add to it; until 0.9 of the time limit.
+  double jointLeft = 0;
+  if (options.jointSteps >= 2 && singleSteps.size() >= 2 &&
+      !clock.stop(0.9, 0, &jointLeft)) {
     llvm::sort(singleSteps,
                [](const Single &a, const Single &b) { return a.t < b.t; });
     unsigned bestAt = 0;
@@ -1284,10 +1314,7 @@ LowerBound remat::sched::recomputeLowerBound(const Graph &graph,
     for (unsigned q : picked)
       steps.push_back(singleSteps[q].t);
     // CLP's wall-time limit (0: none).
-    double left = options.timeLimitSeconds > 0
-                      ? std::max(0.01, options.timeLimitSeconds * 0.9 -
-                                           elapsed())
-                      : 0;
+    double left = options.timeLimitSeconds > 0 ? std::max(0.01, jointLeft) : 0;
     bool finished = false;
     std::optional<double> b = jointLpBound(graph, facts, steps, budgetBytes,
                                            costUnit, byteUnit, left, finished);
@@ -1320,10 +1347,7 @@ LowerBound remat::sched::recomputeLowerBound(const Graph &graph,
   bool exactTimed = exact && !options.maxEvaluations;
   // The branch and bound's share of the time, and of the work limit in
   // splits.
-  auto splitsTimeUp = [&] {
-    return outOfTime() ||
-           (exactTimed && elapsed() > options.timeLimitSeconds * kExactShare);
-  };
+  auto splitsTimeUp = [&] { return clock.stop(exactTimed ? kExactShare : 1); };
   auto outOfWork = [&] {
     return splitsTimeUp() || (options.maxEvaluations &&
                               result.splits >= options.maxEvaluations / 4);
@@ -1331,10 +1355,8 @@ LowerBound remat::sched::recomputeLowerBound(const Graph &graph,
   for (const Open &o : open) {
     if (o.feasible <= result.recomputeCost)
       continue;
-    if (options.maxSplits == 0 || outOfWork()) {
-      result.cutShort |= options.maxSplits && splitsTimeUp();
+    if (options.maxSplits == 0 || outOfWork())
       break;
-    }
     StepCut cut(graph, facts, o.t, n, costUnit, byteUnit, budgetBytes,
                 options.recomputeMemory);
     unsigned splits = 0;
@@ -1348,7 +1370,6 @@ LowerBound remat::sched::recomputeLowerBound(const Graph &graph,
         cut, budgetBytes - facts.fixed[o.t], byteUnit, maxSplits,
         options.cardinality, splitsTimeUp, splits, feasible, &previous);
     result.splits += splits;
-    result.cutShort |= splitsTimeUp();
     if (!b)
       return infeasibleAt(o.t);
     if (*b > 0)
@@ -1375,13 +1396,14 @@ LowerBound remat::sched::recomputeLowerBound(const Graph &graph,
   if (exact) {
     unsigned solved = 0;
     for (Open &o : open) {
-      double left = options.timeLimitSeconds * exactEnd - elapsed();
       if (solved == options.exactSteps)
         break;
-      if (left <= 0.01) {
-        result.cutShort |= exactTimed;
+      // Under a work limit the programs do not raise the bound: stopping
+      // them does not cut it short.
+      double left = 0;
+      if (exactTimed ? clock.stop(exactEnd, 0.01, &left)
+                     : clock.spent(exactEnd, 0.01, &left))
         break;
-      }
       ++solved;
       StepCut cut(graph, facts, o.t, n, costUnit, byteUnit, budgetBytes,
                   options.recomputeMemory);
@@ -1468,11 +1490,9 @@ LowerBound remat::sched::recomputeLowerBound(const Graph &graph,
       }
       // A step to add, and no time for its program: only then was the loop
       // cut short (a lowering that fits, or no step left, ends it anyway).
-      double left = options.timeLimitSeconds * 0.98 - elapsed();
-      if (left <= 0.01) {
-        result.cutShort = true;
+      double left = 0;
+      if (clock.stop(0.98, 0.01, &left))
         break;
-      }
       std::vector<unsigned> before = steps;
       steps.push_back(next);
       llvm::sort(steps);
@@ -1496,11 +1516,14 @@ LowerBound remat::sched::recomputeLowerBound(const Graph &graph,
         std::vector<unsigned> tried = {next};
         for (unsigned t : before)
           for (unsigned c : {t - 1, t + 1}) {
-            double share = (options.timeLimitSeconds * 0.98 - elapsed()) / 2;
             if (t == 0 || c >= n || c < facts.phaseStart ||
-                llvm::is_contained(before, c) || llvm::is_contained(tried, c) ||
-                share <= 0.01)
+                llvm::is_contained(before, c) || llvm::is_contained(tried, c))
               continue;
+            // Half of the time left each.
+            double share = 0;
+            if (clock.stop(0.98, 0.02, &share))
+              continue;
+            share /= 2;
             tried.push_back(c);
             std::vector<unsigned> other = before;
             other.push_back(c);
@@ -1552,7 +1575,7 @@ LowerBound remat::sched::recomputeLowerBound(const Graph &graph,
       (result.cutCost < 0 ||
        result.cutCost >
            kPoorCut * (result.recomputeCost - prefix[result.step])) &&
-      !outOfTime()) {
+      !clock.stop(1)) {
     unsigned t = result.step;
     StepCut cut(graph, facts, t, n, costUnit, byteUnit, budgetBytes,
                 options.recomputeMemory);
@@ -1560,7 +1583,7 @@ LowerBound remat::sched::recomputeLowerBound(const Graph &graph,
     StepCut::Line feasible;
     std::optional<double> b = branchAndBound(
         cut, budgetBytes - facts.fixed[t], byteUnit, options.cutSplits,
-        options.cardinality, outOfTime, splits, feasible);
+        options.cardinality, [&] { return clock.stop(1); }, splits, feasible);
     result.splits += splits;
     if (!b)
       return infeasibleAt(t);
@@ -1573,11 +1596,11 @@ LowerBound remat::sched::recomputeLowerBound(const Graph &graph,
       result.cutBeforeSplits = std::move(before);
     }
   }
-  if (outOfTime()) {
+  // Past the limit: not every part ran as long as it would have without
+  // it (each part that stopped on it has marked the bound cut short).
+  if (clock.spent(1))
     result.complete = false;
-    result.cutShort = true;
-  }
-  result.seconds = elapsed();
+  result.seconds = clock.elapsed();
   return result;
 }
 

@@ -745,3 +745,110 @@ TEST(LowerBoundTest, CutShortOnlyWhenTheTimeLimitStopsIt) {
   EXPECT_GT(finished, 5u);
   EXPECT_GT(stopped, 5u);
 }
+
+TEST(LowerBoundTest, EveryPartThatStopsOnTheClockCutsTheBoundShort) {
+  if (!stepProgramAvailable())
+    GTEST_SKIP() << "built without CBC/CLP";
+  // A clock (`elapsedForTest`) that reads 0 until its k-th reading and
+  // `jump` from then on (a step), or at that reading only (a glitch: the
+  // check that reads it stops its part, the later ones do not), for every
+  // k the run reaches, with `jump` just past each share of the limit where
+  // some part stops (the windows, the single steps, the branch and bound
+  // before the exact steps, the exact steps before the joint ones, the
+  // joint steps) and past the limit. A bound that is not cut short is the
+  // bound of a clock that never moves; after a step past the limit (every
+  // part from the k-th reading on stops), never above it.
+  constexpr double kLimit = 1000;
+  const double jumps[] = {0.5, 0.75, 0.85, 0.9, 0.98, 1.0};
+  unsigned runs = 0, cutShort = 0, lower = 0;
+  auto check = [&](const Graph &g, int64_t budget, LowerBoundOptions options,
+                   const std::string &what) {
+    options.timeLimitSeconds = kLimit;
+    unsigned readings = 0, jumpAt = 0;
+    double jump = 0;
+    bool glitch = false;
+    options.elapsedForTest = [&] {
+      ++readings;
+      bool jumped =
+          jumpAt && (glitch ? readings == jumpAt : readings >= jumpAt);
+      return jumped ? jump : 0.0;
+    };
+    LowerBound still = recomputeLowerBound(g, budget, options);
+    EXPECT_FALSE(still.cutShort) << what;
+    for (bool isGlitch : {false, true}) {
+      glitch = isGlitch;
+      for (double share : jumps) {
+        jump = share * kLimit + 1e-3;
+        for (jumpAt = 1;; ++jumpAt) {
+          readings = 0;
+          LowerBound b = recomputeLowerBound(g, budget, options);
+          if (readings < jumpAt)
+            break; // The clock never jumped: the run of `still`.
+          ++runs;
+          cutShort += b.cutShort;
+          std::string where = what + (glitch ? ", glitch to " : ", step to ") +
+                              std::to_string(share) +
+                              " of the limit at reading " +
+                              std::to_string(jumpAt);
+          // A part that stopped may not have met the step that proves it.
+          if (still.infeasible) {
+            EXPECT_TRUE(b.infeasible || b.cutShort) << where;
+            continue;
+          }
+          EXPECT_FALSE(b.infeasible) << where;
+          lower += b.recomputeCost < still.recomputeCost;
+          if (!b.cutShort) {
+            EXPECT_EQ(b.recomputeCost, still.recomputeCost) << where;
+          }
+          if (share >= 1 && !glitch) {
+            EXPECT_LE(b.recomputeCost, still.recomputeCost) << where;
+          }
+        }
+      }
+    }
+  };
+  // The exact MILP's bound (joint interval steps) with extra splits at the
+  // best step; the joint LP, and the exact steps after a short branch and
+  // bound; the multipliers alone (the windows and single steps);
+  // those and extra splits at the best step.
+  std::vector<std::pair<std::string, LowerBoundOptions>> optionSets(5);
+  optionSets[0].first = "joint interval steps";
+  optionSets[0].second.jointExactSteps = kMilpBoundJointSteps;
+  optionSets[0].second.intervalSteps = true;
+  optionSets[0].second.cutSplits = 16;
+  optionSets[1].first = "joint LP";
+  optionSets[1].second.jointSteps = 8;
+  optionSets[1].second.maxSplits = 0;
+  optionSets[1].second.exactSteps = 0;
+  optionSets[2].first = "exact steps";
+  optionSets[2].second.maxSplits = 2;
+  optionSets[3].first = "multipliers";
+  optionSets[3].second.maxSplits = 0;
+  optionSets[3].second.exactSteps = 0;
+  optionSets[4].first = "splits at the best step";
+  optionSets[4].second = optionSets[3].second;
+  optionSets[4].second.cutSplits = 16;
+  std::mt19937 rng(2029);
+  for (unsigned iter = 0; iter != 4; ++iter) {
+    Graph g = test::makeRandomGraph(rng, 10 + iter % 4, 10 + iter % 3);
+    ASSERT_FALSE(g.validate());
+    SimResult sa;
+    ASSERT_FALSE(simulate(g, Schedule(g.size()), sa));
+    int64_t least = leastPeakLowerBound(g);
+    int64_t budget = least + (sa.peakBytes - least) / 3;
+    for (const auto &[name, options] : optionSets)
+      check(g, budget, options, "graph " + std::to_string(iter) + ", " + name);
+  }
+  // Gradient chains, where windows add up (LowerBoundTest.ChainByHand).
+  for (unsigned n : {4, 8}) {
+    test::GradChain c = test::makeGradChain(n, 16, 4);
+    for (const auto &[name, options] : optionSets)
+      check(c.graph, leastPeakLowerBound(c.graph), options,
+            "chain " + std::to_string(n) + ", " + name);
+  }
+  // The stops matter: many runs are cut short, some below the bound.
+  std::printf("%u runs, %u cut short, %u below the bound\n", runs, cutShort,
+              lower);
+  EXPECT_GT(cutShort, runs / 4);
+  EXPECT_GT(lower, runs / 10);
+}

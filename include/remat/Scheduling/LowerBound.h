@@ -83,6 +83,7 @@
 #include "llvm/ADT/ArrayRef.h"
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <vector>
 
@@ -186,6 +187,12 @@ struct LowerBoundOptions {
   /// {83, 84} at the end of the backward (the first convolution's output
   /// executed twice), 13.19 -> 21.2% of the forward in 2 s (milp20).
   bool jointNeighbourSteps = true;
+  /// Test hook (unset outside tests): the seconds elapsed since the start
+  /// of `recomputeLowerBound`, read in place of the steady clock by every
+  /// check of the time limit's shares. The solvers (CLP, StepProgram.h)
+  /// keep their own clocks and get the time left on this one as their
+  /// limit. `recomputeLowerBoundAnyOrder` passes it to both orders' runs.
+  std::function<double()> elapsedForTest;
 };
 
 /// A solution of the interval program of some steps (StepProgram.h,
@@ -299,7 +306,9 @@ struct LowerBound {
   /// Some part stopped on the time limit (the step enumeration, the branch
   /// and bound, an exact or joint step program, or the joint steps before
   /// all were added), so that more time could raise the bound; false when
-  /// the same options with more time give the same bound.
+  /// the same options with more time give the same bound. Each part that
+  /// stops on its share of the limit sets it (a run that finishes every
+  /// part after the limit has passed is not cut short).
   bool cutShort = false;
   /// Wall time spent.
   double seconds = 0;
