@@ -338,6 +338,38 @@ void expectIntervalSolution(const std::vector<IntervalStep> &steps,
   EXPECT_NEAR(paid, r.solutionCost, 1e-9) << "pair " << iter;
 }
 
+/// Checks `r`, the result of one program or of joint programs whose values
+/// cost `cost`, against `optimum`, the least cost of their enumerated
+/// solutions (infinity: none, and then `r` has no solution): its bound
+/// never above the optimum, its solution never below it and costing what
+/// it says, and the bound the optimum where `r` is optimal. `feasible`
+/// counts the programs with a solution, `solved` the optimal results.
+void checkAgainstOptimum(const std::optional<StepProgramResult> &r,
+                         double optimum, const std::vector<double> &cost,
+                         const std::string &what, unsigned &feasible,
+                         unsigned &solved) {
+  if (optimum == std::numeric_limits<double>::infinity()) {
+    // No solution: no bound, or one from a node that could not be solved;
+    // never a solution.
+    EXPECT_TRUE(!r || r->solutionCost < 0) << what;
+    return;
+  }
+  ++feasible;
+  ASSERT_TRUE(r) << what;
+  EXPECT_LE(r->bound, optimum * (1 + 1e-9) + 1e-9) << what;
+  if (r->solutionCost >= 0) {
+    EXPECT_GE(r->solutionCost, optimum - 1e-9) << what;
+    double paid = 0;
+    for (unsigned v = 0; v != cost.size(); ++v)
+      paid += r->recomputed[v] ? cost[v] : 0;
+    EXPECT_DOUBLE_EQ(paid, r->solutionCost) << what;
+  }
+  if (r->optimal) {
+    ++solved;
+    EXPECT_NEAR(r->bound, optimum, 1e-6 * (1 + optimum)) << what;
+  }
+}
+
 TEST(StepProgramTest, NodeLimitIsDeterministicAndKeepsSolutionsValid) {
   if (!stepProgramAvailable())
     GTEST_SKIP() << "built without CBC/CLP";
@@ -408,26 +440,12 @@ TEST(StepProgramTest, NeverAboveTheEnumeratedOptimum) {
     StepProgram p = randomProgram(rng, 4 + iter % 6);
     double optimum = enumerate(p);
     std::optional<StepProgramResult> r = solveStepProgram(p, 10);
-    if (optimum == std::numeric_limits<double>::infinity()) {
-      // No solution: no bound, or one from a node that could not be
-      // solved; never a solution.
-      EXPECT_TRUE(!r || r->solutionCost < 0) << "program " << iter;
+    ASSERT_NO_FATAL_FAILURE(checkAgainstOptimum(
+        r, optimum, p.cost, "program " + std::to_string(iter), feasible,
+        solved));
+    if (optimum == std::numeric_limits<double>::infinity())
       continue;
-    }
-    ++feasible;
-    ASSERT_TRUE(r) << "program " << iter;
-    EXPECT_LE(r->bound, optimum * (1 + 1e-9) + 1e-9) << "program " << iter;
-    if (r->solutionCost >= 0) {
-      EXPECT_GE(r->solutionCost, optimum - 1e-9) << "program " << iter;
-      double cost = 0;
-      for (unsigned v = 0; v != p.cost.size(); ++v)
-        cost += r->recomputed[v] ? p.cost[v] : 0;
-      EXPECT_DOUBLE_EQ(cost, r->solutionCost) << "program " << iter;
-    }
     if (r->optimal) {
-      ++solved;
-      EXPECT_NEAR(r->bound, optimum, 1e-6 * (1 + optimum))
-          << "program " << iter;
       EXPECT_DOUBLE_EQ(r->solutionCost, optimum) << "program " << iter;
     }
   }
@@ -507,24 +525,10 @@ TEST(StepProgramTest, JointNeverAboveTheEnumeratedOptimum) {
     StepProgram b = otherStep(rng, a, operands);
     double optimum = enumerateJoint(a, b);
     std::optional<StepProgramResult> r = solveJointStepProgram({a, b}, 10);
-    if (optimum == std::numeric_limits<double>::infinity()) {
-      EXPECT_TRUE(!r || r->solutionCost < 0) << "pair " << iter;
+    ASSERT_NO_FATAL_FAILURE(checkAgainstOptimum(
+        r, optimum, a.cost, "pair " + std::to_string(iter), feasible, solved));
+    if (optimum == std::numeric_limits<double>::infinity())
       continue;
-    }
-    ++feasible;
-    ASSERT_TRUE(r) << "pair " << iter;
-    EXPECT_LE(r->bound, optimum * (1 + 1e-9) + 1e-9) << "pair " << iter;
-    if (r->solutionCost >= 0) {
-      EXPECT_GE(r->solutionCost, optimum - 1e-9) << "pair " << iter;
-      double cost = 0;
-      for (unsigned v = 0; v != a.cost.size(); ++v)
-        cost += r->recomputed[v] ? a.cost[v] : 0;
-      EXPECT_DOUBLE_EQ(cost, r->solutionCost) << "pair " << iter;
-    }
-    if (r->optimal) {
-      ++solved;
-      EXPECT_NEAR(r->bound, optimum, 1e-6 * (1 + optimum)) << "pair " << iter;
-    }
     above += optimum > std::max(enumerate(a), enumerate(b)) + 1e-9;
   }
   EXPECT_GT(feasible, 60u);
