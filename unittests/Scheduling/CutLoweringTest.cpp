@@ -150,8 +150,7 @@ TEST(CutLowering, BoundsIntervalSolutionByWindows) {
   options.intervalSteps = true;
   unsigned plans = 0, byWindows = 0, atBound = 0;
   for (unsigned iter = 0; iter != 80; ++iter) {
-    unsigned numF = 3 + iter % 2, numB = 8 - numF - (iter % 3 == 0);
-    Graph g = test::makeRandomGraph(rng, numF, numB);
+    Graph g = test::makeEnumerableGraph(rng, iter);
     ASSERT_FALSE(g.validate());
     std::vector<std::pair<int64_t, double>> points = test::allSchedules(g);
     auto [minPeak, maxPeak] = test::peakRange(points);

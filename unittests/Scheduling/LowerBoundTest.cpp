@@ -315,8 +315,7 @@ TEST(LowerBoundTest, NeverAboveExhaustiveOptimum) {
   std::mt19937 rng(4321);
   unsigned positive = 0, optimumPositive = 0;
   for (unsigned iter = 0; iter != 40; ++iter) {
-    unsigned numF = 3 + iter % 2, numB = 8 - numF - (iter % 3 == 0);
-    Graph g = test::makeRandomGraph(rng, numF, numB);
+    Graph g = test::makeEnumerableGraph(rng, iter);
     ASSERT_FALSE(g.validate());
     std::vector<std::pair<int64_t, double>> points = test::allSchedules(g);
     auto [minPeak, maxPeak] = test::peakRange(points);
@@ -349,8 +348,7 @@ TEST(LowerBoundTest, BranchAndBoundRaisesTheBoundWithinTheOptimum) {
   std::mt19937 rng(9876);
   unsigned raised = 0;
   for (unsigned iter = 0; iter != 40; ++iter) {
-    unsigned numF = 3 + iter % 2, numB = 8 - numF - (iter % 3 == 0);
-    Graph g = test::makeRandomGraph(rng, numF, numB);
+    Graph g = test::makeEnumerableGraph(rng, iter);
     ASSERT_FALSE(g.validate());
     std::vector<std::pair<int64_t, double>> points = test::allSchedules(g);
     auto [minPeak, maxPeak] = test::peakRange(points);
@@ -442,8 +440,7 @@ TEST(LowerBoundTest, CardinalityNeverAboveExhaustiveOptimum) {
   std::mt19937 rng(1357);
   unsigned raised = 0, compared = 0;
   for (unsigned iter = 0; iter != 60; ++iter) {
-    unsigned numF = 3 + iter % 2, numB = 8 - numF - (iter % 3 == 0);
-    Graph g = test::makeRandomGraph(rng, numF, numB);
+    Graph g = test::makeEnumerableGraph(rng, iter);
     ASSERT_FALSE(g.validate());
     std::vector<std::pair<int64_t, double>> points = test::allSchedules(g);
     auto [minPeak, maxPeak] = test::peakRange(points);
@@ -480,8 +477,7 @@ TEST(LowerBoundTest, CutSplitsFindCheaperCutsWithinTheOptimum) {
   std::mt19937 rng(4321);
   unsigned cheaper = 0;
   for (unsigned iter = 0; iter != 40; ++iter) {
-    unsigned numF = 3 + iter % 2, numB = 8 - numF - (iter % 3 == 0);
-    Graph g = test::makeRandomGraph(rng, numF, numB);
+    Graph g = test::makeEnumerableGraph(rng, iter);
     ASSERT_FALSE(g.validate());
     std::vector<std::pair<int64_t, double>> points = test::allSchedules(g);
     auto [minPeak, maxPeak] = test::peakRange(points);
@@ -548,8 +544,7 @@ TEST(LowerBoundTest, JointLpNeverAboveTheOptimum) {
   std::mt19937 rng(2468);
   unsigned raised = 0, compared = 0;
   for (unsigned iter = 0; iter != 40; ++iter) {
-    unsigned numF = 3 + iter % 2, numB = 8 - numF - (iter % 3 == 0);
-    Graph g = test::makeRandomGraph(rng, numF, numB);
+    Graph g = test::makeEnumerableGraph(rng, iter);
     ASSERT_FALSE(g.validate());
     std::vector<std::pair<int64_t, double>> points = test::allSchedules(g);
     auto [minPeak, maxPeak] = test::peakRange(points);

@@ -464,8 +464,7 @@ void expectRaisedBelowExhaustiveOptimum(unsigned seed, unsigned graphs,
   std::mt19937 rng(seed);
   unsigned raised = 0, compared = 0;
   for (unsigned iter = 0; iter != graphs; ++iter) {
-    unsigned numF = 3 + iter % 2, numB = 8 - numF - (iter % 3 == 0);
-    Graph g = test::makeRandomGraph(rng, numF, numB);
+    Graph g = test::makeEnumerableGraph(rng, iter);
     ASSERT_FALSE(g.validate());
     std::vector<std::pair<int64_t, double>> points = test::allSchedules(g);
     auto [minPeak, maxPeak] = test::peakRange(points);
@@ -561,8 +560,7 @@ TEST(StepProgramTest, ReportedBoundHasJointSteps) {
   joint.jointExactSteps = 4;
   unsigned checked = 0;
   for (unsigned iter = 0; iter != 80 && checked != 4; ++iter) {
-    unsigned numF = 3 + iter % 2, numB = 8 - numF - (iter % 3 == 0);
-    Graph g = test::makeRandomGraph(rng, numF, numB);
+    Graph g = test::makeEnumerableGraph(rng, iter);
     std::vector<std::pair<int64_t, double>> points = test::allSchedules(g);
     auto [minPeak, maxPeak] = test::peakRange(points);
     for (int64_t budget = minPeak; budget <= maxPeak && checked != 4;

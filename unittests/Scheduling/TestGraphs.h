@@ -114,6 +114,14 @@ inline Graph makeRandomGraph(std::mt19937 &rng, unsigned numForward,
   return g;
 }
 
+/// The `iter`-th random graph of the tests that enumerate every schedule
+/// (test::allSchedules, ScheduleEnumeration.h): `makeRandomGraph` with 3 or
+/// 4 forward nodes and 7 or 8 nodes in all, by `iter`.
+inline Graph makeEnumerableGraph(std::mt19937 &rng, unsigned iter) {
+  unsigned numF = 3 + iter % 2, numB = 8 - numF - (iter % 3 == 0);
+  return makeRandomGraph(rng, numF, numB);
+}
+
 /// A GELU-derivative-like late forward pair: cdf (cheap) and pdf (dear)
 /// read x and come after the first backward node g1; t reads pdf, out reads
 /// cdf. (Bytes; costs in parentheses.)

@@ -135,8 +135,7 @@ TEST(WindowLoweringTest, PlansFitAndNeverBeatTheExhaustiveOptimum) {
   std::mt19937 rng(1357);
   unsigned fits = 0, planned = 0, optimal = 0;
   for (unsigned iter = 0; iter != 40; ++iter) {
-    unsigned numF = 3 + iter % 2, numB = 8 - numF - (iter % 3 == 0);
-    Graph g = test::makeRandomGraph(rng, numF, numB);
+    Graph g = test::makeEnumerableGraph(rng, iter);
     ASSERT_FALSE(g.validate());
     std::vector<std::pair<int64_t, double>> points = test::allSchedules(g);
     auto [minPeak, maxPeak] = test::peakRange(points);
