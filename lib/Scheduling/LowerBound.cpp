@@ -793,7 +793,9 @@ std::optional<double> branchAndBound(const StepCut &cut, int64_t cap,
 /// normalised cost of the recomputations after t_1 of every schedule within
 /// the budget: the weak-duality value of CLP's dual solution, recomputed
 /// here with clamped signs so that any dual (optimal or not) gives a valid
-/// bound. nullopt: built without CBC/CLP, or no dual. `finished` says
+/// bound. nullopt: built without CBC/CLP, no dual, or a dual whose bound is
+/// -infinity (ClpDuality.h; not expected: every column here is bounded).
+/// `finished` says
 /// whether CLP proved its LP optimal (else the bound may rise with time).
 std::optional<double> jointLpBound(const Graph &graph, const StepFacts &facts,
                                    const std::vector<unsigned> &steps,

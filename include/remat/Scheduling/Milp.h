@@ -121,7 +121,16 @@ constexpr unsigned kMilpBoundJointSteps = 8;
 /// cost more than it are fixed to 0) and is returned, with CBC's bound, when
 /// CBC finds nothing better in time, so a time-limited solve is never worse
 /// than it (CBC's own MIP start was measured worse: CBC kept the start). If CBC
-/// proves nothing beats it, it is reported optimal. LowerBound.h's bound
+/// proves nothing beats it, it is reported optimal, unless it lies outside
+/// the stage model (a recompute list out of index order or repeating a
+/// value, as forward-min-peak's rebuilt plans do, ForwardRebuild.h): CBC's
+/// proofs and bounds hold in that model only, so such a plan is optimal only
+/// where LowerBound and the operand-order bound (`forwardLeastPeakBound`),
+/// which hold in remat's whole schedule model, meet it, and its reported
+/// bound is theirs. Infeasibility proofs by windows of stages or by CBC say
+/// "(proved) in the stage model"; without a warm start within the budget
+/// the operand-order bound is asked first (a proof in the whole model).
+/// LowerBound.h's bound
 /// (2 s at most; joint exact steps, `kMilpBoundJointSteps`; computed once
 /// more with a sixth of the limit where it was cut short within
 /// kMilpBoundRetryGap of the plan, `milpBoundRetrySeconds`, MilpClaims.h)
