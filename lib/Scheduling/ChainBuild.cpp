@@ -389,17 +389,6 @@ std::optional<std::string> chainbuild::attributeBackward(
 // Measuring the stages
 //===----------------------------------------------------------------------===//
 
-/// Bytes a node holds as an activation: the returned part of an output is
-/// counted apart (Graph.h), exactly as simulate does.
-static int64_t getActivationBytes(const Node &node) {
-  if (!node.output)
-    return node.bytes;
-  int64_t returned = node.outputBytes >= 0
-                         ? std::min(node.outputBytes, node.bytes)
-                         : node.bytes;
-  return node.bytes - returned;
-}
-
 namespace {
 /// Measures the stages of a laid-out, attributed chain (phase 6).
 class StageMeasurer {
@@ -420,7 +409,7 @@ public:
 
 private:
   int64_t activationBytes(unsigned v) const {
-    return getActivationBytes(nodes[v]);
+    return nodes[v].activationBytes();
   }
   int64_t bytesOf(unsigned v) const { return pinned[v] ? 0 : nodes[v].bytes; }
 
@@ -646,7 +635,7 @@ StageChain remat::sched::buildStageChain(const Graph &graph,
   for (unsigned v = 0; v < numForward; ++v) {
     pinned[v] = isAlwaysKept(nodes[v]);
     if (pinned[v])
-      chain.pinnedBytes += getActivationBytes(nodes[v]);
+      chain.pinnedBytes += nodes[v].activationBytes();
   }
   chain.reversible = true;
   if (numForward == 0 || numForward == n)

@@ -43,10 +43,6 @@ private:
   /// memory their rebuild from nothing needs beyond their result (a tree
   /// pebbling estimate), largest first.
   void computeOperandOrder();
-  /// The bytes the account holds for an instance of `v`: the simulator
-  /// counts the final instance of an output without its returned bytes,
-  /// and always-kept nodes are never recomputed, so theirs is final.
-  int64_t heldBytes(unsigned v) const;
   /// Eviction key of a held value (smaller: given up first): a class, then
   /// a rank within it.
   using Key = std::pair<int, double>;
@@ -134,16 +130,6 @@ void Rebuilder::computeOperandOrder() {
   }
 }
 
-int64_t Rebuilder::heldBytes(unsigned v) const {
-  const Node &node = graph.nodes[v];
-  if (!node.output)
-    return node.bytes;
-  int64_t returned = node.outputBytes >= 0
-                         ? std::min(node.outputBytes, node.bytes)
-                         : node.bytes;
-  return node.bytes - returned;
-}
-
 Rebuilder::Key Rebuilder::evictionKey(unsigned v) const {
   const Node &node = graph.nodes[v];
   // Values an execution in progress still waits for go last, largest
@@ -196,14 +182,15 @@ bool Rebuilder::makeRoom(int64_t bytes) {
     evictable.erase(evictable.begin());
     inSet[v] = 0;
     held[v] = 0;
-    heldTotal -= heldBytes(v);
+    heldTotal -= graph.nodes[v].activationBytes();
   }
   return true;
 }
 
 bool Rebuilder::execute(unsigned v, bool original) {
   const Node &node = graph.nodes[v];
-  if (!makeRoom(saturatingAdd(heldBytes(v), node.workspace)))
+  if (!makeRoom(
+          saturatingAdd(graph.nodes[v].activationBytes(), node.workspace)))
     return false;
   if (!original) {
     if (++recomputations > maxRecomputations)
@@ -215,7 +202,10 @@ bool Rebuilder::execute(unsigned v, bool original) {
   if (consumers[v].empty() && !node.output)
     return true;
   held[v] = 1;
-  heldTotal += heldBytes(v);
+  // An output's instance counts without its returned bytes, as the
+  // simulator counts its final one: outputs are always kept, never
+  // recomputed, so this instance is the final one.
+  heldTotal += graph.nodes[v].activationBytes();
   refresh(v);
   return true;
 }
@@ -304,17 +294,6 @@ remat::sched::rebuildWithinBudget(const Graph &graph, int64_t budget,
   return Rebuilder(graph, budget, options).run();
 }
 
-/// The fewest bytes an instance of `node` counts in `simulate` (an
-/// output's final instance without its returned bytes).
-static int64_t leastInstanceBytes(const Node &node) {
-  if (!node.output)
-    return node.bytes;
-  int64_t returned = node.outputBytes >= 0
-                         ? std::min(node.outputBytes, node.bytes)
-                         : node.bytes;
-  return node.bytes - returned;
-}
-
 int64_t remat::sched::forwardLeastPeakBound(const Graph &graph, unsigned *at) {
   unsigned n = graph.size();
   int64_t bound = 0;
@@ -339,11 +318,10 @@ int64_t remat::sched::forwardLeastPeakBound(const Graph &graph, unsigned *at) {
       if (inSet[op] != epoch) {
         inSet[op] = epoch;
         rest.push_back(op);
-        restBytes =
-            saturatingAdd(restBytes, leastInstanceBytes(graph.nodes[op]));
+        restBytes = saturatingAdd(restBytes, graph.nodes[op].activationBytes());
       }
     int64_t boundT = saturatingAdd(
-        saturatingAdd(restBytes, leastInstanceBytes(node)), node.workspace);
+        saturatingAdd(restBytes, node.activationBytes()), node.workspace);
     // Lawler's rule, from the last operand made to the first.
     while (!rest.empty()) {
       size_t bestAt = 0;
@@ -353,7 +331,7 @@ int64_t remat::sched::forwardLeastPeakBound(const Graph &graph, unsigned *at) {
         int64_t term = saturatingAdd(restBytes, opNode.workspace);
         for (unsigned p : distinct[rest[i]])
           if (inSet[p] != epoch)
-            term = saturatingAdd(term, leastInstanceBytes(graph.nodes[p]));
+            term = saturatingAdd(term, graph.nodes[p].activationBytes());
         if (term < best) {
           best = term;
           bestAt = i;
@@ -363,7 +341,7 @@ int64_t remat::sched::forwardLeastPeakBound(const Graph &graph, unsigned *at) {
       unsigned last = rest[bestAt];
       rest.erase(rest.begin() + bestAt);
       inSet[last] = 0;
-      restBytes -= leastInstanceBytes(graph.nodes[last]);
+      restBytes -= graph.nodes[last].activationBytes();
     }
     if (boundT > bound) {
       bound = boundT;

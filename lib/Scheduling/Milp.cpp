@@ -44,9 +44,7 @@
 
 using namespace remat::sched;
 
-/// True if some recompute list of `s` is not strictly increasing (out of
-/// index order, or a node twice): a schedule outside the stage model.
-static bool outsideStageModel(const Schedule &s) {
+bool remat::sched::milpOutsideStageModel(const Schedule &s) {
   for (const std::vector<unsigned> &list : s.recomputeBefore)
     for (size_t i = 1; i < list.size(); ++i)
       if (list[i - 1] >= list[i])
@@ -437,7 +435,7 @@ std::optional<PlanResult> remat::sched::milpOptimal(const Graph &graph,
     // the drop-mode search's plan, and its plan is kept where cheaper
     // (random_layered_n100 at 0.7 of store-all: 19.08% against 160.68%).
     bool warmOutside =
-        cutoff && graph.isForwardOnly() && outsideStageModel(*warmStart);
+        cutoff && graph.isForwardOnly() && milpOutsideStageModel(*warmStart);
     if ((!cutoff || warmOutside) && compact && graph.isForwardOnly() &&
         left() > 0.1) {
       PlanResult seed =
@@ -584,7 +582,7 @@ std::optional<PlanResult> remat::sched::milpOptimal(const Graph &graph,
   // may beat that model's optimum, so only claims of remat's whole model
   // (LowerBound's, the operand-order bound) are made for it.
   bool stageOnly = false;
-  if (outsideStageModel(plan.schedule)) {
+  if (milpOutsideStageModel(plan.schedule)) {
     if (!byBound) {
       stageOnly = optimal || leastPeakOnly || stats.bound > wholeBound;
       optimal = leastPeakOnly = false;

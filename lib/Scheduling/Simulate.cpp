@@ -145,9 +145,7 @@ Simulator::run(const Schedule &schedule, SimResult &result,
     counted[p] = nodes[execNode[p]].bytes;
   for (unsigned v = 0; v != n; ++v)
     if (nodes[v].output && latest[v] != kNoInstance) {
-      int64_t returned = nodes[v].outputBytes >= 0
-                             ? std::min(nodes[v].outputBytes, nodes[v].bytes)
-                             : nodes[v].bytes;
+      int64_t returned = nodes[v].returnedBytes();
       res.outputBytes += returned;
       counted[latest[v]] -= returned;
       if (counted[latest[v]] == 0)

@@ -89,16 +89,6 @@ void checkLeastPeak(const Graph &g, const PlanResult &p, int64_t optimum,
   }
 }
 
-/// True if some list of `s` is not strictly increasing: a list out of index
-/// order or a value recomputed twice in one list, outside the stage model.
-bool outsideStageModel(const Schedule &s) {
-  for (const std::vector<unsigned> &list : s.recomputeBefore)
-    for (size_t i = 1; i < list.size(); ++i)
-      if (list[i - 1] >= list[i])
-        return true;
-  return false;
-}
-
 /// The least peak of forward-only graphs (no budget): from store-all, the
 /// descent reaches the whole-graph MILP's proven least peak on most graphs
 /// (the stage model's: forward-min-peak's rebuilt seed peaks below it on
@@ -127,7 +117,7 @@ TEST(MilpLarge, ForwardOnlyLeastPeakAndItsBound) {
     if (p->sim.peakBytes < *optimum) {
       // forward-min-peak's rebuilt plan (ForwardRebuild.h) beats the stage
       // model's least peak only by leaving that model.
-      EXPECT_TRUE(outsideStageModel(p->schedule)) << what;
+      EXPECT_TRUE(milpOutsideStageModel(p->schedule)) << what;
       SimResult sim;
       ASSERT_FALSE(simulate(g, p->schedule, sim)) << what;
       EXPECT_EQ(p->solver->objective, double(sim.peakBytes)) << what;
@@ -433,7 +423,7 @@ TEST(MilpLarge, DescentNeverAboveARebuiltSeed) {
     SimResult all;
     ASSERT_FALSE(simulate(g, storeAll(g), all));
     std::optional<RebuildPlan> seed = rebuildLeastPeak(g, all.peakBytes + 1);
-    if (!seed || !outsideStageModel(seed->schedule))
+    if (!seed || !milpOutsideStageModel(seed->schedule))
       continue;
     Schedule sorted = seed->schedule;
     for (std::vector<unsigned> &list : sorted.recomputeBefore)
@@ -510,7 +500,7 @@ TEST(MilpLarge, AClaimOnAPlanOutsideTheStageModelSaysSo) {
     std::optional<RebuildPlan> rebuilt = rebuildLeastPeak(g, all.peakBytes + 1);
     if (!optimum || !rebuilt || rebuilt->sim.peakBytes >= *optimum)
       continue;
-    ASSERT_TRUE(outsideStageModel(rebuilt->schedule));
+    ASSERT_TRUE(milpOutsideStageModel(rebuilt->schedule));
     std::string note;
     std::optional<PlanResult> p =
         milpOptimal(g, 0, kNeverBinds, note, &rebuilt->schedule);

@@ -39,6 +39,7 @@
 #ifndef REMAT_SCHEDULING_GRAPH_H
 #define REMAT_SCHEDULING_GRAPH_H
 
+#include <algorithm>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -72,6 +73,17 @@ struct Node {
   int64_t outputBytes = -1;
   /// Node indices of the operands (all smaller than this node's index).
   std::vector<unsigned> operands;
+
+  /// The bytes an output returns (0 for other nodes), counted apart from the
+  /// activations, as `simulate` does.
+  int64_t returnedBytes() const {
+    if (!output)
+      return 0;
+    return outputBytes >= 0 ? std::min(outputBytes, bytes) : bytes;
+  }
+  /// The bytes an instance of this node counts as an activation: `bytes`
+  /// less what an output returns (its final instance's share).
+  int64_t activationBytes() const { return bytes - returnedBytes(); }
 };
 
 /// Limits `Graph::validate` enforces: the input bytes plus the bytes of every

@@ -66,6 +66,12 @@ bool milpKnapsackRowsApply(const Graph &graph);
 /// graph with it; the planner re-sequences forward-first before (Phases.h).
 std::optional<std::string> milpForwardFirstViolation(const Graph &graph);
 
+/// True if some recompute list of `s` is not strictly increasing (out of
+/// index order, or a node twice): a schedule outside the stage model, where
+/// CBC's proofs and bounds do not reach (forward-min-peak's rebuilt plans,
+/// ForwardRebuild.h).
+bool milpOutsideStageModel(const Schedule &s);
+
 /// The two formulations of the same model. `Dense` is Checkmate's: a live
 /// indicator per stage, execution point and value (O(stages x nodes^2)
 /// variables). `Compact` gives each value one live variable per segment of
