@@ -33,6 +33,12 @@ namespace {
 
 constexpr double kInf = std::numeric_limits<double>::infinity();
 
+constexpr int64_t kSaturated = std::numeric_limits<int64_t>::max() / 4;
+
+int64_t saturatingAdd(int64_t a, int64_t b) {
+  return a > kSaturated - b ? kSaturated : a + b;
+}
+
 /// With `LowerBoundOptions::exactSteps`, the share of the time limit after
 /// which the branch and bound on the knapsack row stops and the exact step
 /// programs take the rest.
@@ -1110,6 +1116,64 @@ int64_t remat::sched::leastPeakLowerBound(const Graph &graph) {
   for (unsigned t = 0; t != facts.n; ++t)
     peak = std::max(peak, facts.fixed[t] + facts.forced[t]);
   return peak;
+}
+
+int64_t remat::sched::forwardLeastPeakBound(const Graph &graph, unsigned *at) {
+  unsigned n = graph.size();
+  int64_t bound = 0;
+  // inSet[v] == epoch: v is among the operands not yet placed.
+  std::vector<unsigned> inSet(n, 0);
+  unsigned epoch = 0;
+  std::vector<unsigned> rest;
+  // Each node's operands, each once (an operand read twice counts once).
+  std::vector<std::vector<unsigned>> distinct(n);
+  for (unsigned v = 0; v != n; ++v) {
+    distinct[v] = graph.nodes[v].operands;
+    std::sort(distinct[v].begin(), distinct[v].end());
+    distinct[v].erase(std::unique(distinct[v].begin(), distinct[v].end()),
+                      distinct[v].end());
+  }
+  for (unsigned t = 0; t != n; ++t) {
+    const Node &node = graph.nodes[t];
+    ++epoch;
+    rest.clear();
+    int64_t restBytes = 0;
+    for (unsigned op : node.operands)
+      if (inSet[op] != epoch) {
+        inSet[op] = epoch;
+        rest.push_back(op);
+        restBytes = saturatingAdd(restBytes, graph.nodes[op].activationBytes());
+      }
+    int64_t boundT = saturatingAdd(
+        saturatingAdd(restBytes, node.activationBytes()), node.workspace);
+    // Lawler's rule, from the last operand made to the first.
+    while (!rest.empty()) {
+      size_t bestAt = 0;
+      int64_t best = std::numeric_limits<int64_t>::max();
+      for (size_t i = 0; i != rest.size(); ++i) {
+        const Node &opNode = graph.nodes[rest[i]];
+        int64_t term = saturatingAdd(restBytes, opNode.workspace);
+        for (unsigned p : distinct[rest[i]])
+          if (inSet[p] != epoch)
+            term = saturatingAdd(term, graph.nodes[p].activationBytes());
+        if (term < best) {
+          best = term;
+          bestAt = i;
+        }
+      }
+      boundT = std::max(boundT, best);
+      unsigned last = rest[bestAt];
+      rest.erase(rest.begin() + bestAt);
+      inSet[last] = 0;
+      restBytes -= graph.nodes[last].activationBytes();
+    }
+    if (boundT > bound) {
+      bound = boundT;
+      if (at)
+        *at = t;
+    }
+  }
+  return bound;
 }
 
 LowerBound remat::sched::recomputeLowerBound(const Graph &graph,

@@ -10,6 +10,7 @@
 #include "remat/Scheduling/ForwardOnly.h"
 #include "remat/Scheduling/ForwardRebuild.h"
 #include "remat/Scheduling/KeptSet.h"
+#include "remat/Scheduling/LowerBound.h"
 
 #include "gtest/gtest.h"
 

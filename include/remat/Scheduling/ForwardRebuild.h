@@ -85,26 +85,12 @@ std::optional<Schedule>
 rebuildWithinBudget(const Graph &graph, int64_t budget,
                     const ForwardRebuildOptions &options = {});
 
-/// A lower bound on the activation peak of every schedule of `graph` (valid,
-/// forward-only or not), in remat's schedule model (Graph.h), not only in
-/// the MILP's stage model. When node t runs it reads one instance of each
-/// operand; order the operands by when those instances were made. When the
-/// i-th was made, the earlier ones were live (t reads them later), and so
-/// were its own operands and its workspace: at least the bytes of
-/// {earlier operands} u {its operands} u {itself}. The least, over orders,
-/// of the largest of these is found by Lawler's rule (the term of the last
-/// operand grows with the set before it, so the operand whose term is least
-/// with all the others before it goes last, and so on), and the bound is
-/// the largest over t of that and of t's own execution. It is at least the
-/// stage bound (each node's operands, result and workspace at once). `at`,
-/// if given, receives the node t whose term is the bound.
-int64_t forwardLeastPeakBound(const Graph &graph, unsigned *at = nullptr);
-
 /// The least peak below `below` bytes the construction reaches: a bisection
-/// over budgets between `forwardLeastPeakBound` and `below`, each construction
-/// simulated; none if no construction within `options.maxLeastPeakRuns` peaks
-/// below `below`. The construction is not monotone in the budget, so this is
-/// not the least budget it meets, only the least peak of the budgets tried.
+/// over budgets between `forwardLeastPeakBound` (LowerBound.h) and `below`,
+/// each construction simulated; none if no construction within
+/// `options.maxLeastPeakRuns` peaks below `below`. The construction is not
+/// monotone in the budget, so this is not the least budget it meets, only the
+/// least peak of the budgets tried.
 std::optional<RebuildPlan>
 rebuildLeastPeak(const Graph &graph, int64_t below,
                  const ForwardRebuildOptions &options = {});

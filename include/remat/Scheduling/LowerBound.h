@@ -332,6 +332,21 @@ solveIntervalSteps(const Graph &graph, int64_t budgetBytes,
 /// live at some step whatever is recomputed. The graph must be valid.
 int64_t leastPeakLowerBound(const Graph &graph);
 
+/// A lower bound on the activation peak of every schedule of `graph` (valid,
+/// forward-only or not), in remat's schedule model (Graph.h), not only in
+/// the MILP's stage model. When node t runs it reads one instance of each
+/// operand; order the operands by when those instances were made. When the
+/// i-th was made, the earlier ones were live (t reads them later), and so
+/// were its own operands and its workspace: at least the bytes of
+/// {earlier operands} u {its operands} u {itself}. The least, over orders,
+/// of the largest of these is found by Lawler's rule (the term of the last
+/// operand grows with the set before it, so the operand whose term is least
+/// with all the others before it goes last, and so on), and the bound is
+/// the largest over t of that and of t's own execution. It is at least the
+/// stage bound (each node's operands, result and workspace at once). `at`,
+/// if given, receives the node t whose term is the bound.
+int64_t forwardLeastPeakBound(const Graph &graph, unsigned *at = nullptr);
+
 /// Lower bounds on the recompute of every schedule of `graph` whose
 /// activation peak is within `budgetBytes`, and on the least peak. The graph
 /// must be valid (Graph::validate).
