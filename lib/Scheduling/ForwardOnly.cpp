@@ -22,6 +22,8 @@
 #include <cassert>
 #include <chrono>
 #include <limits>
+#include <optional>
+#include <random>
 #include <tuple>
 #include <utility>
 
@@ -162,6 +164,9 @@ public:
   }
 
   PlanResult run();
+  /// `forwardOnlyPerturbedSearch` (ForwardOnly.h): `run`'s search, then
+  /// kicks and descents from the best modes found.
+  PlanResult perturbed(const ForwardPerturbOptions &options);
 
 private:
   /// The schedule of the current drop modes and its simulation.
@@ -203,6 +208,14 @@ private:
   void descend(Eval &cur);
   /// Weakens drops (most expensive first) while the peak stays <= limit.
   void relax(Eval &cur, int64_t limit);
+  /// Whether `e` is better than `best`: within the budget at less
+  /// recompute, else a lower peak, else the same peak at less recompute.
+  bool better(const Eval &e, const Eval &best) const;
+  /// The search of `run` (rounds of descend and relax) from `cur`.
+  void search(Eval &cur);
+  /// The plan of `cur`, its detail starting with `what`.
+  PlanResult result(Eval cur, const std::string &what,
+                    std::chrono::steady_clock::time_point start);
 
   /// First moves tried by bestPairMove.
   static constexpr size_t kPairFirstMoves = 16;
@@ -214,6 +227,11 @@ private:
   std::vector<std::vector<unsigned>> consumers;
   std::vector<DropMode> modes;
   double costEpsilon = 0;
+  /// `perturbed`'s deadline: past it, descents and relaxations stop.
+  std::optional<std::chrono::steady_clock::time_point> deadline;
+  bool pastDeadline() const {
+    return deadline && std::chrono::steady_clock::now() > *deadline;
+  }
   size_t numSimulations = 0;
   size_t numMoves = 0;
   size_t numPairMoves = 0;
@@ -321,7 +339,8 @@ MinPeakSearch::bestPairMove(const Eval &cur) {
 
 void MinPeakSearch::descend(Eval &cur) {
   size_t maxMoves = 4 * size_t(graph.size()) + 16;
-  for (size_t iter = 0; iter != maxMoves && !withinBudget(cur); ++iter) {
+  for (size_t iter = 0;
+       iter != maxMoves && !withinBudget(cur) && !pastDeadline(); ++iter) {
     std::optional<Move> move = bestSingleMove(cur);
     if (!move) {
       // Stuck: one value's drop only moves the peak elsewhere (typically by
@@ -352,6 +371,8 @@ void MinPeakSearch::relax(Eval &cur, int64_t limit) {
     return weight[a] > weight[b];
   });
   for (unsigned v : dropped) {
+    if (pastDeadline())
+      return;
     DropMode old = modes[v];
     // Weakest first: keeping the value saves the most.
     for (DropMode m : {DropMode::Keep, DropMode::AfterFirstUse}) {
@@ -369,9 +390,7 @@ void MinPeakSearch::relax(Eval &cur, int64_t limit) {
   }
 }
 
-PlanResult MinPeakSearch::run() {
-  auto start = std::chrono::steady_clock::now();
-  Eval cur = evaluate();
+void MinPeakSearch::search(Eval &cur) {
   for (unsigned round = 0; round != kMaxRounds && !withinBudget(cur); ++round) {
     int64_t before = cur.sim.peakBytes;
     descend(cur);
@@ -381,7 +400,76 @@ PlanResult MinPeakSearch::run() {
     if (cur.sim.peakBytes >= before)
       break;
   }
+}
 
+bool MinPeakSearch::better(const Eval &e, const Eval &best) const {
+  if (withinBudget(e) != withinBudget(best))
+    return withinBudget(e);
+  if (!withinBudget(e) && e.sim.peakBytes != best.sim.peakBytes)
+    return e.sim.peakBytes < best.sim.peakBytes;
+  return e.sim.recomputeCost < best.sim.recomputeCost;
+}
+
+PlanResult MinPeakSearch::run() {
+  auto start = std::chrono::steady_clock::now();
+  Eval cur = evaluate();
+  search(cur);
+  return result(std::move(cur), "", start);
+}
+
+PlanResult MinPeakSearch::perturbed(const ForwardPerturbOptions &options) {
+  auto start = std::chrono::steady_clock::now();
+  auto elapsed = [&] {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() -
+                                         start)
+        .count();
+  };
+  Eval best = evaluate();
+  search(best);
+  // The greedy search runs whole (as forward-min-peak's); the perturbed
+  // searches stop at the deadline, a stopped one still a valid plan.
+  deadline =
+      start + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                  std::chrono::duration<double>(options.seconds));
+  std::vector<DropMode> bestModes = modes;
+  std::mt19937 rng(options.seed);
+  unsigned rounds = 0, gains = 0;
+  int64_t searchPeak = best.sim.peakBytes;
+  for (; (options.maxRounds == 0 || rounds != options.maxRounds) &&
+         elapsed() < options.seconds && !withinBudget(best);
+       ++rounds) {
+    // The kick: values live at the best plan's peak, each drop weakened to
+    // Keep or a kept value's drop strengthened (at random); then the search
+    // from there.
+    modes = bestModes;
+    std::vector<unsigned> live =
+        getNodesLiveAtPeak(graph, best.schedule, best.sim);
+    for (unsigned i = 0; i != options.kick && !live.empty(); ++i) {
+      unsigned v = live[rng() % live.size()];
+      std::vector<DropMode> stronger = strongerModes(v);
+      if (modes[v] != DropMode::Keep && (stronger.empty() || rng() % 2))
+        modes[v] = DropMode::Keep;
+      else if (!stronger.empty())
+        modes[v] = stronger[rng() % stronger.size()];
+    }
+    Eval cur = evaluate();
+    search(cur);
+    if (better(cur, best)) {
+      gains += cur.sim.peakBytes < best.sim.peakBytes;
+      best = std::move(cur);
+      bestModes = modes;
+    }
+  }
+  modes = bestModes;
+  return result(std::move(best),
+                std::to_string(rounds) + " perturbed searches from " +
+                    std::to_string(searchPeak) + " bytes, " +
+                    std::to_string(gains) + " lowering the peak; ",
+                start);
+}
+
+PlanResult MinPeakSearch::result(Eval cur, const std::string &what,
+                                 std::chrono::steady_clock::time_point start) {
   size_t numDropped = 0, numAfterFirst = 0;
   for (unsigned v = 0, e = graph.size(); v != e; ++v) {
     DropMode m = effectiveMode(graph, modes, v);
@@ -392,7 +480,7 @@ PlanResult MinPeakSearch::run() {
   plan.strategy = strategy::kForwardMinPeak;
   plan.detail = (budget > 0 ? "budget=" + std::to_string(budget)
                             : std::string("least peak")) +
-                "; dropped " + std::to_string(numDropped) + " (" +
+                "; " + what + "dropped " + std::to_string(numDropped) + " (" +
                 std::to_string(numAfterFirst) + " after the first use); " +
                 std::to_string(numMoves) + " moves (" +
                 std::to_string(numPairMoves) + " pairs), " +
@@ -441,4 +529,12 @@ PlanResult remat::sched::forwardOnlyMinPeak(const Graph &graph, int64_t budget,
   plan.schedule = std::move(rebuilt->schedule);
   plan.sim = rebuilt->sim;
   return plan;
+}
+
+PlanResult
+remat::sched::forwardOnlyPerturbedSearch(const Graph &graph, int64_t budget,
+                                         const ForwardPerturbOptions &options) {
+  assert(!graph.validate() && graph.isForwardOnly() &&
+         "forwardOnlyPerturbedSearch needs a valid forward-only graph");
+  return MinPeakSearch(graph, budget).perturbed(options);
 }

@@ -35,19 +35,47 @@ double secondsSince(Clock::time_point start) {
 
 /// The plan the descent starts from: forward-min-peak's at `budget` (its
 /// least peak when it misses it; with the rebuilding construction if
-/// `rebuild`) on a forward-only graph, or `start` where it peaks lower;
-/// `start` on a training graph. `what` names it.
+/// `rebuild`) on a forward-only graph, or, where that misses the budget (or
+/// without one), the perturbed drop-mode search's (ForwardOnly.h) within
+/// `perturbSeconds` where it peaks lower or meets the budget; or `start`
+/// where it peaks lower; `start` on a training graph. `what` names it.
+/// Where the perturbed search's plan meets the budget, forward-min-peak's
+/// goes to `displaced`.
 std::optional<Schedule> descentSeed(const Graph &graph, int64_t budget,
                                     const Schedule *start, bool rebuild,
-                                    std::string &what) {
+                                    double perturbSeconds,
+                                    unsigned perturbRounds, std::string &what,
+                                    std::optional<Schedule> &displaced) {
   std::optional<Schedule> seed;
   int64_t seedPeak = 0;
   if (graph.isForwardOnly()) {
+    auto began = Clock::now();
     PlanResult p =
         forwardOnlyMinPeak(graph, std::max<int64_t>(0, budget), rebuild);
     seed = std::move(p.schedule);
     seedPeak = p.sim.peakBytes;
     what = "forward-min-peak's plan";
+    double rest = perturbSeconds - secondsSince(began);
+    if ((budget <= 0 || seedPeak > budget) && rest > 0.05) {
+      ForwardPerturbOptions options;
+      options.seconds = rest;
+      options.maxRounds = perturbRounds;
+      PlanResult q = forwardOnlyPerturbedSearch(
+          graph, std::max<int64_t>(0, budget), options);
+      if (q.sim.peakBytes < seedPeak) {
+        if (budget > 0 && q.sim.peakBytes <= budget)
+          displaced = std::move(seed);
+        seed = std::move(q.schedule);
+        seedPeak = q.sim.peakBytes;
+        // Its detail: "budget=B; R perturbed searches from ...; ...".
+        size_t from = q.detail.find("; ");
+        size_t to =
+            from == std::string::npos ? from : q.detail.find("; ", from + 2);
+        what = "the perturbed drop-mode search's plan";
+        if (to != std::string::npos)
+          what += " (" + q.detail.substr(from + 2, to - from - 2) + ")";
+      }
+    }
   }
   SimResult sim;
   if (start && !simulate(graph, *start, sim) &&
@@ -207,9 +235,15 @@ remat::sched::milpLargePlan(const Graph &graph, int64_t budgetBytes,
   }
 
   std::string seedName;
-  std::optional<Schedule> seed =
-      descentSeed(graph, budgetBytes, startValid ? start : nullptr,
-                  options.rebuildSeed, seedName);
+  std::optional<Schedule> displaced;
+  // At a budget the perturbed search stops once within it, so it may take
+  // most of the time; for the least peak the descent and the recompute
+  // search keep half.
+  std::optional<Schedule> seed = descentSeed(
+      graph, budgetBytes, startValid ? start : nullptr, options.rebuildSeed,
+      std::max(0.0, left()) *
+          (budgetBytes > 0 ? options.perturbShare : options.perturbShare / 2),
+      options.perturbRounds, seedName, displaced);
   if (rounding && rounding->leastPeak) {
     SimResult sim;
     if (!seed || (!simulate(graph, *seed, sim) &&
@@ -253,6 +287,23 @@ remat::sched::milpLargePlan(const Graph &graph, int64_t budgetBytes,
             milpLowerPeak(graph, target, *seed, left() * share,
                           options.descentNodes, options.descentCandidates))
       descent = std::move(*d);
+  } else if (displaced && options.descend && left() > 0.05) {
+    // The perturbed search stops at its first plan within the budget, which
+    // may recompute much (random_layered_n500 just below forward-min-peak's
+    // peak: 160% of the forward against the repair's ~50%): the descent from
+    // forward-min-peak's plan gets half the time left, and its plan is kept
+    // where it meets the budget at less recompute.
+    SimResult displacedSim;
+    if (!simulate(graph, *displaced, displacedSim))
+      if (std::optional<MilpPeakDescent> d =
+              milpLowerPeak(graph, target, *displaced, left() / 2,
+                            options.descentNodes, options.descentCandidates))
+        if (d->sim.peakBytes <= budgetBytes &&
+            d->sim.recomputeCost < descent.sim.recomputeCost) {
+          descent = std::move(*d);
+          seedSim = displacedSim;
+          seedName = "forward-min-peak's plan";
+        }
   }
   char buf[512];
   if (budgetBytes > 0) {

@@ -106,6 +106,37 @@ Schedule lowerDroppedSet(const Graph &graph, const std::vector<bool> &dropped);
 PlanResult forwardOnlyMinPeak(const Graph &graph, int64_t budget,
                               bool rebuild = true);
 
+/// Limits of `forwardOnlyPerturbedSearch`.
+struct ForwardPerturbOptions {
+  /// Wall seconds, checked between searches (one search may run over).
+  double seconds = 1;
+  /// Perturbed searches at most (0: no limit but `seconds`). With a limit
+  /// and `seconds` that never bind, the plan is the same on every run.
+  unsigned maxRounds = 0;
+  /// Values changed by one kick.
+  unsigned kick = 8;
+  /// Seed of the kicks' random choices.
+  unsigned seed = 1;
+};
+
+/// Iterated local search over drop modes (forward-only graphs): the search
+/// of `forwardOnlyMinPeak` (without the rebuilding construction), then,
+/// until the budget is met (none: until `options` stop it), a kick from the
+/// best modes found (`options.kick` values live at its peak, each taken at
+/// random: a dropped value kept, or a kept value given a stronger drop
+/// mode) followed by the same search from there; a search's plan replaces
+/// the best when it is within the budget and the best is not (or both are
+/// and it recomputes less), else when it peaks lower (or as low, at less
+/// recompute). The greedy search stops in a local optimum where one or two
+/// moves only move the peak; a kick leaves it.
+///
+/// Returned like `forwardOnlyMinPeak`'s plans: simulated exactly, within the
+/// budget if and only if `sim.peakBytes <= budget`, in the stage model,
+/// never above the greedy search's peak (nor its recompute, at the same
+/// peak or within the budget). A heuristic: nothing is claimed optimal.
+PlanResult forwardOnlyPerturbedSearch(const Graph &graph, int64_t budget,
+                                      const ForwardPerturbOptions &options);
+
 } // namespace sched
 } // namespace remat
 

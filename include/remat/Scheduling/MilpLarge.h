@@ -51,6 +51,15 @@ struct MilpLargeOptions {
   /// lie outside the stage model the bounds here hold in (off: the
   /// drop-mode search's alone; tests of the bound).
   bool rebuildSeed = true;
+  /// On a forward-only graph whose forward-min-peak plan misses the budget
+  /// (or without a budget), this share of the time left after the proofs
+  /// (half of it without a budget) goes to the perturbed drop-mode search
+  /// (`forwardOnlyPerturbedSearch`, ForwardOnly.h), whose plan seeds the
+  /// descent where it peaks lower (0: off).
+  double perturbShare = 0.8;
+  /// Perturbed searches at most (`ForwardPerturbOptions::maxRounds`): with
+  /// a time limit that never binds, the seed is the same on every run.
+  unsigned perturbRounds = 100;
   /// Forward nodes one window of the descent may recompute
   /// (`milpLowerPeak`'s `candidateCap`; 0: every one).
   unsigned descentCandidates = 96;
