@@ -53,9 +53,9 @@ struct MilpLargeOptions {
   bool rebuildSeed = true;
   /// On a forward-only graph whose forward-min-peak plan misses the budget
   /// (or without a budget), this share of the time left after the proofs
-  /// (half of it without a budget) goes to the perturbed drop-mode search
-  /// (`forwardOnlyPerturbedSearch`, ForwardOnly.h), whose plan seeds the
-  /// descent where it peaks lower (0: off).
+  /// goes to the perturbed drop-mode search (`forwardOnlyPerturbedSearch`,
+  /// ForwardOnly.h), whose plan seeds the descent where it peaks lower (0:
+  /// off).
   double perturbShare = 0.8;
   /// Perturbed searches at most (`ForwardPerturbOptions::maxRounds`): with
   /// a time limit that never binds, the seed is the same on every run.
