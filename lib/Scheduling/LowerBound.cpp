@@ -1059,7 +1059,8 @@ solveJointSteps(const Graph &graph, const StepFacts &facts,
                 const std::vector<unsigned> &steps, int64_t budget,
                 double costUnit, double byteUnit, bool recomputeMemory,
                 bool intervals, double seconds,
-                std::vector<unsigned> &recomputed, IntervalSolution &interval) {
+                std::vector<unsigned> &recomputed, IntervalSolution &interval,
+                llvm::ArrayRef<std::pair<unsigned, unsigned>> caps = {}) {
   interval = IntervalSolution();
   std::vector<unsigned> values;
   std::vector<IntervalStep> windows =
@@ -1067,7 +1068,18 @@ solveJointSteps(const Graph &graph, const StepFacts &facts,
                     recomputeMemory, values);
   std::optional<StepProgramResult> r;
   if (intervals) {
-    r = solveIntervalStepProgram(windows, seconds);
+    // Capped recomputations (`LowerBoundOptions::maxRecomputations`): the
+    // windows lie after the first step, so they hold at most k executions
+    // of a node made up to it and k + 1 (its forward one) of a later one.
+    std::vector<unsigned> maxExecutions;
+    for (auto [node, k] : caps)
+      for (unsigned u = 0; u != values.size(); ++u)
+        if (values[u] == node) {
+          maxExecutions.resize(values.size(), ~0u);
+          unsigned cap = k + (node > steps.front() ? 1 : 0);
+          maxExecutions[u] = std::min(maxExecutions[u], cap);
+        }
+    r = solveIntervalStepProgram(windows, seconds, 0, maxExecutions);
     if (r && r->solutionCost >= 0 && r->live.size() == steps.size())
       interval = toIntervalSolution(steps, windows, values, *r, costUnit);
   } else {
@@ -1108,6 +1120,36 @@ remat::sched::solveIntervalSteps(const Graph &graph, int64_t budgetBytes,
   if (!r || r->live.size() != steps.size())
     return std::nullopt;
   return toIntervalSolution(stepList, windows, values, *r, costUnit);
+}
+
+std::optional<double> remat::sched::intervalStepsBound(
+    const Graph &graph, int64_t budgetBytes, llvm::ArrayRef<unsigned> steps,
+    double seconds,
+    llvm::ArrayRef<std::pair<unsigned, unsigned>> maxRecomputations) {
+  StepFacts facts(graph);
+  if (!stepProgramAvailable() || seconds <= 0 || steps.empty() ||
+      !llvm::is_sorted(steps) || steps.back() >= facts.n)
+    return std::nullopt;
+  double costUnit = graph.forwardCost() > 0 ? graph.forwardCost() : 1;
+  double byteUnit = double(std::max<int64_t>(budgetBytes, 1));
+  std::vector<unsigned> stepList(steps.begin(), steps.end()), recomputed;
+  IntervalSolution interval;
+  std::vector<unsigned> values;
+  if (unionPrograms(graph, facts, stepList, budgetBytes, costUnit, byteUnit,
+                    /*recomputeMemory=*/true, values)
+          .empty() ||
+      values.empty())
+    return std::nullopt;
+  std::optional<StepProgramResult> r =
+      solveJointSteps(graph, facts, stepList, budgetBytes, costUnit, byteUnit,
+                      /*recomputeMemory=*/true, /*intervals=*/true, seconds,
+                      recomputed, interval, maxRecomputations);
+  // With CLP, values and time, the branch and bound returns none only when
+  // no node's LP has a point (solvePrograms: a node not solved in time
+  // keeps its parent's bound, so a result).
+  if (!r)
+    return std::numeric_limits<double>::infinity();
+  return r->bound * costUnit;
 }
 
 int64_t remat::sched::leastPeakLowerBound(const Graph &graph) {
@@ -1567,7 +1609,7 @@ LowerBound remat::sched::recomputeLowerBound(const Graph &graph,
       std::optional<StepProgramResult> r =
           solveJointSteps(graph, facts, steps, budgetBytes, costUnit, byteUnit,
                           options.recomputeMemory, options.intervalSteps, left,
-                          solution, interval);
+                          solution, interval, options.maxRecomputations);
       if (!r || !r->optimal)
         result.cutShort = true;
       if (!r)
@@ -1599,7 +1641,7 @@ LowerBound remat::sched::recomputeLowerBound(const Graph &graph,
             std::optional<StepProgramResult> o = solveJointSteps(
                 graph, facts, other, budgetBytes, costUnit, byteUnit,
                 options.recomputeMemory, options.intervalSteps, share,
-                otherSolution, otherInterval);
+                otherSolution, otherInterval, options.maxRecomputations);
             if (!o || !o->optimal)
               result.cutShort = true;
             if (!o || prefix[other.front()] + o->bound * costUnit <= total)

@@ -13,6 +13,7 @@
 #include "remat/Scheduling/Milp.h"
 #include "MilpBuilder.h"
 #include "MilpRepair.h"
+#include "remat/Scheduling/CaseSplitBound.h"
 #include "remat/Scheduling/CutLowering.h"
 #include "remat/Scheduling/ForwardOnly.h"
 #include "remat/Scheduling/ForwardRebuild.h"
@@ -117,6 +118,11 @@ std::string formatDetail(const SolverStats &stats, bool peakMode) {
 /// the forward cost with sweeps of 100, 200 or 400 nodes; at 0.6 86.24%
 /// with 100 (sweeps converged within 60 s), 226.43% with 400 (time out).
 constexpr int64_t kRepairNodes = 50, kSweepNodes = 100;
+
+/// LowerBound calls the case split (CaseSplitBound.h) may make, each with
+/// the bound's time limit (its interval programs of executions forced late
+/// take at most one more): the time kept from CBC for it.
+constexpr double kCaseSplitBounds = 4;
 
 /// Why a model goes to MilpLarge.h instead of CBC, for the plan's detail.
 [[maybe_unused]] static std::string milpTooManyNonzeros(int64_t nonzeros) {
@@ -283,6 +289,9 @@ std::optional<PlanResult> remat::sched::milpOptimal(const Graph &graph,
   // A plan lowered from the lower bound's cut (CutLowering.h).
   Schedule cutPlan;
   bool byCut = false, byWindows = false;
+  // The case split's bound and plan (CaseSplitBound.h), when it ran.
+  std::optional<CaseSplitBound> split;
+  bool bySplit = false;
   int64_t mismatchPeak = -1; // CBC's plan failed the simulator check.
   // A bound of remat's whole schedule model (LowerBound.h, the operand-order
   // bound), in the objective's units: what is reported for a plan outside
@@ -508,14 +517,23 @@ std::optional<PlanResult> remat::sched::milpOptimal(const Graph &graph,
         }
       }
     }
+    // Time kept from CBC for the case split below (training graphs with a
+    // plan the bound does not prove): each case's LowerBound and the
+    // lowering of the first case's solution.
+    double splitReserve = 0;
+    if (cutoff && !meets(bound.recomputeCost, *cutoff) &&
+        !graph.isForwardOnly())
+      splitReserve = std::min(
+          kCaseSplitBounds * boundOptions.timeLimitSeconds + 0.5, left() / 4);
     if (cutoff && meets(bound.recomputeCost, *cutoff)) {
       result.infeasible = true; // Nothing beats the warm start.
       result.finished = true;   // Proved by the bound, no search needed.
       byBound = true;
     } else {
-      result = builder.solve(
-          false, budgetBytes, left(), cutoff, bound.recomputeCost,
-          rangeRows ? bound.ranges : std::vector<LowerBound::Range>());
+      result = builder.solve(false, budgetBytes, left() - splitReserve, cutoff,
+                             bound.recomputeCost,
+                             rangeRows ? bound.ranges
+                                       : std::vector<LowerBound::Range>());
       stats.nodes += result.nodes;
     }
     if (result.tooLargeNonzeros && compact &&
@@ -538,6 +556,43 @@ std::optional<PlanResult> remat::sched::milpOptimal(const Graph &graph,
     }
     if (cutoff)
       keepWarm(result, *cutoff, /*cutoffUsed=*/mismatchPeak < 0);
+    // Not proven: split on the node whose recomputations cost the plan the
+    // most (CaseSplitBound.h), at most one fewer of them or at least as
+    // many. The smaller case bound holds for every schedule; the first
+    // case's interval solution, lowered by windows, is a plan that may
+    // beat CBC's (resnet_n4 at 0.4 of store-all: `auto`'s plan runs the
+    // stem convolution three times in the backward, the optimum twice).
+    if (splitReserve > 0 && result.found && !result.optimal) {
+      if (std::optional<std::pair<unsigned, unsigned>> costliest =
+              costliestRecomputation(graph, result.schedule)) {
+        // Each LowerBound of the split within its share of the time left.
+        LowerBoundOptions splitOptions = boundOptions;
+        splitOptions.timeLimitSeconds =
+            std::max(0.01, std::min(boundOptions.timeLimitSeconds,
+                                    left() / kCaseSplitBounds));
+        split = caseSplitBound(graph, budgetBytes, costliest->first,
+                               costliest->second - 1, splitOptions,
+                               bound.recomputeCost, bound.jointSolution.steps);
+        double splitBound = wholeCostBound(nodeCosts, split->recomputeCost);
+        if (splitBound > bound.recomputeCost) {
+          bound.recomputeCost = splitBound;
+          result.bound = std::max(result.bound, splitBound);
+        }
+        CutLoweringOptions lowering;
+        lowering.seconds = std::max(0.01, left() / 2);
+        if (std::optional<CutLowering> lowered = lowerBoundWithinBudget(
+                graph, budgetBytes, split->capped, lowering))
+          if (lowered->sim.recomputeCost < result.objective - 1e-9) {
+            result.schedule = std::move(lowered->schedule);
+            result.objective = lowered->sim.recomputeCost;
+            byCut = byWindows = bySplit = true;
+            byRepair = stats.fromWarmStart = false;
+          }
+        result.bound = std::min(result.bound, result.objective);
+        result.optimal = meets(result.bound, result.objective);
+        result.gapPercent = gapPercent(result.objective, result.bound);
+      }
+    }
     if (!result.found) {
       note = result.infeasible
                  ? "milp: no schedule fits the budget of " +
@@ -611,7 +666,20 @@ std::optional<PlanResult> remat::sched::milpOptimal(const Graph &graph,
                    "list out of index order or repeating a value), where "
                    "CBC's proofs and bounds do not reach: only LowerBound's "
                    "(remat's whole model) are claimed";
-  if (byCut)
+  if (split) {
+    char buf[256];
+    std::snprintf(buf, sizeof(buf),
+                  "; case split on '%s' (recomputed at most %u times: bound "
+                  "%.6g; at least %u: %.6g)",
+                  graph.nodes[split->node].name.c_str(),
+                  split->maxRecomputations, split->atMost,
+                  split->maxRecomputations + 1, split->atLeast);
+    plan.detail += buf;
+  }
+  if (bySplit)
+    plan.detail += "; the plan: the first case's interval solution, lowered "
+                   "by windows (CutLowering.h)";
+  else if (byCut)
     plan.detail += byWindows ? "; warm start: the lower bound's interval "
                                "solution, lowered by windows (CutLowering.h)"
                              : "; warm start: the lower bound's cut, lowered "

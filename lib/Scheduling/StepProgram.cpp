@@ -61,7 +61,8 @@ constexpr unsigned kIntervalDiveSolves = 8;
 class StepLp {
 public:
   StepLp(llvm::ArrayRef<StepProgram> steps,
-         llvm::ArrayRef<IntervalStep> windows = {})
+         llvm::ArrayRef<IntervalStep> windows = {},
+         llvm::ArrayRef<unsigned> maxExecutions = {})
       : steps(steps), m(steps.front().cost.size()), k(steps.size()),
         intervals(!windows.empty()) {
     const StepProgram &first = steps.front();
@@ -97,6 +98,16 @@ public:
     }
     if (intervals)
       addWindowRows(windows);
+    // Capped executions (a case of a split): v executed in at most that
+    // many windows.
+    if (intervals)
+      for (unsigned v = 0; v != maxExecutions.size() && v != m; ++v)
+        if (maxExecutions[v] != ~0u) {
+          std::vector<std::pair<unsigned, double>> terms;
+          for (unsigned j = 0; j != k; ++j)
+            terms.push_back({executed(j, v), 1});
+          addRow(terms, -COIN_DBL_MAX, double(maxExecutions[v]));
+        }
     // A value recomputed after any step is recomputed (and paid) once.
     if (k > 1 && !intervals)
       for (unsigned j = 0; j != k; ++j)
@@ -366,9 +377,10 @@ static void executeClosure(const StepProgram &p, std::vector<char> &live,
 static std::optional<StepProgramResult>
 solvePrograms(llvm::ArrayRef<StepProgram> steps,
               llvm::ArrayRef<IntervalStep> windows, double seconds,
-              unsigned maxNodes) {
+              unsigned maxNodes, llvm::ArrayRef<unsigned> maxExecutions = {}) {
 #ifndef REMAT_HAVE_CBC
-  (void)steps, (void)windows, (void)seconds, (void)maxNodes;
+  (void)steps, (void)windows, (void)seconds, (void)maxNodes,
+      (void)maxExecutions;
   return std::nullopt;
 #else
   using Clock = std::chrono::steady_clock;
@@ -384,7 +396,7 @@ solvePrograms(llvm::ArrayRef<StepProgram> steps,
   if (m == 0)
     return std::nullopt;
   bool intervals = !windows.empty();
-  StepLp lp(steps, windows);
+  StepLp lp(steps, windows, maxExecutions);
   struct Node {
     double bound;
     StepLp::Bounds bounds;
@@ -838,11 +850,12 @@ remat::sched::solveJointStepProgram(llvm::ArrayRef<StepProgram> steps,
 
 std::optional<StepProgramResult>
 remat::sched::solveIntervalStepProgram(llvm::ArrayRef<IntervalStep> steps,
-                                       double seconds, unsigned maxNodes) {
+                                       double seconds, unsigned maxNodes,
+                                       llvm::ArrayRef<unsigned> maxExecutions) {
   std::vector<StepProgram> programs;
   for (const IntervalStep &step : steps)
     programs.push_back(step.program);
   if (programs.empty())
     return std::nullopt;
-  return solvePrograms(programs, steps, seconds, maxNodes);
+  return solvePrograms(programs, steps, seconds, maxNodes, maxExecutions);
 }

@@ -85,6 +85,7 @@
 #include <cstdint>
 #include <functional>
 #include <optional>
+#include <utility>
 #include <vector>
 
 namespace remat {
@@ -187,6 +188,14 @@ struct LowerBoundOptions {
   /// {83, 84} at the end of the backward (the first convolution's output
   /// executed twice), 13.19 -> 21.2% of the forward in 2 s (milp20).
   bool jointNeighbourSteps = true;
+  /// A case of a split (CaseSplitBound.h): pairs (node, k) saying that the
+  /// schedules bounded recompute that forward node at most k times (execute
+  /// it at most k times after its forward execution). Only the interval
+  /// programs (`intervalSteps`) use it, as a row over the node's executions
+  /// in their windows (StepProgram.h, `solveIntervalStepProgram`'s
+  /// `maxExecutions`); with it the bound holds for those schedules only.
+  /// Empty: every schedule.
+  std::vector<std::pair<unsigned, unsigned>> maxRecomputations;
   /// Test hook (unset outside tests): the seconds elapsed since the start
   /// of `recomputeLowerBound`, read in place of the steady clock by every
   /// check of the time limit's shares. The solvers (CLP, StepProgram.h)
@@ -327,6 +336,18 @@ std::optional<IntervalSolution>
 solveIntervalSteps(const Graph &graph, int64_t budgetBytes,
                    llvm::ArrayRef<unsigned> steps, double seconds,
                    unsigned maxNodes, bool recomputeMemory = true);
+
+/// The bound of the interval program of `steps` (as `solveIntervalSteps`,
+/// without a node limit) with the caps `maxRecomputations` (node, k) of
+/// `LowerBoundOptions::maxRecomputations`: a bound on the recompute after
+/// the first step of every schedule within the budget that recomputes each
+/// such node at most k times; +infinity when the program has no point (no
+/// such schedule exists, proved). None: built without CLP, no step
+/// concerns a value, or no LP was solved within `seconds`.
+std::optional<double> intervalStepsBound(
+    const Graph &graph, int64_t budgetBytes, llvm::ArrayRef<unsigned> steps,
+    double seconds,
+    llvm::ArrayRef<std::pair<unsigned, unsigned>> maxRecomputations);
 
 /// The least activation peak any schedule of `graph` can reach: the bytes
 /// live at some step whatever is recomputed. The graph must be valid.

@@ -163,9 +163,17 @@ solveJointStepProgram(llvm::ArrayRef<StepProgram> steps, double seconds,
 /// WindowLowering.h) the search also rounds LP points at a half, searches
 /// locally from each rounding and dives from the root (StepProgram.cpp);
 /// without it the time goes to the tree, for the bound.
+///
+/// `maxExecutions` (empty, or one entry per value; ~0u: none) caps the
+/// windows that execute a value: sum_j e_j(v) <= maxExecutions[v]. The
+/// windows are disjoint in time, so a schedule that executes v at most c
+/// times after the first step gives a point of the program with the row;
+/// the bound then holds for those schedules only (a case of a split,
+/// CaseSplitBound.h).
 std::optional<StepProgramResult>
 solveIntervalStepProgram(llvm::ArrayRef<IntervalStep> steps, double seconds,
-                         unsigned maxNodes = 0);
+                         unsigned maxNodes = 0,
+                         llvm::ArrayRef<unsigned> maxExecutions = {});
 
 } // namespace sched
 } // namespace remat

@@ -1,0 +1,152 @@
+//===- CaseSplitBoundTest.cpp - The recompute bound split on one node -----===//
+//
+// Part of the remat project.
+//
+//===----------------------------------------------------------------------===//
+
+#include "remat/Scheduling/CaseSplitBound.h"
+#include "remat/Scheduling/KeptSet.h"
+#include "remat/Scheduling/LowerBound.h"
+#include "remat/Scheduling/Milp.h"
+#include "remat/Scheduling/StepProgram.h"
+
+#include "TestGraphs.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <limits>
+#include <random>
+#include <vector>
+
+using namespace remat::sched;
+
+namespace {
+
+/// One enumerated schedule: its peak, its recompute and how often it
+/// recomputes each node.
+struct Point {
+  int64_t peak;
+  double cost;
+  std::vector<unsigned> count;
+};
+
+/// Every schedule of the MILP's model on a tiny graph (as
+/// test::allSchedules, ScheduleEnumeration.h), with its counts.
+std::vector<Point> enumerate(const Graph &g) {
+  std::vector<unsigned> fwd, bwd;
+  for (unsigned v = 0; v != g.size(); ++v) {
+    if (g.nodes[v].backward)
+      bwd.push_back(v);
+    else if (!isAlwaysKept(g.nodes[v]))
+      fwd.push_back(v);
+  }
+  unsigned bits = fwd.size() * bwd.size();
+  EXPECT_LE(bits, 18u);
+  std::vector<Point> points;
+  for (uint64_t mask = 0; mask < (uint64_t(1) << bits); ++mask) {
+    Schedule s(g.size());
+    std::vector<unsigned> count(g.size(), 0);
+    for (unsigned t = 0; t != bwd.size(); ++t)
+      for (unsigned q = 0; q != fwd.size(); ++q)
+        if ((mask >> (t * fwd.size() + q)) & 1) {
+          s.recomputeBefore[bwd[t]].push_back(fwd[q]);
+          ++count[fwd[q]];
+        }
+    SimResult sim;
+    if (!simulate(g, s, sim))
+      points.push_back({sim.peakBytes, sim.recomputeCost, std::move(count)});
+  }
+  return points;
+}
+
+/// The options the exact MILP bounds with (Milp.cpp: joint interval steps).
+LowerBoundOptions milpBoundOptions() {
+  LowerBoundOptions options;
+  options.timeLimitSeconds = 10;
+  options.jointExactSteps = kMilpBoundJointSteps;
+  options.intervalSteps = true;
+  return options;
+}
+
+/// Over 40 tiny random training graphs, every budget between the least and
+/// the largest enumerated peak, every recomputable forward node and k in
+/// {0, 1, 2}: each case's bound is at most the least recompute of the
+/// enumerated schedules in that case, and the split's bound at most the
+/// optimum. `tight` counts splits whose bound is within 1% of the optimum
+/// (an inflated bound fails), `raised` those whose first case (at most k)
+/// bounds above the plain bound (the cap binds: the split without its
+/// second case fails where the plain bound is the optimum; without its
+/// first case, (k + 1) cost(v) alone exceeds it).
+TEST(CaseSplitBound, NeverAboveTheExhaustiveOptimumOfEitherCase) {
+  if (!stepProgramAvailable())
+    GTEST_SKIP() << "built without CBC/CLP";
+  std::mt19937 rng(1101);
+  LowerBoundOptions options = milpBoundOptions();
+  double inf = std::numeric_limits<double>::infinity();
+  unsigned checked = 0, tight = 0, raised = 0;
+  for (unsigned iter = 0; iter != 40; ++iter) {
+    Graph g = test::makeEnumerableGraph(rng, iter);
+    ASSERT_FALSE(g.validate());
+    std::vector<Point> points = enumerate(g);
+    int64_t minPeak = std::numeric_limits<int64_t>::max(), maxPeak = 0;
+    for (const Point &p : points) {
+      minPeak = std::min(minPeak, p.peak);
+      maxPeak = std::max(maxPeak, p.peak);
+    }
+    for (int64_t budget = minPeak; budget <= maxPeak; ++budget) {
+      double plain = recomputeLowerBound(g, budget, options).recomputeCost;
+      for (unsigned v = 0; v != g.size(); ++v) {
+        const Node &node = g.nodes[v];
+        if (node.backward || isAlwaysKept(node) || node.noRecompute)
+          continue;
+        for (unsigned k = 0; k != 3; ++k) {
+          double optimum = inf, atMost = inf, atLeast = inf;
+          for (const Point &p : points) {
+            if (p.peak > budget)
+              continue;
+            optimum = std::min(optimum, p.cost);
+            (p.count[v] <= k ? atMost : atLeast) =
+                std::min(p.count[v] <= k ? atMost : atLeast, p.cost);
+          }
+          CaseSplitBound split =
+              caseSplitBound(g, budget, v, k, options, plain);
+          std::string where = "graph " + std::to_string(iter) + " budget " +
+                              std::to_string(budget) + " node " +
+                              std::to_string(v) + " k " + std::to_string(k);
+          EXPECT_LE(split.atMost, atMost * (1 + 1e-9) + 1e-9) << where;
+          EXPECT_LE(split.atLeast, atLeast * (1 + 1e-9) + 1e-9) << where;
+          EXPECT_LE(split.recomputeCost, optimum * (1 + 1e-9) + 1e-9) << where;
+          EXPECT_GE(split.recomputeCost, plain * (1 - 1e-9) - 1e-9) << where;
+          ++checked;
+          raised += split.atMost > plain * (1 + 1e-6) + 1e-9;
+          tight += split.recomputeCost * 1.01 > optimum;
+        }
+      }
+    }
+  }
+  EXPECT_GT(checked, 500u);
+  EXPECT_GT(raised, 0u) << "of " << checked;
+  EXPECT_GT(tight, 0u) << "of " << checked;
+}
+
+/// The node whose recomputations cost a schedule the most, with its count.
+TEST(CaseSplitBound, CostliestRecomputation) {
+  Graph g;
+  g.addNode(test::makeCostNode("a", 10, 5, {}));
+  g.addNode(test::makeCostNode("b", 10, 3, {0}));
+  g.addNode(test::makeCostNode("loss", 1, 1, {1}));
+  g.addNode(test::makeCostNode("gb", 10, 1, {2, 1}, true));
+  g.addNode(test::makeCostNode("ga", 10, 1, {3, 0}, true));
+  Schedule s(g.size());
+  EXPECT_FALSE(costliestRecomputation(g, s));
+  s.recomputeBefore[3] = {1};
+  s.recomputeBefore[4] = {0, 1};
+  // b twice (6) beats a once (5).
+  auto c = costliestRecomputation(g, s);
+  ASSERT_TRUE(c);
+  EXPECT_EQ(c->first, 1u);
+  EXPECT_EQ(c->second, 2u);
+}
+
+} // namespace
