@@ -49,7 +49,8 @@ remat::sched::costliestRecomputation(const Graph &graph,
 static double forcedLateBound(const Graph &graph, int64_t budgetBytes,
                               unsigned node, unsigned k,
                               const LowerBoundOptions &options,
-                              llvm::ArrayRef<unsigned> steps) {
+                              llvm::ArrayRef<unsigned> steps,
+                              unsigned &from) {
   double inf = std::numeric_limits<double>::infinity();
   double seconds = options.timeLimitSeconds > 0 ? options.timeLimitSeconds : 2;
   unsigned firstBackward = 0;
@@ -72,6 +73,7 @@ static double forcedLateBound(const Graph &graph, int64_t budgetBytes,
                                                     seconds / 4, {{node, k}});
     if (!late)
       return 0;
+    from = s;
     if (*late == inf)
       return inf;
     // The schedule's lists up to s are a schedule of the nodes up to s
@@ -107,11 +109,12 @@ CaseSplitBound remat::sched::caseSplitBound(
     for (llvm::ArrayRef<unsigned> steps :
          {plainSteps,
           llvm::ArrayRef<unsigned>(split.capped.jointSolution.steps)}) {
+      unsigned from = ~0u;
       double late = forcedLateBound(graph, budgetBytes, node, maxRecomputations,
-                                    options, steps);
+                                    options, steps, from);
       if (late > split.atMost) {
         split.atMost = late;
-        split.lateSteps = steps.vec();
+        split.lateFrom = from;
       }
       if (!steps.empty())
         break; // One LowerBound of a head graph at most.

@@ -86,9 +86,11 @@ struct CaseSplitBound {
   /// (`lowerBoundWithinBudget`, CutLowering.h). Its ranges and bound hold
   /// for the schedules of that case only.
   LowerBound capped;
-  /// The steps whose suffix gave the first case's bound by executions
-  /// forced late (empty: not that bound).
-  std::vector<unsigned> lateSteps;
+  /// The step s after which the first case's bound by executions forced
+  /// late proved the node executed k times, when that bound gave `atMost`
+  /// (~0u: it did not): a schedule of the case never recomputes the node
+  /// in the lists up to s.
+  unsigned lateFrom = ~0u;
 };
 
 /// The forward node whose recomputations in `schedule` cost the most
