@@ -216,6 +216,13 @@ static llvm::cl::opt<bool> milpRangeRows(
     llvm::cl::desc("Add LowerBound's bounds on parts of the schedule as "
                    "rows of the MILP in --milp-graphs (stage rows)"),
     llvm::cl::init(false), llvm::cl::cat(benchCategory));
+static llvm::cl::opt<std::string> milpDump(
+    "milp-dump",
+    llvm::cl::desc("Write the compact model CBC gets in --milp-graphs to this "
+                   "file as MPS (each call overwrites it: the last pair's; "
+                   "nothing when no whole-graph model reaches CBC)"),
+    llvm::cl::value_desc("file"), llvm::cl::init(""),
+    llvm::cl::cat(benchCategory));
 static llvm::cl::opt<bool>
     milpDense("milp-dense",
               llvm::cl::desc("Also run the dense (old) MILP in "
@@ -822,9 +829,10 @@ static void runMilpRows(const std::string &name, const Graph &g) {
         llvm::errs() << name << " " << fraction << ": "
                      << (p ? p->detail : note) << "\n";
       } else {
-        p = milpOptimal(solved, budget, milpTimeLimit, note, warm, model,
-                        milpRangeRows, milpCostFixing, milpKnapsackRows,
-                        milpTreeCuts);
+        p = milpOptimal(
+            solved, budget, milpTimeLimit, note, warm, model, milpRangeRows,
+            milpCostFixing, milpKnapsackRows, milpTreeCuts,
+            model == MilpModel::Compact ? milpDump.getValue() : std::string());
       }
       double cpu = double(std::clock() - cpuStart) / CLOCKS_PER_SEC;
       double wall = std::chrono::duration<double>(

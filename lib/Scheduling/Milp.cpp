@@ -130,18 +130,15 @@ constexpr double kCaseSplitBounds = 4;
          std::to_string(kMilpMaxNonzeros) + " solved whole";
 }
 
-std::optional<PlanResult> remat::sched::milpOptimal(const Graph &graph,
-                                                    int64_t budgetBytes,
-                                                    double timeLimitSeconds,
-                                                    std::string &note,
-                                                    const Schedule *warmStart,
-                                                    MilpModel model,
-                                                    bool rangeRows,
-                                                    bool costFixing,
-                                                    bool knapsackRows,
-                                                    bool treeCuts) {
+std::optional<PlanResult>
+remat::sched::milpOptimal(const Graph &graph, int64_t budgetBytes,
+                          double timeLimitSeconds, std::string &note,
+                          const Schedule *warmStart, MilpModel model,
+                          bool rangeRows, bool costFixing, bool knapsackRows,
+                          bool treeCuts, const std::string &dumpFile) {
 #ifndef REMAT_HAVE_CBC
   (void)treeCuts;
+  (void)dumpFile;
   (void)model;
   (void)rangeRows;
   (void)costFixing;
@@ -311,8 +308,10 @@ std::optional<PlanResult> remat::sched::milpOptimal(const Graph &graph,
       least.finished = true;   // Proved by the bound, no search needed.
       byBound = true;
     } else {
+      builder.mpsFile = dumpFile;
       least = builder.solve(/*peakMode=*/true, 0, left() * 2 / 3, cutoff,
                             peakBound);
+      builder.mpsFile.clear();
       stats.nodes += least.nodes;
     }
     // Too large to solve whole: the descent of MilpLarge.h from the warm
@@ -530,10 +529,12 @@ std::optional<PlanResult> remat::sched::milpOptimal(const Graph &graph,
       result.finished = true;   // Proved by the bound, no search needed.
       byBound = true;
     } else {
+      builder.mpsFile = dumpFile;
       result = builder.solve(false, budgetBytes, left() - splitReserve, cutoff,
                              bound.recomputeCost,
                              rangeRows ? bound.ranges
                                        : std::vector<LowerBound::Range>());
+      builder.mpsFile.clear();
       stats.nodes += result.nodes;
     }
     if (result.tooLargeNonzeros && compact &&

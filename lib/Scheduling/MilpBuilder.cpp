@@ -31,6 +31,7 @@
 #include <coin/CbcSolver.hpp>
 #include <coin/ClpSimplex.hpp>
 #include <coin/CoinFinite.hpp>
+#include <coin/CoinMpsIO.hpp>
 #include <coin/OsiClpSolverInterface.hpp>
 
 using namespace remat::sched;
@@ -536,6 +537,18 @@ SolveOutcome MilpBuilder::solve(bool peakMode, int64_t budget, double seconds,
     if (colInt[c])
       lp.setInteger(c);
   lp.setObjSense(1);
+  if (!mpsFile.empty()) {
+    // Uncompressed, with names C0000000.. and R0000000.. and the integer
+    // columns in MARKER blocks (OSI's own writeMps gzips where it can).
+    std::vector<char> integrality(colInt.begin(), colInt.end());
+    std::vector<std::string> noNames;
+    CoinMpsIO writer;
+    writer.setMpsData(*lp.getMatrixByCol(), lp.getInfinity(), lp.getColLower(),
+                      lp.getColUpper(), lp.getObjCoefficients(),
+                      integrality.data(), lp.getRowLower(), lp.getRowUpper(),
+                      noNames, noNames);
+    writer.writeMps(mpsFile.c_str(), /*compression=*/0, /*formatType=*/1);
+  }
   // The time limit covers every LP: CBC checks its clock only between
   // its own steps (root cut passes, nodes), while one LP solve of a large
   // model can run for minutes. Clp's wall-clock limit is a point in time,

@@ -26,6 +26,7 @@
 #include <limits>
 #include <optional>
 #include <set>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -169,6 +170,9 @@ public:
   /// `solve` only gathers the model and says whether it exceeds
   /// kMilpMaxNonzeros (`tooLargeNonzeros`); nothing is solved.
   bool sizeOnly = false;
+  /// When not empty, `solve` writes the model it hands CBC to this file
+  /// as free MPS before solving it (`milpOptimal`'s `dumpFile`).
+  std::string mpsFile;
   /// `solve` at a budget solves the model's LP relaxation into it
   /// (`solveLpRelaxation`) instead of calling CBC, whatever its size.
   LpRelaxation *relaxation = nullptr;

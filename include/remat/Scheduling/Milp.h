@@ -176,15 +176,20 @@ constexpr unsigned kMilpBoundJointSteps = 8;
 /// it, models of 2,000 columns or more get cuts at the root only (the rule
 /// from before the knapsack rows). It changes the search, never the model
 /// (docs/Scheduling.md, "Tree cuts").
-std::optional<PlanResult> milpOptimal(const Graph &graph, int64_t budgetBytes,
-                                      double timeLimitSeconds,
-                                      std::string &note,
-                                      const Schedule *warmStart = nullptr,
-                                      MilpModel model = MilpModel::Compact,
-                                      bool rangeRows = false,
-                                      bool costFixing = false,
-                                      bool knapsackRows = true,
-                                      bool treeCuts = true);
+/// `dumpFile` (empty: none) receives the model of the whole graph handed
+/// to CBC as uncompressed MPS (CoinMpsIO; names C0000000.. and R0000000..,
+/// binaries as BV bounds, a minimisation, objective and memory in the
+/// builder's scaled units): the budget mode's solve (with LowerBound's
+/// objective row and the knapsack and range rows when on), or in peak mode
+/// the least-peak solve. Not written when no whole-graph model reaches CBC
+/// (a bound proves the warm start, the budget is proved infeasible first,
+/// or MilpLarge.h plans the graph).
+std::optional<PlanResult>
+milpOptimal(const Graph &graph, int64_t budgetBytes, double timeLimitSeconds,
+            std::string &note, const Schedule *warmStart = nullptr,
+            MilpModel model = MilpModel::Compact, bool rangeRows = false,
+            bool costFixing = false, bool knapsackRows = true,
+            bool treeCuts = true, const std::string &dumpFile = {});
 
 /// A lower bound on the activation peak of a forward-only graph's schedules.
 struct MilpWindowBound {
