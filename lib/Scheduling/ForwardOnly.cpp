@@ -438,9 +438,9 @@ PlanResult MinPeakSearch::perturbed(const ForwardPerturbOptions &options) {
   for (; (options.maxRounds == 0 || rounds != options.maxRounds) &&
          elapsed() < options.seconds && !withinBudget(best);
        ++rounds) {
-    // The kick: values live at the best plan's peak, each drop weakened to
-    // Keep or a kept value's drop strengthened (at random); then the search
-    // from there.
+    // The kick: values live at the best plan's peak, each (at random) a
+    // dropped value kept or dropped harder, with even odds, or a kept value
+    // dropped; then the search from there.
     modes = bestModes;
     std::vector<unsigned> live =
         getNodesLiveAtPeak(graph, best.schedule, best.sim);

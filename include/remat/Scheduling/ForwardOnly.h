@@ -123,8 +123,9 @@ struct ForwardPerturbOptions {
 /// of `forwardOnlyMinPeak` (without the rebuilding construction), then,
 /// until the budget is met (none: until `options` stop it), a kick from the
 /// best modes found (`options.kick` values live at its peak, each taken at
-/// random: a dropped value kept, or a kept value given a stronger drop
-/// mode) followed by the same search from there; a search's plan replaces
+/// random: a kept value given a stronger drop mode, a dropped one kept or,
+/// with even odds, dropped harder where it can be) followed by the same
+/// search from there; a search's plan replaces
 /// the best when it is within the budget and the best is not (or both are
 /// and it recomputes less), else when it peaks lower (or as low, at less
 /// recompute). The greedy search stops in a local optimum where one or two
