@@ -644,6 +644,8 @@ SolveOutcome MilpBuilder::solve(bool peakMode, int64_t budget, double seconds,
   answer.provenOptimal = cbc.isProvenOptimal();
   answer.provenInfeasible = cbc.isProvenInfeasible();
   answer.secondsLimitReached = cbc.isSecondsLimitReached();
+  answer.limitReached =
+      cbc.isNodeLimitReached() || cbc.isSolutionLimitReached();
   answer.deadline = deadline;
   answer.returnedAt = Clock::now();
   answer.bestPossible = cbc.getBestPossibleObjValue();
@@ -653,6 +655,7 @@ SolveOutcome MilpBuilder::solve(bool peakMode, int64_t budget, double seconds,
     answer.bestKnown = std::min(answer.bestKnown.value_or(obj), obj);
   CbcClaims claims = acceptCbcAnswer(answer);
   out.finished = claims.finished;
+  out.stoppedOnLimit = claims.stoppedOnLimit;
   if (claims.bound)
     out.bound = std::max(0.0, *claims.bound) * unit;
   out.bound = std::max(out.bound, lowerBound);

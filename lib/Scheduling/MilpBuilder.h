@@ -40,6 +40,9 @@ struct SolveOutcome {
   /// CBC's search ended before the deadline (MilpClaims.h), or LowerBound's
   /// bound proved the outcome without it: only then does it prove anything.
   bool finished = false;
+  /// CBC stopped on a node or solution limit in time (MilpClaims.h): the
+  /// outcome depends on the model alone, but proves nothing.
+  bool stoppedOnLimit = false;
   bool optimal = false;
   bool infeasible = false;
   double gapPercent = 0;

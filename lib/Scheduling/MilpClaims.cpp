@@ -13,8 +13,10 @@ using namespace remat::sched;
 
 CbcClaims remat::sched::acceptCbcAnswer(const CbcAnswer &answer) {
   CbcClaims claims;
-  claims.finished =
+  bool inTime =
       !answer.secondsLimitReached && answer.returnedAt < answer.deadline;
+  claims.finished = inTime && !answer.limitReached;
+  claims.stoppedOnLimit = inTime && answer.limitReached;
   claims.optimal = claims.finished && answer.provenOptimal;
   claims.infeasible = claims.finished && answer.provenInfeasible;
   double b = answer.bestPossible;

@@ -403,7 +403,7 @@ void detail::cutRepairedRecompute(const Graph &graph, int64_t budget,
                                        std::min(left(), solveSeconds));
       if (out.tooLargeNonzeros)
         return;
-      if (out.finished)
+      if (out.finished || out.stoppedOnLimit)
         solved = version;
       SimResult next;
       if (out.found && !simulate(graph, out.schedule, next) &&

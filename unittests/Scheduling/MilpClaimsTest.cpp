@@ -74,6 +74,36 @@ TEST(MilpClaims, StoppedOnTheTimeLimitIsNoProof) {
   EXPECT_FALSE(c.bound);
 }
 
+/// Stopped on a node or solution limit (`-maxNodes`, `-maxSolutions`) in
+/// time: nodes were left open, so no proof, and its bound only strictly
+/// below the best known objective (as from a search cut short), whatever
+/// CBC's status says. The stop itself is reported, for callers that skip
+/// solving the same model again.
+TEST(MilpClaims, StoppedOnANodeOrSolutionLimitIsNoProof) {
+  CbcAnswer a = answer(-1.0);
+  a.limitReached = true;
+  CbcClaims c = acceptCbcAnswer(a);
+  EXPECT_FALSE(c.finished);
+  EXPECT_TRUE(c.stoppedOnLimit);
+  EXPECT_FALSE(c.optimal);
+  EXPECT_FALSE(c.infeasible);
+  EXPECT_FALSE(c.bound);
+  a.bestPossible = 1.5;
+  c = acceptCbcAnswer(a);
+  ASSERT_TRUE(c.bound);
+  EXPECT_EQ(*c.bound, 1.5);
+  // After the deadline or on the time limit it is no limit stop either.
+  a = answer(1.0);
+  a.limitReached = true;
+  EXPECT_FALSE(acceptCbcAnswer(a).stoppedOnLimit);
+  a = answer(-1.0);
+  a.limitReached = true;
+  a.secondsLimitReached = true;
+  EXPECT_FALSE(acceptCbcAnswer(a).stoppedOnLimit);
+  // A search that ended on its own is not stopped on a limit.
+  EXPECT_FALSE(acceptCbcAnswer(answer(-1.0)).stoppedOnLimit);
+}
+
 /// The audit's edge: from a search cut short, a best possible objective at
 /// the cutoff (CBC is given the cutoff plus 1e-6) or within a relative 1e-6
 /// of the best known objective would close the gap by itself; it does not

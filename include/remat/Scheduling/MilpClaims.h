@@ -41,6 +41,9 @@ struct CbcAnswer {
   bool provenInfeasible = false;
   /// CBC stopped on its own time limit.
   bool secondsLimitReached = false;
+  /// CBC stopped on a node or solution limit (`-maxNodes`, `-maxSolutions`):
+  /// open nodes were left, whatever its status says.
+  bool limitReached = false;
   /// The call's deadline and the time CBC returned.
   std::chrono::steady_clock::time_point deadline, returnedAt;
   /// CBC's best possible objective (its lower bound), as it reports it.
@@ -53,8 +56,13 @@ struct CbcAnswer {
 
 /// The part of a `CbcAnswer` that counts.
 struct CbcClaims {
-  /// The search ended before the deadline, not on a time limit.
+  /// The search ended before the deadline and on no limit (time, nodes or
+  /// solutions): only then do optimality and infeasibility count.
   bool finished = false;
+  /// The search stopped on a node or solution limit before the deadline and
+  /// not on its time limit: the answer depends on the model alone (solved
+  /// again it would be the same), but it proves nothing.
+  bool stoppedOnLimit = false;
   bool optimal = false;
   bool infeasible = false;
   /// A lower bound on every solution's objective, if CBC's counts.
@@ -62,7 +70,9 @@ struct CbcClaims {
 };
 
 /// The rule: optimality and infeasibility count only from a finished search
-/// (not stopped on its time limit and returned before the deadline). CBC's
+/// (not stopped on its time, node or solution limit, and returned before the
+/// deadline); a search stopped on a node or solution limit left nodes open,
+/// so it is no proof even where CBC's status would say so. CBC's
 /// best possible objective counts from a finished search; from one that was
 /// not, only when it lies strictly below the best known objective (by a
 /// relative 1e-6), so that it never closes the gap by itself: cut short at
