@@ -172,8 +172,9 @@ TEST(CutLowering, BoundsIntervalSolutionByWindows) {
       double optimum = test::leastWithin(points, budget);
       EXPECT_GE(check.recomputeCost, optimum * (1 - 1e-9) - 1e-9)
           << "graph " << iter << " budget " << budget;
-      if (cut)
+      if (cut) {
         EXPECT_LE(check.recomputeCost, cut->sim.recomputeCost);
+      }
       byWindows += got->byWindows &&
                    (!cut || check.recomputeCost < cut->sim.recomputeCost);
       atBound += check.recomputeCost <= bound.recomputeCost * (1 + 1e-9);

@@ -82,12 +82,14 @@ TEST(MilpWindows, AnswersKeepTheStepsOutsideTheWindow) {
                               std::to_string(last) + " step " +
                               std::to_string(k);
           EXPECT_LE(after[k], budget) << where;
-          if (k > last || (k < first && request.enterAlso.empty()))
+          if (k > last || (k < first && request.enterAlso.empty())) {
             EXPECT_LE(after[k], before[k]) << where;
-          if (k < first || k > last)
+          }
+          if (k < first || k > last) {
             EXPECT_EQ(answer.schedule->recomputeBefore[k],
                       plan.recomputeBefore[k])
                 << where;
+          }
         }
         ++answers;
         extended += !request.enterAlso.empty();
