@@ -52,3 +52,60 @@ def test_clean_exit_records_nothing(tmp_path):
     record_exit("T", 0, result, tmp_path / "exit-T.xml")
     assert not (tmp_path / "exit-T.xml").exists()
     assert summarize(result) == (0, "2 passed, 0 failed")
+
+
+LISTING = """Running main() from ./googletest/src/gtest_main.cc
+S.
+  a
+  b
+P/T.
+  c/0  # GetParam() = 4
+"""
+
+
+def shard(path, *tests):
+    cases = "".join(f'<testcase classname="{t.rsplit(".", 1)[0]}" '
+                    f'name="{t.rsplit(".", 1)[1]}"/>' for t in tests)
+    path.write_text(f"<testsuites><testsuite>{cases}</testsuite></testsuites>")
+    return path
+
+
+def check_shards(tmp_path, *shards):
+    listing = tmp_path / "T.tests"
+    listing.write_text(LISTING)
+    out = tmp_path / "shards-T.xml"
+    subprocess.run([sys.executable, str(SCRIPT), "--shards", "T", str(listing),
+                    str(out), *map(str, shards)],
+                   capture_output=True, text=True, check=True)
+    return out
+
+
+def test_shards_that_run_every_listed_test_once_record_nothing(tmp_path):
+    out = check_shards(tmp_path, shard(tmp_path / "0.xml", "S.a", "P/T.c/0"),
+                       shard(tmp_path / "1.xml", "S.b"))
+    assert not out.exists()
+
+
+def test_a_test_in_no_shard_counts_as_a_failure(tmp_path):
+    # A shard that crashed before writing its results, or sharding that
+    # skipped a test: the listed test is in no shard's results.
+    first = shard(tmp_path / "0.xml", "S.a", "P/T.c/0")
+    out = check_shards(tmp_path, first, tmp_path / "missing.xml")
+    assert summarize(first, out) == (1, "2 passed, 1 failed")
+    assert "1 tests in no shard's results (S.b)" in out.read_text()
+
+
+def test_a_test_in_two_shards_counts_as_a_failure(tmp_path):
+    # Shards that each ran everything (GTEST_TOTAL_SHARDS not honoured).
+    out = check_shards(tmp_path,
+                       shard(tmp_path / "0.xml", "S.a", "S.b", "P/T.c/0"),
+                       shard(tmp_path / "1.xml", "S.a", "S.b", "P/T.c/0"))
+    assert summarize(out) == (1, "0 passed, 1 failed")
+    assert "3 tests in more than one shard's results" in out.read_text()
+
+
+def test_an_unlisted_test_counts_as_a_failure(tmp_path):
+    out = check_shards(tmp_path,
+                       shard(tmp_path / "0.xml", "S.a", "S.b", "P/T.c/0"),
+                       shard(tmp_path / "1.xml", "S.z"))
+    assert "1 tests not listed (S.z)" in out.read_text()
