@@ -68,8 +68,10 @@ def listed_tests(path):
             line = line.rstrip("\n")
             if line.startswith("  ") and suite is not None:
                 names.append(suite + line.split("#", 1)[0].strip())
-            elif line and not line[0].isspace() and line.endswith("."):
-                suite = line
+            elif line and not line[0].isspace() and \
+                    line.split("#", 1)[0].rstrip().endswith("."):
+                # A typed suite's line carries a comment: 'T/0.  # TypeParam = int'.
+                suite = line.split("#", 1)[0].rstrip()
             else:
                 suite = None
     return names

@@ -8,9 +8,9 @@
 # REMAT_SLOW_TESTS=0 skips the torchvision ResNet-18 / MobileNetV2 end-to-end
 # pytest cases (about 2 min of CPU; on by default, so CI runs them).
 # After the two lit runs (each already on every core), the gtest programs
-# and pytest run REMAT_TEST_JOBS (default: nproc) at a time, each gtest
-# program of either tree in REMAT_GTEST_SHARDS (default 4) shards; every
-# program's shards together must run each of its tests exactly once.
+# and pytest run REMAT_TEST_JOBS (default: nproc) at a time; a gtest program
+# of 50 tests or more (of either tree) runs as REMAT_GTEST_SHARDS (default 4)
+# shards, which together must run each of its tests exactly once.
 set -uo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 build="${REMAT_BUILD_DIR:-$root/build}"
@@ -19,6 +19,10 @@ results="$build/test-results"
 sanitizers="${REMAT_SANITIZER_TESTS:-1}"
 test_jobs="${REMAT_TEST_JOBS:-$(nproc)}"
 shards="${REMAT_GTEST_SHARDS:-4}"
+# A count that is not a positive integer would start no step (and leave
+# the summary line unwritten); fall back to one step / one shard.
+[[ $test_jobs =~ ^[1-9][0-9]*$ ]] || test_jobs=1
+[[ $shards =~ ^[1-9][0-9]*$ ]] || shards=1
 
 "$root/scripts/install-deps.sh" || { echo "0 passed, 1 failed"; exit 1; }
 if ! "$root/scripts/build.sh"; then
@@ -121,6 +125,7 @@ while [ "$next" -lt "${#queue[@]}" ] || [ "$running" -gt 0 ]; do
   while [ "$running" -lt "$test_jobs" ] && [ "$next" -lt "${#queue[@]}" ]; do
     cmd="${queue[$next]}"
     name="$(eval "set -- $cmd"; echo "$2")"
+    echo "== start $name"
     (status=0; eval "$cmd"; exit $status) > "$results/$name.log" 2>&1 &
     job_name[$!]="$name"
     job_start[$!]="$SECONDS"
@@ -130,12 +135,19 @@ while [ "$next" -lt "${#queue[@]}" ] || [ "$running" -gt 0 ]; do
   pid=""
   wait -n -p pid
   rc=$?
-  [ -n "$pid" ] || break
+  [ -n "${pid:-}" ] || break
   running=$((running - 1))
   [ "$rc" = 0 ] || status=1
   echo "== ${job_name[$pid]}: exit $rc, $((SECONDS - job_start[$pid])) s"
   cat "$results/${job_name[$pid]}.log"
 done
+
+# A queue left before its end (no child to wait for) skipped steps.
+if [ "$next" -lt "${#queue[@]}" ] || [ "$running" -gt 0 ]; then
+  status=1
+  echo "<testsuites><testsuite><testcase name=\"queue stopped with $((${#queue[@]} - next)) step(s) not started, $running running\"><failure/></testcase></testsuite></testsuites>" \
+    > "$results/exit-queue.xml"
+fi
 
 # Every listed test of a sharded program in exactly one shard's results.
 for n in "${sharded[@]}"; do

@@ -70,9 +70,9 @@ def shard(path, *tests):
     return path
 
 
-def check_shards(tmp_path, *shards):
+def check_shards(tmp_path, *shards, listing_text=LISTING):
     listing = tmp_path / "T.tests"
-    listing.write_text(LISTING)
+    listing.write_text(listing_text)
     out = tmp_path / "shards-T.xml"
     subprocess.run([sys.executable, str(SCRIPT), "--shards", "T", str(listing),
                     str(out), *map(str, shards)],
@@ -109,3 +109,15 @@ def test_an_unlisted_test_counts_as_a_failure(tmp_path):
                        shard(tmp_path / "0.xml", "S.a", "S.b", "P/T.c/0"),
                        shard(tmp_path / "1.xml", "S.z"))
     assert "1 tests not listed (S.z)" in out.read_text()
+
+
+def test_typed_suites_and_disabled_tests_are_listed(tmp_path):
+    # gtest lists a typed suite as 'Y/0.  # TypeParam = int': its tests are
+    # listed tests, not "not listed" ones; a DISABLED_ test is listed too
+    # and is reported (skipped) by the shard that owns it.
+    typed = LISTING + "Y/0.  # TypeParam = int\n  d\n  DISABLED_e\n"
+    out = check_shards(tmp_path,
+                       shard(tmp_path / "0.xml", "S.a", "P/T.c/0", "Y/0.d"),
+                       shard(tmp_path / "1.xml", "S.b", "Y/0.DISABLED_e"),
+                       listing_text=typed)
+    assert not out.exists()
