@@ -644,8 +644,14 @@ SolveOutcome MilpBuilder::solve(bool peakMode, int64_t budget, double seconds,
   answer.provenOptimal = cbc.isProvenOptimal();
   answer.provenInfeasible = cbc.isProvenInfeasible();
   answer.secondsLimitReached = cbc.isSecondsLimitReached();
-  answer.limitReached =
-      cbc.isNodeLimitReached() || cbc.isSolutionLimitReached();
+  // Any stop other than the end of the search or the clock (node and
+  // solution limits, CBC's "difficulties", an event) ends no proof. CBC's
+  // node and solution checks are ">= the limit": a search that ends at
+  // exactly its node limit, or any first-solution search that found one,
+  // is never "finished" either (proofs lost, none claimed).
+  answer.limitReached = cbc.isNodeLimitReached() ||
+                        cbc.isSolutionLimitReached() ||
+                        (cbc.status() != 0 && !cbc.isSecondsLimitReached());
   answer.deadline = deadline;
   answer.returnedAt = Clock::now();
   answer.bestPossible = cbc.getBestPossibleObjValue();

@@ -607,6 +607,7 @@ TEST(MilpLarge, APeakProvenByTheBoundLeavesTheStageModelsRecomputeUnclaimed) {
         milpOptimal(g, 0, kNeverBinds, note, &rebuilt->schedule);
     ASSERT_TRUE(p) << note;
     std::string what = "graph " + std::to_string(iter) + ": " + p->detail;
+    ASSERT_TRUE(p->solver) << what;
     EXPECT_EQ(p->sim.peakBytes, rebuilt->sim.peakBytes) << what;
     EXPECT_NE(p->detail.find("proven optimal by the lower bound"),
               std::string::npos)
