@@ -1068,16 +1068,17 @@ solveJointSteps(const Graph &graph, const StepFacts &facts,
                     recomputeMemory, values);
   std::optional<StepProgramResult> r;
   if (intervals) {
-    // Capped recomputations (`LowerBoundOptions::maxRecomputations`): the
-    // windows lie after the first step, so they hold at most k executions
-    // of a node made up to it and k + 1 (its forward one) of a later one.
+    // Capped recomputations (`LowerBoundOptions::maxRecomputations`): a
+    // window j executes only values step t_j concerns (the others are
+    // pinned there, unionPrograms), which are made before t_j, so each
+    // execution in a window is a recomputation, and the windows are
+    // disjoint: at most k of them execute the node.
     std::vector<unsigned> maxExecutions;
     for (auto [node, k] : caps)
       for (unsigned u = 0; u != values.size(); ++u)
         if (values[u] == node) {
           maxExecutions.resize(values.size(), ~0u);
-          unsigned cap = k + (node > steps.front() ? 1 : 0);
-          maxExecutions[u] = std::min(maxExecutions[u], cap);
+          maxExecutions[u] = std::min(maxExecutions[u], k);
         }
     r = solveIntervalStepProgram(windows, seconds, 0, maxExecutions);
     if (r && r->solutionCost >= 0 && r->live.size() == steps.size())

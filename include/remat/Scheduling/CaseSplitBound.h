@@ -17,9 +17,11 @@
 ///
 ///  - At most k: `recomputeLowerBound` with the cap (v, k)
 ///    (`LowerBoundOptions::maxRecomputations`): its interval programs get
-///    the row sum_j e_j(v) <= k (k + 1 for a v made after the first step),
-///    which every schedule of the case meets, because its windows are
-///    disjoint in time and lie after the first step; every other part of
+///    the row sum_j e_j(v) <= k, which every schedule of the case meets:
+///    window j executes only values made before its step t_j (the values
+///    step t_j concerns; the others are pinned there), so each execution
+///    in a window is a recomputation, and the windows are disjoint in
+///    time; every other part of
 ///    the bound holds for every schedule. And by executions forced late:
 ///    if the interval program of steps s = t_1 < .. < t_K with the cap
 ///    (v, k - 1) has no point (`intervalStepsBound` is +infinity), every
