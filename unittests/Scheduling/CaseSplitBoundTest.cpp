@@ -15,6 +15,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <iostream>
 #include <limits>
 #include <random>
 #include <vector>
@@ -84,7 +85,8 @@ TEST(CaseSplitBound, NeverAboveTheExhaustiveOptimumOfEitherCase) {
   std::mt19937 rng(1101);
   LowerBoundOptions options = milpBoundOptions();
   double inf = std::numeric_limits<double>::infinity();
-  unsigned checked = 0, tight = 0, raised = 0;
+  unsigned checked = 0, tight = 0, raised = 0, late = 0, lateOnPlain = 0,
+           lateInfinite = 0;
   for (unsigned iter = 0; iter != 40; ++iter) {
     Graph g = test::makeEnumerableGraph(rng, iter);
     ASSERT_FALSE(g.validate());
@@ -95,7 +97,8 @@ TEST(CaseSplitBound, NeverAboveTheExhaustiveOptimumOfEitherCase) {
       maxPeak = std::max(maxPeak, p.peak);
     }
     for (int64_t budget = minPeak; budget <= maxPeak; ++budget) {
-      double plain = recomputeLowerBound(g, budget, options).recomputeCost;
+      LowerBound plainBound = recomputeLowerBound(g, budget, options);
+      double plain = plainBound.recomputeCost;
       for (unsigned v = 0; v != g.size(); ++v) {
         const Node &node = g.nodes[v];
         if (node.backward || isAlwaysKept(node) || node.noRecompute)
@@ -109,18 +112,32 @@ TEST(CaseSplitBound, NeverAboveTheExhaustiveOptimumOfEitherCase) {
             (p.count[v] <= k ? atMost : atLeast) =
                 std::min(p.count[v] <= k ? atMost : atLeast, p.cost);
           }
-          CaseSplitBound split =
-              caseSplitBound(g, budget, v, k, options, plain);
-          std::string where = "graph " + std::to_string(iter) + " budget " +
-                              std::to_string(budget) + " node " +
-                              std::to_string(v) + " k " + std::to_string(k);
-          EXPECT_LE(split.atMost, atMost * (1 + 1e-9) + 1e-9) << where;
-          EXPECT_LE(split.atLeast, atLeast * (1 + 1e-9) + 1e-9) << where;
-          EXPECT_LE(split.recomputeCost, optimum * (1 + 1e-9) + 1e-9) << where;
-          EXPECT_GE(split.recomputeCost, plain * (1 - 1e-9) - 1e-9) << where;
-          ++checked;
-          raised += split.atMost > plain * (1 + 1e-6) + 1e-9;
-          tight += split.recomputeCost * 1.01 > optimum;
+          // Forced late on the capped bound's steps, and (as milpOptimal)
+          // on the plain bound's.
+          for (bool onPlainSteps : {false, true}) {
+            CaseSplitBound split = caseSplitBound(
+                g, budget, v, k, options, plain,
+                onPlainSteps
+                    ? llvm::ArrayRef<unsigned>(plainBound.jointSolution.steps)
+                    : llvm::ArrayRef<unsigned>());
+            std::string where = "graph " + std::to_string(iter) + " budget " +
+                                std::to_string(budget) + " node " +
+                                std::to_string(v) + " k " + std::to_string(k) +
+                                (onPlainSteps ? " on the plain steps" : "");
+            EXPECT_LE(split.atMost, atMost * (1 + 1e-9) + 1e-9) << where;
+            EXPECT_LE(split.atLeast, atLeast * (1 + 1e-9) + 1e-9) << where;
+            EXPECT_LE(split.recomputeCost, optimum * (1 + 1e-9) + 1e-9)
+                << where;
+            EXPECT_GE(split.recomputeCost, plain * (1 - 1e-9) - 1e-9) << where;
+            ++checked;
+            raised += split.atMost > plain * (1 + 1e-6) + 1e-9;
+            tight += split.recomputeCost * 1.01 > optimum;
+            if (split.lateFrom != ~0u) {
+              ++late;
+              lateOnPlain += onPlainSteps;
+              lateInfinite += split.atMost == inf;
+            }
+          }
         }
       }
     }
@@ -128,6 +145,13 @@ TEST(CaseSplitBound, NeverAboveTheExhaustiveOptimumOfEitherCase) {
   EXPECT_GT(checked, 500u);
   EXPECT_GT(raised, 0u) << "of " << checked;
   EXPECT_GT(tight, 0u) << "of " << checked;
+  // The bound by executions forced late decides the first case, on the
+  // plain bound's steps too (milpOptimal's path).
+  EXPECT_GT(late, 0u) << "of " << checked;
+  EXPECT_GT(lateOnPlain, 0u) << "of " << checked;
+  std::cout << checked << " splits, " << raised << " raised, " << late
+            << " decided by executions forced late (" << lateOnPlain
+            << " on the plain steps, " << lateInfinite << " +infinity)\n";
 }
 
 /// The node whose recomputations cost a schedule the most, with its count.
