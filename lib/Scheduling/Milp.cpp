@@ -24,6 +24,7 @@
 #include "remat/Scheduling/MilpWindows.h"
 
 #include <algorithm>
+#include <cassert>
 #include <chrono>
 #include <cmath>
 #include <cstdint>
@@ -119,10 +120,19 @@ std::string formatDetail(const SolverStats &stats, bool peakMode) {
 /// with 100 (sweeps converged within 60 s), 226.43% with 400 (time out).
 constexpr int64_t kRepairNodes = 50, kSweepNodes = 100;
 
-/// LowerBound calls the case split (CaseSplitBound.h) may make, each with
-/// the bound's time limit (its interval programs of executions forced late
-/// take at most one more): the time kept from CBC for it.
+/// The time kept from CBC for the case split (CaseSplitBound.h), in time
+/// limits of the bound: it makes at most three LowerBound calls (the first
+/// case's, the head graph's of executions forced late, the second case's),
+/// each with that limit, and its interval programs of executions forced
+/// late share one more; the lowering of the first case's solution gets
+/// what is left of the reserve (the calls may overrun their limits a
+/// little).
 constexpr double kCaseSplitBounds = 4;
+
+MilpTestHooks &remat::sched::milpTestHooks() {
+  static MilpTestHooks hooks;
+  return hooks;
+}
 
 /// Why a model goes to MilpLarge.h instead of CBC, for the plan's detail.
 [[maybe_unused]] static std::string milpTooManyNonzeros(int64_t nonzeros) {
@@ -291,7 +301,7 @@ remat::sched::milpOptimal(const Graph &graph, int64_t budgetBytes,
   bool byCut = false, byWindows = false;
   // The case split's bound and plan (CaseSplitBound.h), when it ran.
   std::optional<CaseSplitBound> split;
-  bool bySplit = false;
+  bool bySplit = false, splitDiscarded = false;
   int64_t mismatchPeak = -1; // CBC's plan failed the simulator check.
   // A bound of remat's whole schedule model (LowerBound.h, the operand-order
   // bound), in the objective's units: what is reported for a plan outside
@@ -575,6 +585,11 @@ remat::sched::milpOptimal(const Graph &graph, int64_t budgetBytes,
     }
     if (cutoff)
       keepWarm(result, *cutoff, /*cutoffUsed=*/mismatchPeak < 0);
+    if (milpTestHooks().unprovenSearch && result.found && !byBound) {
+      result.optimal = false;
+      result.bound = std::min(bound.recomputeCost, result.objective);
+      result.gapPercent = gapPercent(result.objective, result.bound);
+    }
     // Not proven: split on the node whose recomputations cost the plan the
     // most (CaseSplitBound.h), at most one fewer of them or at least as
     // many. The smaller case bound holds for every schedule; the first
@@ -585,6 +600,7 @@ remat::sched::milpOptimal(const Graph &graph, int64_t budgetBytes,
       if (std::optional<std::pair<unsigned, unsigned>> costliest =
               costliestRecomputation(graph, result.schedule)) {
         // Each LowerBound of the split within its share of the time left.
+        auto splitStart = std::chrono::steady_clock::now();
         LowerBoundOptions splitOptions = boundOptions;
         splitOptions.timeLimitSeconds =
             std::max(0.01, std::min(boundOptions.timeLimitSeconds,
@@ -592,13 +608,16 @@ remat::sched::milpOptimal(const Graph &graph, int64_t budgetBytes,
         split = caseSplitBound(graph, budgetBytes, costliest->first,
                                costliest->second - 1, splitOptions,
                                bound.recomputeCost, bound.jointSolution.steps);
-        double splitBound = wholeCostBound(nodeCosts, split->recomputeCost);
-        if (splitBound > bound.recomputeCost) {
-          bound.recomputeCost = splitBound;
-          result.bound = std::max(result.bound, splitBound);
-        }
+        if (milpTestHooks().onCaseSplit)
+          milpTestHooks().onCaseSplit(*split);
+        // The lowering within what is left of the reserve (never the time
+        // of the rows after this one).
+        double reserveLeft =
+            splitReserve - std::chrono::duration<double>(
+                               std::chrono::steady_clock::now() - splitStart)
+                               .count();
         CutLoweringOptions lowering;
-        lowering.seconds = std::max(0.01, left() / 2);
+        lowering.seconds = std::max(0.01, std::min(left() / 2, reserveLeft));
         if (std::optional<CutLowering> lowered = lowerBoundWithinBudget(
                 graph, budgetBytes, split->capped, lowering))
           if (lowered->sim.recomputeCost < result.objective - 1e-9) {
@@ -607,6 +626,19 @@ remat::sched::milpOptimal(const Graph &graph, int64_t budgetBytes,
             byCut = byWindows = bySplit = true;
             byRepair = stats.fromWarmStart = false;
           }
+        // The split's bound, unless it lies above the simulated plan's
+        // cost: that would prove a bug in it, not the plan optimal, so it
+        // is discarded (and the plan's detail says so).
+        double splitBound = wholeCostBound(nodeCosts, split->recomputeCost);
+        if (splitBound > result.objective * (1 + 1e-6) + 1e-9) {
+          splitDiscarded = true;
+          assert(
+              (milpTestHooks().onCaseSplit || milpTestHooks().unprovenSearch) &&
+              "case split bound above a simulated plan's cost");
+        } else if (splitBound > bound.recomputeCost) {
+          bound.recomputeCost = splitBound;
+          result.bound = std::max(result.bound, splitBound);
+        }
         result.bound = std::min(result.bound, result.objective);
         result.optimal = meets(result.bound, result.objective);
         result.gapPercent = gapPercent(result.objective, result.bound);
@@ -686,14 +718,22 @@ remat::sched::milpOptimal(const Graph &graph, int64_t budgetBytes,
                    "CBC's proofs and bounds do not reach: only LowerBound's "
                    "(remat's whole model) are claimed";
   if (split) {
-    char buf[256];
+    // Each case's bound in % of the forward cost (as the table's bound)
+    // and in the units of the plan's recompute cost.
+    double forward = graph.forwardCost() > 0 ? graph.forwardCost() : 1;
+    char buf[384];
     std::snprintf(buf, sizeof(buf),
                   "; case split on '%s' (recomputed at most %u times: bound "
-                  "%.6g; at least %u: %.6g)",
+                  "%.4g%% of the forward cost, %.6g; at least %u: %.4g%%, "
+                  "%.6g)",
                   graph.nodes[split->node].name.c_str(),
-                  split->maxRecomputations, split->atMost,
-                  split->maxRecomputations + 1, split->atLeast);
+                  split->maxRecomputations, 100 * split->atMost / forward,
+                  split->atMost, split->maxRecomputations + 1,
+                  100 * split->atLeast / forward, split->atLeast);
     plan.detail += buf;
+    if (splitDiscarded)
+      plan.detail += "; the split's bound, above the plan's simulated cost, "
+                     "was discarded as inconsistent (a bug, not a proof)";
   }
   if (bySplit)
     plan.detail += "; the plan: the first case's interval solution, lowered "

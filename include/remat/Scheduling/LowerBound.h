@@ -342,8 +342,10 @@ solveIntervalSteps(const Graph &graph, int64_t budgetBytes,
 /// `LowerBoundOptions::maxRecomputations`: a bound on the recompute after
 /// the first step of every schedule within the budget that recomputes each
 /// such node at most k times; +infinity when the program has no point (no
-/// such schedule exists, proved). None: built without CLP, no step
-/// concerns a value, or no LP was solved within `seconds`.
+/// such schedule exists, proved). None: built without CLP, `seconds` not
+/// positive, `steps` empty, unsorted or past the graph, or no step
+/// concerns a value. When no LP is solved within `seconds`, the bound is 0
+/// (the branch and bound keeps the root's parent bound).
 std::optional<double> intervalStepsBound(
     const Graph &graph, int64_t budgetBytes, llvm::ArrayRef<unsigned> steps,
     double seconds,

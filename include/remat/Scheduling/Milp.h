@@ -42,6 +42,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <utility>
@@ -49,6 +50,8 @@
 
 namespace remat {
 namespace sched {
+
+struct CaseSplitBound;
 
 /// True if remat was built with CBC (REMAT_HAVE_CBC); otherwise
 /// `milpOptimal` always declines.
@@ -184,12 +187,36 @@ constexpr unsigned kMilpBoundJointSteps = 8;
 /// the least-peak solve. Not written when no whole-graph model reaches CBC
 /// (a bound proves the warm start, the budget is proved infeasible first,
 /// or MilpLarge.h plans the graph).
+/// On a training graph whose warm start LowerBound does not prove, CBC
+/// runs with a reserve (4 of the bound's time limits plus 0.5 s, at most a
+/// quarter of the time left) kept for a case split (CaseSplitBound.h) when
+/// it does not prove its plan: on the node whose recomputations cost that
+/// plan the most, a bound for schedules recomputing it fewer times and one
+/// for as many or more, whose minimum raises the reported bound; that bound
+/// holds in remat's whole schedule model (LowerBound.h's), not only in the
+/// stage model. One above the plan's simulated cost is discarded (noted in
+/// the detail) and asserts in debug builds. The first case's interval
+/// solution, lowered by windows within what is left of the reserve, is
+/// taken as the plan when cheaper.
 std::optional<PlanResult>
 milpOptimal(const Graph &graph, int64_t budgetBytes, double timeLimitSeconds,
             std::string &note, const Schedule *warmStart = nullptr,
             MilpModel model = MilpModel::Compact, bool rangeRows = false,
             bool costFixing = false, bool knapsackRows = true,
             bool treeCuts = true, const std::string &dumpFile = {});
+
+/// Test hooks of `milpOptimal` (unset outside tests).
+struct MilpTestHooks {
+  /// CBC's search taken as unfinished (its bound replaced by LowerBound's,
+  /// its plan not proven), so that the case split runs on graphs CBC
+  /// proves at once.
+  bool unprovenSearch = false;
+  /// Called with the case split's bound before `milpOptimal` uses it (a
+  /// test may corrupt it). With either hook set, an inconsistent split
+  /// bound does not assert.
+  std::function<void(CaseSplitBound &)> onCaseSplit;
+};
+MilpTestHooks &milpTestHooks();
 
 /// A lower bound on the activation peak of a forward-only graph's schedules.
 struct MilpWindowBound {
