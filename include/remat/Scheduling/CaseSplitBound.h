@@ -33,7 +33,10 @@
 ///    its last read there, never later than in the whole graph, so within
 ///    the budget) that never recomputes v, at least LowerBound on that
 ///    graph with v `noRecompute`. The two parts are disjoint lists. A case
-///    with no schedule within the budget bounds +infinity.
+///    with no schedule within the budget bounds +infinity. A program taken
+///    to have no point is confirmed first at a budget larger by 1e-5 (a
+///    relaxation: its proof implies the first), else not used; a head
+///    graph LowerBound proves infeasible leaves the part after s alone.
 ///  - At least k + 1: the recompute cost of a schedule is cost(v) r plus
 ///    the cost of its other executions, which is its recompute cost on the
 ///    graph with v's cost set to 0; that is at least LowerBound on that
