@@ -163,9 +163,11 @@ public:
     costEpsilon = 1e-6 * (graph.size() ? total / graph.size() : 0) + 1e-12;
   }
 
-  PlanResult run();
-  /// `forwardOnlyPerturbedSearch` (ForwardOnly.h): `run`'s search, then
-  /// kicks and descents from the best modes found.
+  /// The greedy search; its end goes to `end` if given.
+  PlanResult run(ForwardDropSearch *end = nullptr);
+  /// `forwardOnlyPerturbedSearch` (ForwardOnly.h): `run`'s search (or its
+  /// end, `options.from`), then kicks and descents from the best modes
+  /// found.
   PlanResult perturbed(const ForwardPerturbOptions &options);
 
 private:
@@ -227,12 +229,18 @@ private:
   std::vector<std::vector<unsigned>> consumers;
   std::vector<DropMode> modes;
   double costEpsilon = 0;
-  /// `perturbed`'s deadline: past it, descents and relaxations stop.
+  /// `perturbed`'s limits: past its deadline (a safety cap) or with
+  /// `maxSteps` steps simulated, descents and relaxations stop.
   std::optional<std::chrono::steady_clock::time_point> deadline;
-  bool pastDeadline() const {
-    return deadline && std::chrono::steady_clock::now() > *deadline;
+  uint64_t maxSteps = 0;
+  bool pastLimits() const {
+    return (maxSteps && numSteps >= maxSteps) ||
+           (deadline && std::chrono::steady_clock::now() > *deadline);
   }
   size_t numSimulations = 0;
+  /// Schedule steps simulated (nodes and recomputations), the work counted
+  /// by `ForwardPerturbOptions::maxSteps`.
+  uint64_t numSteps = 0;
   size_t numMoves = 0;
   size_t numPairMoves = 0;
 };
@@ -248,6 +256,7 @@ MinPeakSearch::Eval MinPeakSearch::evaluate() {
   assert(!error && "lowered drop modes must simulate");
   (void)error;
   ++numSimulations;
+  numSteps += graph.size() + e.schedule.numRecomputed();
   e.peakSteps = std::count(stepPeak.begin(), stepPeak.end(), e.sim.peakBytes);
   return e;
 }
@@ -339,8 +348,8 @@ MinPeakSearch::bestPairMove(const Eval &cur) {
 
 void MinPeakSearch::descend(Eval &cur) {
   size_t maxMoves = 4 * size_t(graph.size()) + 16;
-  for (size_t iter = 0;
-       iter != maxMoves && !withinBudget(cur) && !pastDeadline(); ++iter) {
+  for (size_t iter = 0; iter != maxMoves && !withinBudget(cur) && !pastLimits();
+       ++iter) {
     std::optional<Move> move = bestSingleMove(cur);
     if (!move) {
       // Stuck: one value's drop only moves the peak elsewhere (typically by
@@ -371,7 +380,7 @@ void MinPeakSearch::relax(Eval &cur, int64_t limit) {
     return weight[a] > weight[b];
   });
   for (unsigned v : dropped) {
-    if (pastDeadline())
+    if (pastLimits())
       return;
     DropMode old = modes[v];
     // Weakest first: keeping the value saves the most.
@@ -410,10 +419,14 @@ bool MinPeakSearch::better(const Eval &e, const Eval &best) const {
   return e.sim.recomputeCost < best.sim.recomputeCost;
 }
 
-PlanResult MinPeakSearch::run() {
+PlanResult MinPeakSearch::run(ForwardDropSearch *end) {
   auto start = std::chrono::steady_clock::now();
   Eval cur = evaluate();
   search(cur);
+  if (end) {
+    end->budget = budget;
+    end->modes = modes;
+  }
   return result(std::move(cur), "", start);
 }
 
@@ -424,19 +437,29 @@ PlanResult MinPeakSearch::perturbed(const ForwardPerturbOptions &options) {
                                          start)
         .count();
   };
+  // The greedy search runs whole (as forward-min-peak's), or its end is
+  // given; the perturbed searches stop at the limits, a stopped one still a
+  // valid plan.
+  if (options.from) {
+    assert(options.from->budget == budget &&
+           options.from->modes.size() == graph.size() &&
+           "the drop-mode search's end must be at the same budget");
+    modes = options.from->modes;
+  }
   Eval best = evaluate();
-  search(best);
-  // The greedy search runs whole (as forward-min-peak's); the perturbed
-  // searches stop at the deadline, a stopped one still a valid plan.
+  if (!options.from)
+    search(best);
   deadline =
       start + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
                   std::chrono::duration<double>(options.seconds));
+  numSteps = 0;
+  maxSteps = options.maxSteps;
   std::vector<DropMode> bestModes = modes;
   std::mt19937 rng(options.seed);
   unsigned rounds = 0, gains = 0;
   int64_t searchPeak = best.sim.peakBytes;
   for (; (options.maxRounds == 0 || rounds != options.maxRounds) &&
-         elapsed() < options.seconds && !withinBudget(best);
+         elapsed() < options.seconds && !pastLimits() && !withinBudget(best);
        ++rounds) {
     // The kick: values live at the best plan's peak, each (at random) a
     // dropped value kept or dropped harder, with even odds, or a kept value
@@ -462,7 +485,8 @@ PlanResult MinPeakSearch::perturbed(const ForwardPerturbOptions &options) {
   }
   modes = bestModes;
   return result(std::move(best),
-                std::to_string(rounds) + " perturbed searches from " +
+                std::to_string(rounds) + " perturbed searches, " +
+                    std::to_string(numSteps) + " steps simulated, from " +
                     std::to_string(searchPeak) + " bytes, " +
                     std::to_string(gains) + " lowering the peak; ",
                 start);
@@ -494,10 +518,11 @@ PlanResult MinPeakSearch::result(Eval cur, const std::string &what,
 }
 
 PlanResult remat::sched::forwardOnlyMinPeak(const Graph &graph, int64_t budget,
-                                            bool rebuild) {
+                                            bool rebuild,
+                                            ForwardDropSearch *search) {
   assert(!graph.validate() && graph.isForwardOnly() &&
          "forwardOnlyMinPeak needs a valid forward-only graph");
-  PlanResult plan = MinPeakSearch(graph, budget).run();
+  PlanResult plan = MinPeakSearch(graph, budget).run(search);
   if (!rebuild || (budget > 0 && plan.sim.peakBytes <= budget))
     return plan;
   // Below the search's least peak, the rebuilding construction
@@ -537,4 +562,12 @@ remat::sched::forwardOnlyPerturbedSearch(const Graph &graph, int64_t budget,
   assert(!graph.validate() && graph.isForwardOnly() &&
          "forwardOnlyPerturbedSearch needs a valid forward-only graph");
   return MinPeakSearch(graph, budget).perturbed(options);
+}
+
+uint64_t remat::sched::forwardPerturbSteps(double seconds) {
+  // About 36M steps per CPU second were measured on random_layered_n250
+  // and n500 (loaded, 2026-11-29: 120M steps in 3.35 and 3.36 CPU s); 15M
+  // leaves more than half of the time as margin.
+  constexpr double kStepsPerSecond = 15e6;
+  return seconds > 0 ? uint64_t(seconds * kStepsPerSecond) + 1 : 1;
 }

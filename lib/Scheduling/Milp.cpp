@@ -459,8 +459,9 @@ remat::sched::milpOptimal(const Graph &graph, int64_t budgetBytes,
         cutoff && graph.isForwardOnly() && milpOutsideStageModel(*warmStart);
     if ((!cutoff || warmOutside) && compact && graph.isForwardOnly() &&
         left() > 0.1) {
+      ForwardDropSearch end;
       PlanResult seed =
-          forwardOnlyMinPeak(graph, budgetBytes, /*rebuild=*/false);
+          forwardOnlyMinPeak(graph, budgetBytes, /*rebuild=*/false, &end);
       // Where the drop-mode search misses the budget, the perturbed search
       // (ForwardOnly.h) gets a little time (it stops once within the
       // budget); its plan is the repair's seed only where within it
@@ -468,8 +469,14 @@ remat::sched::milpOptimal(const Graph &graph, int64_t budgetBytes,
       // 8.21% of the forward against 10.59%; at 0.6, where it misses, the
       // repair from its plan was worse, 232.75% against 86.24%).
       if (seed.sim.peakBytes > budgetBytes) {
+        // Its work: what a quiet core does in about half of min(1/30 of the
+        // time limit, 2 s) (forwardPerturbSteps), so that the seed does not
+        // depend on the load; twice the time left's share is a safety cap.
         ForwardPerturbOptions perturb;
-        perturb.seconds = std::min(left() / 30, 2.0);
+        perturb.maxSteps =
+            forwardPerturbSteps(std::min(timeLimitSeconds / 30, 2.0));
+        perturb.seconds = std::min(left() / 15, 4.0);
+        perturb.from = &end;
         PlanResult q = forwardOnlyPerturbedSearch(graph, budgetBytes, perturb);
         if (q.sim.peakBytes <= budgetBytes) {
           seed = std::move(q);

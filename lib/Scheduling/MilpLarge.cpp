@@ -37,21 +37,24 @@ double secondsSince(Clock::time_point start) {
 /// least peak when it misses it; with the rebuilding construction if
 /// `rebuild`) on a forward-only graph, or, where that misses the budget (or
 /// without one), the perturbed drop-mode search's (ForwardOnly.h) within
-/// `perturbSeconds` where it peaks lower or meets the budget; or `start`
+/// `perturbSteps` simulated steps (`perturbSeconds` and `perturbRounds` at
+/// most) where it peaks lower or meets the budget; or `start`
 /// where it peaks lower; `start` on a training graph. `what` names it.
 /// Where the perturbed search's plan meets the budget, forward-min-peak's
 /// goes to `displaced`.
 std::optional<Schedule> descentSeed(const Graph &graph, int64_t budget,
                                     const Schedule *start, bool rebuild,
                                     double perturbSeconds,
-                                    unsigned perturbRounds, std::string &what,
+                                    unsigned perturbRounds,
+                                    uint64_t perturbSteps, std::string &what,
                                     std::optional<Schedule> &displaced) {
   std::optional<Schedule> seed;
   int64_t seedPeak = 0;
   if (graph.isForwardOnly()) {
     auto began = Clock::now();
+    ForwardDropSearch end;
     PlanResult p =
-        forwardOnlyMinPeak(graph, std::max<int64_t>(0, budget), rebuild);
+        forwardOnlyMinPeak(graph, std::max<int64_t>(0, budget), rebuild, &end);
     seed = std::move(p.schedule);
     seedPeak = p.sim.peakBytes;
     what = "forward-min-peak's plan";
@@ -60,6 +63,8 @@ std::optional<Schedule> descentSeed(const Graph &graph, int64_t budget,
       ForwardPerturbOptions options;
       options.seconds = rest;
       options.maxRounds = perturbRounds;
+      options.maxSteps = perturbSteps;
+      options.from = &end;
       PlanResult q = forwardOnlyPerturbedSearch(
           graph, std::max<int64_t>(0, budget), options);
       if (q.sim.peakBytes < seedPeak) {
@@ -239,10 +244,14 @@ remat::sched::milpLargePlan(const Graph &graph, int64_t budgetBytes,
   // At a budget the perturbed search stops once within it, so it may take
   // most of the time; so it may for the least peak, which on the Moccasin
   // DAGs it lowers where the windows' descent barely does
-  // (random_layered_n500: 210,479 -> 210,279 bytes in 10 s).
+  // (random_layered_n500: 210,479 -> 210,279 bytes in 10 s). Its work is
+  // sized from the call's time limit, not the time left, so that its plan
+  // does not depend on the load (the seconds are only a safety cap).
   std::optional<Schedule> seed = descentSeed(
       graph, budgetBytes, startValid ? start : nullptr, options.rebuildSeed,
       std::max(0.0, left()) * options.perturbShare, options.perturbRounds,
+      options.perturbSteps ? options.perturbSteps
+                           : forwardPerturbSteps(limit * options.perturbShare),
       seedName, displaced);
   if (rounding && rounding->leastPeak) {
     SimResult sim;

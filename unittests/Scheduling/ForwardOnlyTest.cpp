@@ -482,3 +482,43 @@ TEST(ForwardOnlyTest, PerturbedSearchNeverAboveTheGreedySearch) {
   }
   EXPECT_GE(lowered, 4u);
 }
+
+/// With a work limit (`maxSteps`) and no round limit, the perturbed search
+/// stops after that work whatever its time limit: two runs with different
+/// time limits, both far above the work's time, return the same plan and
+/// detail, the limit reached; started from the drop-mode search's end
+/// (`forwardOnlyMinPeak`'s `search`) it returns that plan too, without
+/// searching again.
+TEST(ForwardOnlyTest, PerturbedSearchStopsAtItsWorkLimitNotItsTime) {
+  std::mt19937 rng(11);
+  Graph g = makeLayeredGraph(rng, 200, 8);
+  ASSERT_FALSE(g.validate());
+  ForwardDropSearch end;
+  PlanResult greedy = forwardOnlyMinPeak(g, 0, /*rebuild=*/false, &end);
+  ASSERT_EQ(end.modes.size(), g.size());
+  EXPECT_EQ(lowerDropModes(g, end.modes).recomputeBefore,
+            greedy.schedule.recomputeBefore);
+  ForwardPerturbOptions options;
+  // About 0.05 CPU s of work; 2 and 4 s are far above it.
+  options.maxSteps = 2000000;
+  options.seconds = 2;
+  PlanResult first = forwardOnlyPerturbedSearch(g, 0, options);
+  options.seconds = 4;
+  PlanResult second = forwardOnlyPerturbedSearch(g, 0, options);
+  checkPlan(g, first);
+  EXPECT_EQ(first.schedule.recomputeBefore, second.schedule.recomputeBefore);
+  EXPECT_EQ(first.detail, second.detail);
+  EXPECT_LE(first.sim.peakBytes, greedy.sim.peakBytes);
+  // "R perturbed searches, S steps simulated, ...": S >= the limit.
+  size_t at = first.detail.find(" perturbed searches, ");
+  ASSERT_NE(at, std::string::npos) << first.detail;
+  uint64_t steps = std::stoull(first.detail.substr(at + 21));
+  EXPECT_GE(steps, options.maxSteps) << first.detail;
+  EXPECT_GE(std::stoul(first.detail.substr(first.detail.find("; ") + 2)), 2u)
+      << first.detail;
+
+  options.from = &end;
+  PlanResult fromEnd = forwardOnlyPerturbedSearch(g, 0, options);
+  EXPECT_EQ(fromEnd.schedule.recomputeBefore, first.schedule.recomputeBefore);
+  EXPECT_EQ(fromEnd.sim.peakBytes, first.sim.peakBytes);
+}

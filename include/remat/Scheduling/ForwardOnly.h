@@ -71,6 +71,15 @@ Schedule lowerDropModes(const Graph &graph, const std::vector<DropMode> &modes);
 /// Outputs, `keep` and `noRecompute` nodes are never dropped.
 Schedule lowerDroppedSet(const Graph &graph, const std::vector<bool> &dropped);
 
+/// Where the drop-mode search of `forwardOnlyMinPeak` ended (filled through
+/// its `search`, whether or not the rebuilding construction then wins):
+/// `forwardOnlyPerturbedSearch` starts from it at the same budget instead
+/// of running that search again (0.6 s on random_layered_n500).
+struct ForwardDropSearch {
+  int64_t budget = 0;
+  std::vector<DropMode> modes;
+};
+
 /// Plans a forward-only graph (the graph must be valid and forward-only).
 ///
 /// With `budget` = 0 it minimises the activation peak; with `budget` > 0 it
@@ -104,15 +113,26 @@ Schedule lowerDroppedSet(const Graph &graph, const std::vector<bool> &dropped);
 /// peak the MILP proves in that model. `rebuild` = false leaves the
 /// construction out (the search's plan, inside the stage model).
 PlanResult forwardOnlyMinPeak(const Graph &graph, int64_t budget,
-                              bool rebuild = true);
+                              bool rebuild = true,
+                              ForwardDropSearch *search = nullptr);
 
 /// Limits of `forwardOnlyPerturbedSearch`.
 struct ForwardPerturbOptions {
-  /// Wall seconds, checked between searches (one search may run over).
+  /// Wall seconds, a safety cap checked between searches and between the
+  /// moves of one; where it binds, the plan depends on the load.
   double seconds = 1;
-  /// Perturbed searches at most (0: no limit but `seconds`). With a limit
-  /// and `seconds` that never bind, the plan is the same on every run.
+  /// Perturbed searches at most (0: no limit).
   unsigned maxRounds = 0;
+  /// Work at most: schedule steps simulated (each simulation counts the
+  /// graph's nodes and its recomputations) by the perturbed searches, not
+  /// by the greedy search they start from, checked where `seconds` is (0:
+  /// no limit). With it or `maxRounds` binding before `seconds`, the plan
+  /// is the same on every run, whatever the load.
+  uint64_t maxSteps = 0;
+  /// The drop-mode search's end at the same budget (`forwardOnlyMinPeak`'s
+  /// `search`), started from without running that search again; null: it
+  /// runs first.
+  const ForwardDropSearch *from = nullptr;
   /// Values changed by one kick.
   unsigned kick = 8;
   /// Seed of the kicks' random choices.
@@ -137,6 +157,11 @@ struct ForwardPerturbOptions {
 /// peak or within the budget). A heuristic: nothing is claimed optimal.
 PlanResult forwardOnlyPerturbedSearch(const Graph &graph, int64_t budget,
                                       const ForwardPerturbOptions &options);
+
+/// A work limit (`ForwardPerturbOptions::maxSteps`) for `seconds`: 15M
+/// steps a second, which one core simulates in less than half of that
+/// (about 36M a CPU second on random_layered_n250 and n500).
+uint64_t forwardPerturbSteps(double seconds);
 
 } // namespace sched
 } // namespace remat

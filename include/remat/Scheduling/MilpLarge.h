@@ -57,9 +57,14 @@ struct MilpLargeOptions {
   /// ForwardOnly.h), whose plan seeds the descent where it peaks lower (0:
   /// off).
   double perturbShare = 0.8;
-  /// Perturbed searches at most (`ForwardPerturbOptions::maxRounds`): with
-  /// a time limit that never binds, the seed is the same on every run.
+  /// Perturbed searches at most (`ForwardPerturbOptions::maxRounds`).
   unsigned perturbRounds = 100;
+  /// Steps the perturbed search simulates at most
+  /// (`ForwardPerturbOptions::maxSteps`; 0: `forwardPerturbSteps` of
+  /// `perturbShare` of the call's time limit, which a quiet core does in
+  /// about half that time). This work limit, not the seconds (a safety
+  /// cap), ends the search, so that the seed is the same on every run.
+  uint64_t perturbSteps = 0;
   /// Forward nodes one window of the descent may recompute
   /// (`milpLowerPeak`'s `candidateCap`; 0: every one).
   unsigned descentCandidates = 96;
