@@ -24,36 +24,6 @@ using remat::sched::test::makeNode;
 
 namespace {
 
-/// A random forward-only DAG of `n` nodes without hints: node i reads 1-3
-/// earlier nodes (none for node 0), sizes 1..100, costs 1..10, with
-/// `workspace` a third of them 1..30 bytes of workspace; the nodes nobody
-/// reads are the outputs.
-Graph makeTinyDag(std::mt19937 &rng, unsigned n, bool workspace = false) {
-  auto pick = [&](unsigned lo, unsigned hi) {
-    return std::uniform_int_distribution<unsigned>(lo, hi)(rng);
-  };
-  Graph g;
-  for (unsigned i = 0; i < n; ++i) {
-    std::vector<unsigned> ops;
-    if (i > 0)
-      for (unsigned k = pick(1, 3); k--;)
-        ops.push_back(pick(0, i - 1));
-    std::sort(ops.begin(), ops.end());
-    ops.erase(std::unique(ops.begin(), ops.end()), ops.end());
-    unsigned v = g.addNode(makeNode("n" + std::to_string(i), pick(1, 100), ops,
-                                    false, pick(1, 10)));
-    if (workspace && pick(0, 2) == 0)
-      g.nodes[v].workspace = pick(1, 30);
-  }
-  std::vector<bool> read(n, false);
-  for (const Node &node : g.nodes)
-    for (unsigned op : node.operands)
-      read[op] = true;
-  for (unsigned v = 0; v < n; ++v)
-    g.nodes[v].output = !read[v];
-  return g;
-}
-
 /// The exact least peak of a forward-only graph whose outputs nobody reads,
 /// by exhaustive search. Recomputation makes the stages independent: a
 /// schedule may rebuild every operand of node t from nothing before t, and
@@ -156,7 +126,7 @@ TEST(ForwardRebuildTest, PlansFitTheBudgetOnRandomDags) {
   unsigned met = 0, belowHalf = 0;
   for (int iter = 0; iter < 80; ++iter) {
     Graph g = iter % 2 ? test::makeRandomGraph(rng, 10 + iter, 0)
-                       : makeTinyDag(rng, 20 + iter);
+                       : test::makeTinyDag(rng, 20 + iter);
     ASSERT_FALSE(g.validate());
     ASSERT_TRUE(g.isForwardOnly());
     SimResult storeAll;
@@ -188,7 +158,7 @@ TEST(ForwardRebuildTest, NeverBelowAndOftenAtTheExhaustiveLeastPeak) {
   unsigned reached = 0, searchReached = 0, belowStoreAll = 0;
   const unsigned graphs = 60;
   for (unsigned iter = 0; iter < graphs; ++iter) {
-    Graph g = makeTinyDag(rng, 6 + iter % 6);
+    Graph g = test::makeTinyDag(rng, 6 + iter % 6);
     int64_t least = exhaustiveLeastPeak(g);
     SimResult storeAll;
     ASSERT_FALSE(simulate(g, Schedule(g.size()), storeAll));
@@ -227,7 +197,7 @@ TEST(ForwardRebuildTest, LeastPeakBoundNeverAboveTheExhaustiveLeastPeak) {
   unsigned met = 0, raised = 0;
   const unsigned graphs = 120;
   for (unsigned iter = 0; iter < graphs; ++iter) {
-    Graph g = makeTinyDag(rng, 5 + iter % 8, /*workspace=*/iter % 2 == 1);
+    Graph g = test::makeTinyDag(rng, 5 + iter % 8, /*workspace=*/iter % 2 == 1);
     int64_t least = exhaustiveLeastPeak(g);
     unsigned at = g.size();
     int64_t bound = forwardLeastPeakBound(g, &at);

@@ -6,8 +6,10 @@
 ///
 /// \file
 /// Exhaustive enumeration of the schedules of tiny training graphs, the
-/// reference that the lower-bound tests (LowerBoundTest, StepProgramTest)
-/// compare against.
+/// reference that the lower-bound tests (LowerBoundTest, StepProgramTest,
+/// CaseSplitBoundTest) compare against: `allSchedules` covers the MILP's
+/// stage model, `forEachScheduleVariant` and `allScheduleVariants` remat's
+/// whole schedule model (Graph.h) with lists of bounded length.
 ///
 //===----------------------------------------------------------------------===//
 
@@ -22,6 +24,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <limits>
+#include <map>
 #include <optional>
 #include <string>
 #include <utility>
@@ -58,6 +61,139 @@ inline std::vector<std::pair<int64_t, double>> allSchedules(const Graph &g) {
       points.push_back({sim.peakBytes, sim.recomputeCost});
   }
   return points;
+}
+
+/// The lists `forEachScheduleVariant` tries before one node: every sequence
+/// of at most `maxListLen` values of `values` (any order, repeats allowed),
+/// and every longer subset of `values` in index order (the stage model's
+/// lists), each once. `values` must be sorted.
+inline std::vector<std::vector<unsigned>>
+listVariants(const std::vector<unsigned> &values, unsigned maxListLen) {
+  std::vector<std::vector<unsigned>> lists(1), last(1);
+  for (unsigned len = 1; len <= maxListLen; ++len) {
+    std::vector<std::vector<unsigned>> next;
+    for (const std::vector<unsigned> &prefix : last)
+      for (unsigned v : values) {
+        next.push_back(prefix);
+        next.back().push_back(v);
+      }
+    lists.insert(lists.end(), next.begin(), next.end());
+    last = std::move(next);
+  }
+  if (values.size() < 64)
+    for (uint64_t mask = 0; mask < (uint64_t(1) << values.size()); ++mask) {
+      std::vector<unsigned> subset;
+      for (unsigned q = 0; q != values.size(); ++q)
+        if ((mask >> q) & 1)
+          subset.push_back(values[q]);
+      if (subset.size() > maxListLen)
+        lists.push_back(std::move(subset));
+    }
+  return lists;
+}
+
+/// Calls `visit(schedule, sim)` for every schedule of remat's whole schedule
+/// model (Graph.h) whose lists are `listVariants(.., maxListLen)`: a list
+/// before every node where `simulate` accepts one (from the first backward
+/// node on; in a forward-only graph before every node), each a sequence of
+/// at most `maxListLen` recomputable values made before that node, in any
+/// order and with repeats, or a longer set of them in index order. So it
+/// covers `allSchedules` (the stage model) and every schedule of the whole
+/// model whose lists are that short. Recomputable: forward nodes that are
+/// neither `noRecompute` nor `keep`, outputs included (the model the bounds
+/// claim, docs/Scheduling.md "The model it is valid for"; `simulate` also
+/// accepts a recomputed `keep` node, which the bounds exclude). Schedules
+/// the simulator rejects are skipped. Returns the number of schedules
+/// simulated; above `maxSchedules` an EXPECT fails and none is enumerated.
+template <typename Visit>
+size_t forEachScheduleVariant(const Graph &g, unsigned maxListLen,
+                              Visit &&visit, size_t maxSchedules = 600000) {
+  unsigned n = g.size(), firstBackward = n;
+  for (unsigned v = 0; v != n; ++v)
+    if (g.nodes[v].backward) {
+      firstBackward = v;
+      break;
+    }
+  std::vector<unsigned> positions;
+  std::vector<std::vector<std::vector<unsigned>>> lists;
+  std::vector<unsigned> values;
+  size_t total = 1;
+  for (unsigned k = 0; k != n; ++k) {
+    if (k > 0 && !g.nodes[k - 1].backward && !g.nodes[k - 1].noRecompute &&
+        !g.nodes[k - 1].keep)
+      values.push_back(k - 1);
+    if ((firstBackward != n && k < firstBackward) || values.empty())
+      continue;
+    positions.push_back(k);
+    lists.push_back(listVariants(values, maxListLen));
+    total *= lists.back().size();
+    if (total > maxSchedules)
+      break;
+  }
+  EXPECT_LE(total, maxSchedules) << "graph too large for enumeration";
+  if (total > maxSchedules)
+    return 0;
+  Simulator simulator(g);
+  Schedule s(n);
+  std::vector<size_t> choice(positions.size(), 0);
+  size_t simulated = 0;
+  for (size_t i = 0; i != total; ++i) {
+    for (unsigned p = 0; p != positions.size(); ++p)
+      s.recomputeBefore[positions[p]] = lists[p][choice[p]];
+    SimResult sim;
+    if (!simulator.simulate(s, sim)) {
+      ++simulated;
+      visit(static_cast<const Schedule &>(s),
+            static_cast<const SimResult &>(sim));
+    }
+    for (unsigned p = 0; p != positions.size(); ++p) {
+      if (++choice[p] != lists[p].size())
+        break;
+      choice[p] = 0;
+    }
+  }
+  return simulated;
+}
+
+/// The (peak, cost) points that no other point dominates, one per peak, in
+/// increasing peak and decreasing cost: enough for `leastWithin` and for
+/// `peakRange`'s least peak (its largest is then the peak of the cheapest
+/// schedule).
+class ParetoFront {
+public:
+  void add(int64_t peak, double cost) {
+    auto [it, inserted] = least.insert({peak, cost});
+    if (!inserted)
+      it->second = std::min(it->second, cost);
+  }
+  std::vector<std::pair<int64_t, double>> points() const {
+    std::vector<std::pair<int64_t, double>> front;
+    for (auto [peak, cost] : least)
+      if (front.empty() || cost < front.back().second)
+        front.push_back({peak, cost});
+    return front;
+  }
+
+private:
+  std::map<int64_t, double> least;
+};
+
+/// The Pareto front of `forEachScheduleVariant(g, maxListLen)`'s schedules;
+/// `numSchedules`, if given, receives how many were simulated.
+inline std::vector<std::pair<int64_t, double>>
+allScheduleVariants(const Graph &g, unsigned maxListLen,
+                    size_t *numSchedules = nullptr,
+                    size_t maxSchedules = 600000) {
+  ParetoFront front;
+  size_t count = forEachScheduleVariant(
+      g, maxListLen,
+      [&](const Schedule &, const SimResult &sim) {
+        front.add(sim.peakBytes, sim.recomputeCost);
+      },
+      maxSchedules);
+  if (numSchedules)
+    *numSchedules = count;
+  return front.points();
 }
 
 /// Least recompute within `budget` among `points` (infinity if none).

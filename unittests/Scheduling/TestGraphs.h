@@ -9,6 +9,7 @@
 
 #include "remat/Scheduling/Graph.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <random>
 #include <string>
@@ -114,12 +115,67 @@ inline Graph makeRandomGraph(std::mt19937 &rng, unsigned numForward,
   return g;
 }
 
+/// A random forward-only DAG of `n` nodes without hints: node i reads 1-3
+/// earlier nodes (none for node 0), sizes 1..100, costs 1..10, with
+/// `workspace` a third of them 1..30 bytes of workspace; the nodes nobody
+/// reads are the outputs.
+inline Graph makeTinyDag(std::mt19937 &rng, unsigned n,
+                         bool workspace = false) {
+  auto pick = [&](unsigned lo, unsigned hi) {
+    return std::uniform_int_distribution<unsigned>(lo, hi)(rng);
+  };
+  Graph g;
+  for (unsigned i = 0; i < n; ++i) {
+    std::vector<unsigned> ops;
+    if (i > 0)
+      for (unsigned k = pick(1, 3); k--;)
+        ops.push_back(pick(0, i - 1));
+    std::sort(ops.begin(), ops.end());
+    ops.erase(std::unique(ops.begin(), ops.end()), ops.end());
+    unsigned v = g.addNode(makeNode("n" + std::to_string(i), pick(1, 100), ops,
+                                    false, pick(1, 10)));
+    if (workspace && pick(0, 2) == 0)
+      g.nodes[v].workspace = pick(1, 30);
+  }
+  std::vector<bool> read(n, false);
+  for (const Node &node : g.nodes)
+    for (unsigned op : node.operands)
+      read[op] = true;
+  for (unsigned v = 0; v < n; ++v)
+    g.nodes[v].output = !read[v];
+  return g;
+}
+
 /// The `iter`-th random graph of the tests that enumerate every schedule
 /// (test::allSchedules, ScheduleEnumeration.h): `makeRandomGraph` with 3 or
 /// 4 forward nodes and 7 or 8 nodes in all, by `iter`.
 inline Graph makeEnumerableGraph(std::mt19937 &rng, unsigned iter) {
   unsigned numF = 3 + iter % 2, numB = 8 - numF - (iter % 3 == 0);
   return makeRandomGraph(rng, numF, numB);
+}
+
+/// A training graph where the order of one recompute list decides the
+/// least peak (bytes; costs in parentheses):
+///   0 x0 100 (4)  1 x1 90 (4: x0)  2 x2 50 (5: x1)  3 x3 50 (8: x0, x1)
+///   4 b 1 (bwd, output: x2, x0, x3)
+/// Store-all peaks at x3 (290). Recomputing x2 and x0 before b frees their
+/// forward instances early (x2 at once, x0 after x3): x3 then runs beside
+/// x0 and x1 only (240). In the list x2 must come first, while x1 is still
+/// live, so that x1 is freed before x0 comes back (x1 + x3 + x2 = 190,
+/// then x3 + x2 + x0 = 200); in index order (the stage model's) x0 comes
+/// back beside x1: x1 + x3 + x0 + x2 = 290. Every other stage-model
+/// schedule keeps a forward instance of x0, x1 and x2 live during x3 or
+/// all four at once in the list: the whole model's least peak is 240 at
+/// recompute 9, the stage model's 290.
+inline Graph makeListOrderGraph() {
+  Graph g;
+  g.addNode(makeCostNode("x0", 100, 4, {}));
+  g.addNode(makeCostNode("x1", 90, 4, {0}));
+  g.addNode(makeCostNode("x2", 50, 5, {1}));
+  g.addNode(makeCostNode("x3", 50, 8, {0, 1}));
+  g.addNode(makeCostNode("b", 1, 8, {2, 0, 3}, true));
+  g.nodes[4].output = true;
+  return g;
 }
 
 /// A GELU-derivative-like late forward pair: cdf (cheap) and pdf (dear)
