@@ -50,7 +50,10 @@ if config.remat_sanitize:
                    "allow_user_poisoning=0:detect_leaks=1:abort_on_error=1")
     _sanitizer_env("UBSAN_OPTIONS",
                    "print_stacktrace=1:halt_on_error=1:abort_on_error=1")
-    _sanitizer_env("LSAN_OPTIONS", "")
+    # The suppressions of scripts/test.sh's gtest steps (scripts/lsan.supp:
+    # leaks inside CoinUtils, not remat's memory).
+    _sanitizer_env("LSAN_OPTIONS", "suppressions=" + os.path.join(
+        config.remat_src_root, "scripts", "lsan.supp"))
 # The fuzz targets are libFuzzer binaries (REMAT_BUILD_FUZZERS) or, otherwise,
 # replay the files named on their command line (tools/remat-fuzz).
 if config.remat_build_fuzzers.upper() in ("ON", "1", "TRUE", "YES"):

@@ -499,11 +499,13 @@ TEST(ForwardOnlyTest, PerturbedSearchStopsAtItsWorkLimitNotItsTime) {
   EXPECT_EQ(lowerDropModes(g, end.modes).recomputeBefore,
             greedy.schedule.recomputeBefore);
   ForwardPerturbOptions options;
-  // About 0.05 CPU s of work; 2 and 4 s are far above it.
-  options.maxSteps = 2000000;
-  options.seconds = 2;
+  // About 0.1 CPU s of work in the release build and 4 s under the
+  // sanitizers; 60 and 120 s are far above both. (2M steps made one
+  // search in the clang-built sanitizer tree, two or more with gcc.)
+  options.maxSteps = 4000000;
+  options.seconds = 60;
   PlanResult first = forwardOnlyPerturbedSearch(g, 0, options);
-  options.seconds = 4;
+  options.seconds = 120;
   PlanResult second = forwardOnlyPerturbedSearch(g, 0, options);
   checkPlan(g, first);
   EXPECT_EQ(first.schedule.recomputeBefore, second.schedule.recomputeBefore);
