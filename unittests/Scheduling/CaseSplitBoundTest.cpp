@@ -34,34 +34,28 @@ struct Point {
   Schedule schedule;
 };
 
-/// Every schedule of the MILP's model on a tiny graph (as
-/// test::allSchedules, ScheduleEnumeration.h), with its counts.
+/// Every schedule of the MILP's model on a tiny graph
+/// (test::forEachStageSchedule), with its counts.
 std::vector<Point> enumerate(const Graph &g) {
-  std::vector<unsigned> fwd, bwd;
-  for (unsigned v = 0; v != g.size(); ++v) {
-    if (g.nodes[v].backward)
-      bwd.push_back(v);
-    else if (!isAlwaysKept(g.nodes[v]))
-      fwd.push_back(v);
-  }
-  unsigned bits = fwd.size() * bwd.size();
-  EXPECT_LE(bits, 18u);
   std::vector<Point> points;
-  for (uint64_t mask = 0; mask < (uint64_t(1) << bits); ++mask) {
-    Schedule s(g.size());
+  test::forEachStageSchedule(g, [&](const Schedule &s, const SimResult &sim) {
     std::vector<unsigned> count(g.size(), 0);
-    for (unsigned t = 0; t != bwd.size(); ++t)
-      for (unsigned q = 0; q != fwd.size(); ++q)
-        if ((mask >> (t * fwd.size() + q)) & 1) {
-          s.recomputeBefore[bwd[t]].push_back(fwd[q]);
-          ++count[fwd[q]];
-        }
-    SimResult sim;
-    if (!simulate(g, s, sim))
-      points.push_back(
-          {sim.peakBytes, sim.recomputeCost, std::move(count), std::move(s)});
-  }
+    for (const std::vector<unsigned> &list : s.recomputeBefore)
+      for (unsigned v : list)
+        ++count[v];
+    points.push_back({sim.peakBytes, sim.recomputeCost, std::move(count), s});
+  });
   return points;
+}
+
+/// The least and the largest peak among `points`.
+std::pair<int64_t, int64_t> peakRange(const std::vector<Point> &points) {
+  int64_t minPeak = std::numeric_limits<int64_t>::max(), maxPeak = 0;
+  for (const Point &p : points) {
+    minPeak = std::min(minPeak, p.peak);
+    maxPeak = std::max(maxPeak, p.peak);
+  }
+  return {minPeak, maxPeak};
 }
 
 /// The options the exact MILP bounds with (Milp.cpp: joint interval steps).
@@ -94,11 +88,7 @@ TEST(CaseSplitBound, NeverAboveTheExhaustiveOptimumOfEitherCase) {
     Graph g = test::makeEnumerableGraph(rng, iter);
     ASSERT_FALSE(g.validate());
     std::vector<Point> points = enumerate(g);
-    int64_t minPeak = std::numeric_limits<int64_t>::max(), maxPeak = 0;
-    for (const Point &p : points) {
-      minPeak = std::min(minPeak, p.peak);
-      maxPeak = std::max(maxPeak, p.peak);
-    }
+    auto [minPeak, maxPeak] = peakRange(points);
     for (int64_t budget = minPeak; budget <= maxPeak; ++budget) {
       LowerBound plainBound = recomputeLowerBound(g, budget, options);
       double plain = plainBound.recomputeCost;
@@ -272,11 +262,7 @@ TEST(CaseSplitBound, RaisesMilpOptimalsBound) {
   for (unsigned iter = 0; iter != 40; ++iter) {
     Graph g = test::makeEnumerableGraph(rng, iter);
     std::vector<Point> points = enumerate(g);
-    int64_t minPeak = std::numeric_limits<int64_t>::max(), maxPeak = 0;
-    for (const Point &p : points) {
-      minPeak = std::min(minPeak, p.peak);
-      maxPeak = std::max(maxPeak, p.peak);
-    }
+    auto [minPeak, maxPeak] = peakRange(points);
     for (int64_t budget = minPeak; budget <= maxPeak; ++budget) {
       double optimum = std::numeric_limits<double>::infinity();
       const Point *dearest = nullptr;

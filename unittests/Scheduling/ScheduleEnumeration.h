@@ -34,10 +34,12 @@ namespace remat {
 namespace sched {
 namespace test {
 
-/// Every (peak, recompute) pair of every schedule that recomputes each
+/// Calls `visit(schedule, sim)` for every schedule that recomputes each
 /// recomputable forward node at most once per list, lists before the
 /// backward nodes only (the schedules of the MILP's model on these graphs).
-inline std::vector<std::pair<int64_t, double>> allSchedules(const Graph &g) {
+/// Each is simulated; none may be rejected.
+template <typename Visit>
+void forEachStageSchedule(const Graph &g, Visit visit) {
   std::vector<unsigned> fwd, bwd;
   for (unsigned v = 0; v != g.size(); ++v) {
     if (g.nodes[v].backward)
@@ -47,7 +49,6 @@ inline std::vector<std::pair<int64_t, double>> allSchedules(const Graph &g) {
   }
   unsigned bits = fwd.size() * bwd.size();
   EXPECT_LE(bits, 18u) << "graph too large for enumeration";
-  std::vector<std::pair<int64_t, double>> points;
   for (uint64_t mask = 0; mask < (uint64_t(1) << bits); ++mask) {
     Schedule s(g.size());
     for (unsigned t = 0; t != bwd.size(); ++t)
@@ -58,8 +59,16 @@ inline std::vector<std::pair<int64_t, double>> allSchedules(const Graph &g) {
     std::optional<std::string> err = simulate(g, s, sim);
     EXPECT_FALSE(err) << *err;
     if (!err)
-      points.push_back({sim.peakBytes, sim.recomputeCost});
+      visit(s, sim);
   }
+}
+
+/// Every (peak, recompute) pair of `forEachStageSchedule`'s schedules.
+inline std::vector<std::pair<int64_t, double>> allSchedules(const Graph &g) {
+  std::vector<std::pair<int64_t, double>> points;
+  forEachStageSchedule(g, [&](const Schedule &, const SimResult &sim) {
+    points.push_back({sim.peakBytes, sim.recomputeCost});
+  });
   return points;
 }
 
