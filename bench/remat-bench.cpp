@@ -229,6 +229,12 @@ static llvm::cl::opt<bool>
                              "--milp-graphs on graphs it accepts"),
               llvm::cl::init(true), llvm::cl::cat(benchCategory));
 
+static llvm::cl::opt<bool> milpDetail(
+    "milp-detail",
+    llvm::cl::desc("Print each --milp-graphs plan's detail (how it was found "
+                   "and proven, the case split's bounds) to stderr"),
+    llvm::cl::init(false), llvm::cl::cat(benchCategory));
+
 static llvm::cl::opt<bool> milpRounding(
     "milp-rounding",
     llvm::cl::desc("Instead of the MILP rows of --milp-graphs, the LP "
@@ -846,6 +852,8 @@ static void runMilpRows(const std::string &name, const Graph &g) {
                                      wall, cpu);
         continue;
       }
+      if (milpDetail)
+        llvm::errs() << name << " " << fraction << ": " << p->detail << "\n";
       llvm::outs() << llvm::format(
           "%.2f | %.2f | %s | %.1f | %.1f | %.1f | %lld | ",
           pct(p->sim.recomputeCost), pct(p->solver ? p->solver->bound : 0.0),
