@@ -11,6 +11,9 @@
 
 #include "remat/Scheduling/CaseSplitBound.h"
 
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SmallVector.h"
+
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -47,25 +50,68 @@ remat::sched::costliestRecomputation(const Graph &graph,
 /// budget).
 constexpr double kConfirmSlack = 1e-5;
 
+namespace {
+
+/// One leaf of the case tree, its bound, and whether the bound is only the
+/// parent's and the case's forced cost (not yet bounded by LowerBound).
+struct Leaf {
+  std::vector<RecomputeRange> ranges;
+  /// The range split last (the node of executions forced late).
+  unsigned last = 0;
+  /// Whether the leaf descends from the root's first case (at most k).
+  bool first = true;
+  double bound = 0;
+  bool evaluated = false;
+};
+
+} // namespace
+
+/// The graph of a case and its caps: a node recomputed at least lo > 0
+/// times costs 0 there (its lo cost(node) is `forced`), one recomputed at
+/// most 0 times is `noRecompute` (every part of LowerBound then keeps it
+/// live where it is read later), and one at most hi > 0 times gets the cap
+/// (node, hi) of the interval programs. False when a range is empty.
+static bool caseGraph(const Graph &graph, llvm::ArrayRef<RecomputeRange> ranges,
+                      Graph &g, double &forced,
+                      std::vector<std::pair<unsigned, unsigned>> &caps) {
+  g = graph;
+  forced = 0;
+  caps.clear();
+  for (const RecomputeRange &r : ranges) {
+    if (r.lo > r.hi)
+      return false;
+    Node &node = g.nodes[r.node];
+    if (r.lo > 0) {
+      forced += double(r.lo) * graph.nodes[r.node].cost;
+      node.cost = 0;
+    }
+    if (r.hi == 0)
+      node.noRecompute = true;
+    else if (r.hi != ~0u)
+      caps.push_back({r.node, r.hi});
+  }
+  return true;
+}
+
 /// The first case's bound by executions forced late (CaseSplitBound.h):
 /// for the shortest suffix of `steps` whose interval program with the node
-/// capped at k - 1 recomputations has no point (so every schedule executes
-/// it at least k times after the suffix's first step s, and a schedule of
-/// the case never before s), the program capped at k (the recompute after
-/// s) plus LowerBound on the graph of the nodes up to s with the node never
-/// recomputed (the recompute up to s); 0 when no suffix qualifies,
-/// +infinity when the case has no schedule within the budget. A program
-/// without a point counts only when it has none with the budget loosened by
-/// kConfirmSlack either (else the suffix is passed over, or the bound is 0:
-/// one false infeasibility at a leaf of CLP's branch and bound would
-/// otherwise decide the case). The interval programs, the confirmations
-/// included, share the time limit (each at most a quarter of it); the
-/// LowerBound of the head graph has a time limit of its own.
-static double forcedLateBound(const Graph &graph, int64_t budgetBytes,
-                              unsigned node, unsigned k,
-                              const LowerBoundOptions &options,
-                              llvm::ArrayRef<unsigned> steps,
-                              unsigned &from) {
+/// capped at k - 1 recomputations (and the other caps, `caps`) has no
+/// point (so every schedule of the case executes it at least k times after
+/// the suffix's first step s, and never before s), the program capped at k
+/// (the recompute after s) plus LowerBound on the graph of the nodes up to
+/// s with the node never recomputed (the recompute up to s); 0 when no
+/// suffix qualifies, +infinity when the case has no schedule within the
+/// budget. A program without a point counts only when it has none with the
+/// budget loosened by kConfirmSlack either (else the suffix is passed over,
+/// or the bound is 0: one false infeasibility at a leaf of CLP's branch and
+/// bound would otherwise decide the case). The interval programs, the
+/// confirmations included, share the time limit (each at most a quarter of
+/// it); the LowerBound of the head graph has a time limit of its own.
+static double
+forcedLateBound(const Graph &graph, int64_t budgetBytes, unsigned node,
+                unsigned k, llvm::ArrayRef<std::pair<unsigned, unsigned>> caps,
+                const LowerBoundOptions &options,
+                llvm::ArrayRef<unsigned> steps, unsigned &from) {
   using Clock = std::chrono::steady_clock;
   double inf = std::numeric_limits<double>::infinity();
   double seconds = options.timeLimitSeconds > 0 ? options.timeLimitSeconds : 2;
@@ -78,18 +124,33 @@ static double forcedLateBound(const Graph &graph, int64_t budgetBytes,
   int64_t looser =
       budgetBytes + std::max<int64_t>(1, int64_t(std::ceil(double(budgetBytes) *
                                                            kConfirmSlack)));
+  // The caps with the node's at `cap`.
+  auto with = [&](unsigned cap) {
+    std::vector<std::pair<unsigned, unsigned>> all;
+    for (auto [v, hi] : caps)
+      if (v != node)
+        all.push_back({v, hi});
+    all.push_back({node, cap});
+    return all;
+  };
   // No point with the cap at the budget, confirmed at the looser budget.
   auto noPoint = [&](llvm::ArrayRef<unsigned> suffix, unsigned cap,
                      std::optional<double> atBudget) {
     if (!atBudget || *atBudget < inf || share() <= 0)
       return false;
     std::optional<double> confirmed =
-        intervalStepsBound(graph, looser, suffix, share(), {{node, cap}});
+        intervalStepsBound(graph, looser, suffix, share(), with(cap));
     return confirmed && *confirmed == inf;
   };
+  // A training graph recomputes nothing before its first backward node, so
+  // the suffixes start there; a forward-only graph may recompute before
+  // every node (Graph.h), and every execution of the node after its first
+  // is a recomputation there too.
   unsigned firstBackward = 0;
   while (firstBackward < graph.size() && !graph.nodes[firstBackward].backward)
     ++firstBackward;
+  if (firstBackward == graph.size())
+    firstBackward = 0;
   // The last kMaxSuffixes suffixes.
   constexpr unsigned kMaxSuffixes = 4;
   for (unsigned i = steps.size(), tried = 0;
@@ -98,14 +159,14 @@ static double forcedLateBound(const Graph &graph, int64_t budgetBytes,
     if (s <= node || s < firstBackward)
       break;
     llvm::ArrayRef<unsigned> suffix = steps.drop_front(i);
-    std::optional<double> fewer = intervalStepsBound(graph, budgetBytes, suffix,
-                                                     share(), {{node, k - 1}});
+    std::optional<double> fewer =
+        intervalStepsBound(graph, budgetBytes, suffix, share(), with(k - 1));
     if (!noPoint(suffix, k - 1, fewer))
       continue;
     if (share() <= 0)
       return 0;
     std::optional<double> late =
-        intervalStepsBound(graph, budgetBytes, suffix, share(), {{node, k}});
+        intervalStepsBound(graph, budgetBytes, suffix, share(), with(k));
     if (!late)
       return 0;
     if (*late == inf && !noPoint(suffix, k, late))
@@ -115,12 +176,37 @@ static double forcedLateBound(const Graph &graph, int64_t budgetBytes,
       return inf;
     // The schedule's lists up to s are a schedule of the nodes up to s
     // (each instance freed at its last read there, never later than in
-    // the whole graph), within the budget, that never recomputes the node.
+    // the whole graph), within the budget, that never recomputes the node
+    // and keeps to the other caps.
     Graph head;
     head.inputBytes = graph.inputBytes;
     head.nodes.assign(graph.nodes.begin(), graph.nodes.begin() + s + 1);
     head.nodes[node].noRecompute = true;
-    LowerBound early = recomputeLowerBound(head, budgetBytes, options);
+    LowerBoundOptions headOptions = options;
+    headOptions.maxRecomputations.clear();
+    for (auto [v, hi] : caps) {
+      if (v == node || v >= s)
+        continue;
+      // Another capped node whose hi executions are forced after s too (the
+      // program with the node at k and it at hi - 1 has no point): a
+      // schedule of the case never recomputes it up to s either.
+      std::vector<std::pair<unsigned, unsigned>> fewer = with(k);
+      for (auto &[u, cap] : fewer)
+        if (u == v)
+          cap = hi - 1;
+      std::optional<double> atBudget =
+          share() > 0
+              ? intervalStepsBound(graph, budgetBytes, suffix, share(), fewer)
+              : std::nullopt;
+      std::optional<double> confirmed;
+      if (atBudget && *atBudget == inf && share() > 0)
+        confirmed = intervalStepsBound(graph, looser, suffix, share(), fewer);
+      if (confirmed && *confirmed == inf)
+        head.nodes[v].noRecompute = true;
+      else
+        headOptions.maxRecomputations.push_back({v, hi});
+    }
+    LowerBound early = recomputeLowerBound(head, budgetBytes, headOptions);
     // A head graph proved without a schedule is not taken for +infinity
     // (a single proof of LowerBound's): the part after s alone still holds.
     if (early.infeasible)
@@ -130,45 +216,187 @@ static double forcedLateBound(const Graph &graph, int64_t budgetBytes,
   return 0;
 }
 
-CaseSplitBound remat::sched::caseSplitBound(
-    const Graph &graph, int64_t budgetBytes, unsigned node,
-    unsigned maxRecomputations, const LowerBoundOptions &options,
-    double plainBound, llvm::ArrayRef<unsigned> plainSteps) {
+/// The bound of the schedules of the case `ranges` (each recomputing each
+/// range's node within it): its forced cost plus LowerBound on its graph
+/// with its caps (`caseGraph`), or the bound by executions forced late of
+/// a node whose range has a most k > 0 (the range split last first, then
+/// the root's; on `plainSteps`, else on the capped LowerBound's joint
+/// steps) where larger; +infinity when a range is empty. `capped` receives
+/// the capped LowerBound, `lateFrom` the forced-late step (unchanged when
+/// none gave the bound).
+static double boundCase(const Graph &graph, int64_t budgetBytes,
+                        llvm::ArrayRef<RecomputeRange> ranges, unsigned last,
+                        const LowerBoundOptions &options,
+                        llvm::ArrayRef<unsigned> plainSteps, LowerBound &capped,
+                        unsigned &lateFrom) {
+  Graph g;
+  double forced = 0;
+  std::vector<std::pair<unsigned, unsigned>> caps;
+  if (!caseGraph(graph, ranges, g, forced, caps))
+    return std::numeric_limits<double>::infinity();
+  LowerBoundOptions cappedOptions = options;
+  llvm::append_range(cappedOptions.maxRecomputations, caps);
+  capped = recomputeLowerBound(g, budgetBytes, cappedOptions);
+  double bound = capped.recomputeCost;
+  llvm::SmallVector<unsigned, 2> late = {last};
+  if (last != 0)
+    late.push_back(0);
+  for (unsigned i : late) {
+    const RecomputeRange &range = ranges[i];
+    if (range.hi == 0 || range.hi == ~0u)
+      continue;
+    // On the steps of the plain bound's joint program, else on the capped
+    // one's: one LowerBound of a head graph at most.
+    llvm::ArrayRef<unsigned> steps =
+        plainSteps.empty()
+            ? llvm::ArrayRef<unsigned>(capped.jointSolution.steps)
+            : plainSteps;
+    unsigned from = ~0u;
+    double byLate = forcedLateBound(g, budgetBytes, range.node, range.hi, caps,
+                                    options, steps, from);
+    if (byLate > bound) {
+      bound = byLate;
+      lateFrom = from;
+    }
+  }
+  return forced + bound;
+}
+
+/// The next split of `leaf`: the first node of `planned` (by the cost of
+/// the plan's recomputations, the nodes the leaf does not range yet first)
+/// whose range in the leaf holds both sides of k = (the plan's count - 1,
+/// at most the leaf's most - 1); none when no such node is left.
+static std::optional<std::pair<unsigned, unsigned>>
+nextSplit(const Leaf &leaf,
+          llvm::ArrayRef<std::pair<unsigned, unsigned>> planned) {
+  for (bool ranged : {false, true})
+    for (auto [v, count] : planned) {
+      const RecomputeRange *in = nullptr;
+      for (const RecomputeRange &r : leaf.ranges)
+        if (r.node == v)
+          in = &r;
+      if (bool(in) != ranged || count == 0)
+        continue;
+      unsigned lo = in ? in->lo : 0, hi = in ? in->hi : ~0u;
+      unsigned k = std::min(count - 1, hi == ~0u ? ~0u : hi - 1);
+      if (hi != 0 && k >= lo && k < hi)
+        return std::pair(v, k);
+    }
+  return std::nullopt;
+}
+
+CaseSplitBound remat::sched::caseSplitBound(const Graph &graph,
+                                            int64_t budgetBytes, unsigned node,
+                                            unsigned maxRecomputations,
+                                            const LowerBoundOptions &options,
+                                            double plainBound,
+                                            llvm::ArrayRef<unsigned> plainSteps,
+                                            const CaseSplitOptions &tree) {
+  using Clock = std::chrono::steady_clock;
+  Clock::time_point start = Clock::now();
+  double inf = std::numeric_limits<double>::infinity();
   CaseSplitBound split;
   split.node = node;
   split.maxRecomputations = maxRecomputations;
-  // At most k recomputations: the interval programs with the cap.
-  LowerBoundOptions capped = options;
-  capped.maxRecomputations.push_back({node, maxRecomputations});
-  split.capped = recomputeLowerBound(graph, budgetBytes, capped);
-  split.atMost = std::max(plainBound, split.capped.recomputeCost);
-  // And by executions forced late, on the steps of the plain bound's joint
-  // program, else on the capped one's.
-  if (maxRecomputations > 0)
-    for (llvm::ArrayRef<unsigned> steps :
-         {plainSteps,
-          llvm::ArrayRef<unsigned>(split.capped.jointSolution.steps)}) {
-      unsigned from = ~0u;
-      double late = forcedLateBound(graph, budgetBytes, node, maxRecomputations,
-                                    options, steps, from);
-      if (late > split.atMost) {
-        split.atMost = late;
-        split.lateFrom = from;
-      }
-      if (!steps.empty())
-        break; // One LowerBound of a head graph at most.
-    }
-  // At least k + 1: (k + 1) cost(node) plus the rest, bounded on the graph
-  // with the node free, unless the first term already reaches the first
-  // case (the minimum is then that case's bound).
-  double forced = double(maxRecomputations + 1) * graph.nodes[node].cost;
-  split.atLeast = std::max(plainBound, forced);
-  if (split.atLeast < split.atMost) {
-    Graph free = graph;
-    free.nodes[node].cost = 0;
-    LowerBound rest = recomputeLowerBound(free, budgetBytes, options);
-    split.atLeast = std::max(split.atLeast, forced + rest.recomputeCost);
+  // The nodes to split on below the root, by the plan's recompute cost.
+  std::vector<std::pair<unsigned, unsigned>> planned;
+  if (tree.plan) {
+    std::vector<unsigned> count(graph.size(), 0);
+    for (const std::vector<unsigned> &list : tree.plan->recomputeBefore)
+      for (unsigned v : list)
+        if (v < count.size())
+          ++count[v];
+    for (unsigned v = 0; v != graph.size(); ++v)
+      if (count[v] && graph.nodes[v].cost > 0)
+        planned.push_back({v, count[v]});
+    llvm::stable_sort(planned, [&](auto a, auto b) {
+      return graph.nodes[a.first].cost * a.second >
+             graph.nodes[b.first].cost * b.second;
+    });
   }
+  // The two cases of the root; the second is bounded by LowerBound only
+  // when its forced cost is below every other leaf's bound (it is the
+  // minimum only then).
+  std::vector<Leaf> leaves(2);
+  leaves[0].ranges = {{node, 0, maxRecomputations}};
+  leaves[1].ranges = {{node, maxRecomputations + 1, ~0u}};
+  leaves[1].first = false;
+  leaves[1].bound = std::max(plainBound, double(maxRecomputations + 1) *
+                                             graph.nodes[node].cost);
+  auto evaluate = [&](Leaf &leaf) {
+    LowerBound capped;
+    unsigned lateFrom = ~0u;
+    double b = boundCase(graph, budgetBytes, leaf.ranges, leaf.last, options,
+                         plainSteps, capped, lateFrom);
+    leaf.bound = std::max(leaf.bound, b);
+    leaf.evaluated = true;
+    if (++split.caseBounds == 1) {
+      split.capped = std::move(capped);
+      split.lateFrom = lateFrom;
+    }
+  };
+  leaves[0].bound = plainBound;
+  evaluate(leaves[0]);
+  // Best first: the open leaf of the least bound is bounded, else split,
+  // within the limits (the tree's case bounds; its seconds, a safety cap).
+  for (;;) {
+    Leaf *least = nullptr;
+    for (Leaf &leaf : leaves)
+      if (!least || leaf.bound < least->bound)
+        least = &leaf;
+    if (least->bound == inf)
+      break;
+    double spent = std::chrono::duration<double>(Clock::now() - start).count();
+    bool timeLeft = tree.seconds <= 0 || spent < tree.seconds;
+    if (!least->evaluated) {
+      if (split.caseBounds < 2 ||
+          (split.caseBounds < tree.maxCaseBounds && timeLeft)) {
+        evaluate(*least);
+        continue;
+      }
+      break;
+    }
+    if (split.caseBounds + 1 >= tree.maxCaseBounds || !timeLeft)
+      break;
+    std::optional<std::pair<unsigned, unsigned>> next =
+        nextSplit(*least, planned);
+    if (!next)
+      break;
+    auto [v, k] = *next;
+    // The two children: the leaf's ranges with v's narrowed to [lo, k] and
+    // [k + 1, hi]; each keeps the parent's bound (its schedules are the
+    // parent's), the second its forced cost too.
+    Leaf low = *least, high = *least;
+    unsigned at = low.ranges.size();
+    for (unsigned i = 0; i != low.ranges.size(); ++i)
+      if (low.ranges[i].node == v)
+        at = i;
+    if (at == low.ranges.size()) {
+      low.ranges.push_back({v, 0, ~0u});
+      high.ranges.push_back({v, 0, ~0u});
+    }
+    low.ranges[at].hi = k;
+    high.ranges[at].lo = k + 1;
+    low.last = high.last = at;
+    low.evaluated = high.evaluated = false;
+    Graph g;
+    double forced = 0;
+    std::vector<std::pair<unsigned, unsigned>> caps;
+    high.bound = caseGraph(graph, high.ranges, g, forced, caps)
+                     ? std::max(high.bound, forced)
+                     : inf;
+    *least = std::move(low);
+    leaves.push_back(std::move(high));
+    ++split.depth;
+  }
+  split.atMost = split.atLeast = inf;
+  for (const Leaf &leaf : leaves) {
+    double &side = leaf.first ? split.atMost : split.atLeast;
+    side = std::min(side, leaf.bound);
+    split.cases.push_back({leaf.ranges, leaf.bound});
+  }
+  split.leaves = leaves.size();
   split.recomputeCost = std::min(split.atMost, split.atLeast);
+  split.seconds = std::chrono::duration<double>(Clock::now() - start).count();
   return split;
 }

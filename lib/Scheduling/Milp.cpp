@@ -121,13 +121,22 @@ std::string formatDetail(const SolverStats &stats, bool peakMode) {
 constexpr int64_t kRepairNodes = 50, kSweepNodes = 100;
 
 /// The time kept from CBC for the case split (CaseSplitBound.h), in time
-/// limits of the bound: it makes at most three LowerBound calls (the first
-/// case's, the head graph's of executions forced late, the second case's),
-/// each with that limit, and its interval programs of executions forced
-/// late share one more; the lowering of the first case's solution gets
-/// what is left of the reserve (the calls may overrun their limits a
-/// little).
-constexpr double kCaseSplitBounds = 4;
+/// limits of the bound, at most a third of the time left: each case it
+/// bounds makes up to two LowerBound calls (the case's, the head graph's
+/// of executions forced late), each with that limit, and its interval
+/// programs of executions forced late share one more (the second case of
+/// a split often needs only one); the lowering of the first case's
+/// solution gets what is left of the reserve (the calls may overrun their
+/// limits a little).
+constexpr double kCaseSplitBounds = 9;
+/// At most this many cases of the split's tree are bounded
+/// (`CaseSplitOptions::maxCaseBounds`), the root's two included. resnet_n4
+/// at 0.4 of store-all: the root's first case 22.96% of the forward, its
+/// split on the plan's next costliest node (the stem's batch norm, at most
+/// once more or at least twice) 23.12% (both executions forced after step
+/// 83 there) and 24.24-24.36%; 6 more cases on the plan's next nodes raised
+/// nothing (bench/milp-results.md, n100s).
+constexpr unsigned kCaseSplitCases = 4;
 
 MilpTestHooks &remat::sched::milpTestHooks() {
   static MilpTestHooks hooks;
@@ -553,12 +562,16 @@ remat::sched::milpOptimal(const Graph &graph, int64_t budgetBytes,
     }
     // Time kept from CBC for the case split below (training graphs with a
     // plan the bound does not prove): each case's LowerBound and the
-    // lowering of the first case's solution.
+    // lowering of the first case's solution. Not on forward-only graphs,
+    // which caseSplitBound bounds too: on random_layered_n100 at 0.6-0.9
+    // of store-all its trees raised no bound (the plans' costliest nodes
+    // leave both cases at the plain bound, below CBC's at 0.8) and the
+    // reserve cost CBC 13 s (n100s, bench/milp-results.md).
     double splitReserve = 0;
     if (cutoff && !meets(bound.recomputeCost, *cutoff) &&
         !graph.isForwardOnly())
       splitReserve = std::min(
-          kCaseSplitBounds * boundOptions.timeLimitSeconds + 0.5, left() / 4);
+          kCaseSplitBounds * boundOptions.timeLimitSeconds + 0.5, left() / 3);
     if (cutoff && meets(bound.recomputeCost, *cutoff)) {
       result.infeasible = true; // Nothing beats the warm start.
       result.finished = true;   // Proved by the bound, no search needed.
@@ -612,9 +625,15 @@ remat::sched::milpOptimal(const Graph &graph, int64_t budgetBytes,
         splitOptions.timeLimitSeconds =
             std::max(0.01, std::min(boundOptions.timeLimitSeconds,
                                     left() / kCaseSplitBounds));
-        split = caseSplitBound(graph, budgetBytes, costliest->first,
-                               costliest->second - 1, splitOptions,
-                               bound.recomputeCost, bound.jointSolution.steps);
+        // Deeper cases on the plan's next costliest recomputations, within
+        // kCaseSplitCases (nine tenths of the reserve, a safety cap).
+        CaseSplitOptions tree;
+        tree.plan = &result.schedule;
+        tree.maxCaseBounds = kCaseSplitCases;
+        tree.seconds = splitReserve * 0.9;
+        split = caseSplitBound(
+            graph, budgetBytes, costliest->first, costliest->second - 1,
+            splitOptions, bound.recomputeCost, bound.jointSolution.steps, tree);
         if (milpTestHooks().onCaseSplit)
           milpTestHooks().onCaseSplit(*split);
         // The lowering within what is left of the reserve (never the time
@@ -732,11 +751,12 @@ remat::sched::milpOptimal(const Graph &graph, int64_t budgetBytes,
     std::snprintf(buf, sizeof(buf),
                   "; case split on '%s' (recomputed at most %u times: bound "
                   "%.4g%% of the forward cost, %.6g; at least %u: %.4g%%, "
-                  "%.6g)",
+                  "%.6g; %u cases bounded, %u leaves, %.1f s)",
                   graph.nodes[split->node].name.c_str(),
                   split->maxRecomputations, 100 * split->atMost / forward,
                   split->atMost, split->maxRecomputations + 1,
-                  100 * split->atLeast / forward, split->atLeast);
+                  100 * split->atLeast / forward, split->atLeast,
+                  split->caseBounds, split->leaves, split->seconds);
     plan.detail += buf;
     if (splitDiscarded)
       plan.detail += "; the split's bound, above the plan's simulated cost, "

@@ -18,6 +18,7 @@
 #include <algorithm>
 #include <iostream>
 #include <limits>
+#include <map>
 #include <random>
 #include <vector>
 
@@ -147,33 +148,90 @@ TEST(CaseSplitBound, NeverAboveTheExhaustiveOptimumOfEitherCase) {
             << " on the plain steps, " << lateInfinite << " +infinity)\n";
 }
 
-/// As NeverAboveTheExhaustiveOptimumOfEitherCase, against remat's whole
-/// schedule model (`test::forEachScheduleVariant`: lists of up to two
-/// values in any order, with repeats, or longer sets) on 6 tiny random
-/// training graphs and the list-order graph: a case counts every
-/// execution of the node after its forward one, repeats in a list
-/// included. Per node, the schedules' Pareto fronts by that count (0, 1, 2,
-/// 3 or more) give each case's optimum at every budget. `tight` counts
-/// cases bounded within 1% of a positive optimum (a bound inflated by 1%
-/// fails); `onlyWhole` cases bounded where only the whole model has a
-/// schedule (the list-order graph below 290 bytes).
-TEST(CaseSplitBound, NeverAboveTheWholeModelOptimumOfEitherCase) {
-  if (!stepProgramAvailable())
-    GTEST_SKIP() << "built without CBC/CLP";
-  std::mt19937 rng(2202);
-  std::vector<Graph> graphs;
-  for (unsigned iter = 0; iter != 6; ++iter)
-    graphs.push_back(test::makeEnumerableGraph(rng, 2 * iter));
-  graphs.push_back(test::makeListOrderGraph());
+/// What `checkWholeModel` counted.
+struct WholeModelCounts {
+  /// Splits checked; cases bounded within 1% of a positive optimum; cases
+  /// bounded where only the whole model has a schedule; splits decided by
+  /// executions forced late; trees that split below the root, and those
+  /// whose bound is within 1% of a positive optimum; leaves bounded within
+  /// 1% of their least schedule's positive recompute.
+  unsigned checked = 0, tight = 0, onlyWhole = 0, late = 0, deeper = 0,
+           deeperTight = 0, leafTight = 0;
+};
+
+/// A schedule of the whole model: its peak, its recompute and how often it
+/// recomputes each node.
+struct Run {
+  int64_t peak;
+  double cost;
+  std::vector<unsigned> count;
+};
+
+/// Checks the leaves of `split` against `runs` at `budget`: each schedule
+/// within the budget lies in exactly one leaf (fails when a split drops a
+/// child), whose bound is at most its recompute, and the split's bound is
+/// the least leaf bound. Counts in `counts` the
+/// leaves bounded within 1% of their least schedule's positive recompute.
+void checkLeaves(const CaseSplitBound &split, const std::vector<Run> &runs,
+                 int64_t budget, const std::string &where,
+                 WholeModelCounts &counts) {
+  double inf = std::numeric_limits<double>::infinity();
+  std::vector<double> least(split.cases.size(), inf);
+  double leastLeaf = inf;
+  for (const CaseSplitLeaf &leaf : split.cases)
+    leastLeaf = std::min(leastLeaf, leaf.bound);
+  EXPECT_EQ(split.recomputeCost, leastLeaf) << where;
+  for (const Run &run : runs) {
+    if (run.peak > budget)
+      continue;
+    unsigned in = 0;
+    for (unsigned i = 0; i != split.cases.size(); ++i) {
+      bool within = true;
+      for (const RecomputeRange &r : split.cases[i].ranges)
+        within = within && run.count[r.node] >= r.lo &&
+                 (r.hi == ~0u || run.count[r.node] <= r.hi);
+      if (!within)
+        continue;
+      ++in;
+      least[i] = std::min(least[i], run.cost);
+    }
+    EXPECT_EQ(in, 1u) << where << ": a schedule of recompute " << run.cost;
+  }
+  for (unsigned i = 0; i != split.cases.size(); ++i) {
+    EXPECT_LE(split.cases[i].bound, least[i] * (1 + 1e-9) + 1e-9)
+        << where << " leaf " << i;
+    counts.leafTight += least[i] > 0 && !std::isinf(least[i]) &&
+                        split.cases[i].bound * 1.01 > least[i];
+  }
+}
+
+/// Every split of `graphs` at every budget between the least and the
+/// largest peak of remat's whole schedule model (`test::
+/// forEachScheduleVariant`: lists of up to two values in any order, with
+/// repeats, or longer sets), on every recomputable node v and k in {0, 1,
+/// 2}: each case's bound is at most the least recompute of the schedules
+/// in it (a case counts every execution of v after its first one, repeats
+/// in a list included; per node, the schedules' Pareto fronts by that
+/// count, 0, 1, 2, 3 or more), and the split's bound at most the optimum.
+/// With `tree`, the split is a tree (CaseSplitOptions) of up to 6 cases,
+/// only on the node the dearest schedule within the budget recomputes
+/// most expensively (its plan, which chooses the splits below the root),
+/// k its count - 1.
+WholeModelCounts checkWholeModel(const std::vector<Graph> &graphs,
+                                 bool tree = false) {
   LowerBoundOptions options = milpBoundOptions();
   double inf = std::numeric_limits<double>::infinity();
-  unsigned checked = 0, tight = 0, onlyWhole = 0;
+  WholeModelCounts counts;
   for (unsigned iter = 0; iter != graphs.size(); ++iter) {
     const Graph &g = graphs[iter];
-    ASSERT_FALSE(g.validate());
+    EXPECT_FALSE(g.validate());
     unsigned n = g.size();
     std::vector<test::ParetoFront> byCount(4 * n);
     test::ParetoFront all;
+    // The dearest schedule at each peak, a plan for the tree's splits, and
+    // with `tree` every schedule's counts.
+    std::map<int64_t, std::pair<double, Schedule>> dearest;
+    std::vector<Run> runsOf;
     size_t count = test::forEachScheduleVariant(
         g, 2, [&](const Schedule &s, const SimResult &sim) {
           std::vector<unsigned> runs(n, 0);
@@ -184,6 +242,12 @@ TEST(CaseSplitBound, NeverAboveTheWholeModelOptimumOfEitherCase) {
             byCount[4 * v + std::min(runs[v], 3u)].add(sim.peakBytes,
                                                        sim.recomputeCost);
           all.add(sim.peakBytes, sim.recomputeCost);
+          if (tree)
+            runsOf.push_back({sim.peakBytes, sim.recomputeCost, runs});
+          auto [it, inserted] =
+              dearest.insert({sim.peakBytes, {sim.recomputeCost, s}});
+          if (!inserted && sim.recomputeCost > it->second.first)
+            it->second = {sim.recomputeCost, s};
         });
     EXPECT_GT(count, 20u) << "graph " << iter;
     std::vector<std::pair<int64_t, double>> front = all.points();
@@ -195,43 +259,242 @@ TEST(CaseSplitBound, NeverAboveTheWholeModelOptimumOfEitherCase) {
     for (int64_t budget = minPeak; budget <= maxPeak; ++budget) {
       double optimum = test::leastWithin(front, budget);
       bool stageless = std::isinf(test::leastWithin(stage, budget));
-      double plain = recomputeLowerBound(g, budget, options).recomputeCost;
+      LowerBound plainBound = recomputeLowerBound(g, budget, options);
+      double plain = plainBound.recomputeCost;
+      // The tree's plan and its root.
+      const Schedule *plan = nullptr;
+      double planCost = -1;
+      for (auto &[peak, costAndPlan] : dearest)
+        if (peak <= budget && costAndPlan.first > planCost) {
+          planCost = costAndPlan.first;
+          plan = &costAndPlan.second;
+        }
+      std::optional<std::pair<unsigned, unsigned>> root;
+      if (tree && plan)
+        root = costliestRecomputation(g, *plan);
       for (unsigned v = 0; v != n; ++v) {
         const Node &node = g.nodes[v];
         if (node.backward || node.noRecompute || node.keep)
           continue;
         for (unsigned k = 0; k != 3; ++k) {
+          if (tree && (!root || root->first != v ||
+                       k != std::min(root->second - 1, 2u)))
+            continue;
           double atMost = inf, atLeast = inf;
           for (unsigned r = 0; r != 4; ++r) {
             double least = test::leastWithin(fronts[4 * v + r], budget);
             double &side = r <= k ? atMost : atLeast;
             side = std::min(side, least);
           }
+          CaseSplitOptions treeOptions;
+          if (tree) {
+            treeOptions.plan = plan;
+            treeOptions.maxCaseBounds = 6;
+          }
           CaseSplitBound split =
-              caseSplitBound(g, budget, v, k, options, plain);
+              caseSplitBound(g, budget, v, k, options, plain,
+                             plainBound.jointSolution.steps, treeOptions);
           std::string where = "graph " + std::to_string(iter) + " budget " +
                               std::to_string(budget) + " node " +
                               std::to_string(v) + " k " + std::to_string(k);
           EXPECT_LE(split.atMost, atMost * (1 + 1e-9) + 1e-9) << where;
           EXPECT_LE(split.atLeast, atLeast * (1 + 1e-9) + 1e-9) << where;
           EXPECT_LE(split.recomputeCost, optimum * (1 + 1e-9) + 1e-9) << where;
-          ++checked;
+          ++counts.checked;
+          counts.late += split.lateFrom != ~0u;
           for (auto [bound, least] : {std::pair(split.atMost, atMost),
                                       std::pair(split.atLeast, atLeast)})
             if (least > 0 && !std::isinf(least)) {
-              tight += bound * 1.01 > least;
-              onlyWhole += stageless;
+              counts.tight += bound * 1.01 > least;
+              counts.onlyWhole += stageless;
             }
+          if (tree)
+            checkLeaves(split, runsOf, budget, where, counts);
+          if (split.depth > 0) {
+            ++counts.deeper;
+            counts.deeperTight +=
+                optimum > 0 && split.recomputeCost * 1.01 > optimum;
+          }
         }
       }
     }
   }
-  EXPECT_GT(checked, 100u);
-  EXPECT_GT(tight, 0u) << "of " << checked;
-  EXPECT_GT(onlyWhole, 0u) << "of " << checked;
-  std::cout << checked << " splits against the whole model, " << tight
-            << " cases within 1%, " << onlyWhole
+  return counts;
+}
+
+/// As NeverAboveTheExhaustiveOptimumOfEitherCase, against remat's whole
+/// schedule model (`checkWholeModel`) on 6 tiny random training graphs and
+/// the list-order graph. `tight` counts cases bounded within 1% of a
+/// positive optimum (a bound inflated by 1% fails); `onlyWhole` cases
+/// bounded where only the whole model has a schedule (the list-order graph
+/// below 290 bytes).
+TEST(CaseSplitBound, NeverAboveTheWholeModelOptimumOfEitherCase) {
+  if (!stepProgramAvailable())
+    GTEST_SKIP() << "built without CBC/CLP";
+  std::mt19937 rng(2202);
+  std::vector<Graph> graphs;
+  for (unsigned iter = 0; iter != 6; ++iter)
+    graphs.push_back(test::makeEnumerableGraph(rng, 2 * iter));
+  graphs.push_back(test::makeListOrderGraph());
+  WholeModelCounts counts = checkWholeModel(graphs);
+  EXPECT_GT(counts.checked, 100u);
+  EXPECT_GT(counts.tight, 0u) << "of " << counts.checked;
+  EXPECT_GT(counts.onlyWhole, 0u) << "of " << counts.checked;
+  std::cout << counts.checked << " splits against the whole model, "
+            << counts.tight << " cases within 1%, " << counts.onlyWhole
             << " cases where only it has a schedule\n";
+}
+
+/// As NeverAboveTheWholeModelOptimumOfEitherCase on 8 tiny random
+/// forward-only DAGs (Graph.h: a list before every node), where every
+/// execution of a node after its first is a recomputation: each case's
+/// bound, and the split's, is at most its whole-model optimum; `tight`
+/// cases within 1% of a positive optimum (fails inflated by 1%), `late`
+/// splits decided by executions forced late (fails when the suffixes start
+/// at the graph's end, as before forward-only graphs were split).
+TEST(CaseSplitBound, ForwardOnlyNeverAboveTheWholeModelOptimum) {
+  if (!stepProgramAvailable())
+    GTEST_SKIP() << "built without CBC/CLP";
+  std::mt19937 rng(3303);
+  std::vector<Graph> graphs;
+  for (unsigned iter = 0; iter != 8; ++iter)
+    graphs.push_back(test::makeTinyDag(rng, 6, /*workspace=*/iter % 2 == 1));
+  WholeModelCounts counts = checkWholeModel(graphs);
+  EXPECT_GT(counts.checked, 100u);
+  EXPECT_GT(counts.tight, 0u) << "of " << counts.checked;
+  EXPECT_GT(counts.late, 0u) << "of " << counts.checked;
+  std::cout << counts.checked << " forward-only splits against the whole "
+            << "model, " << counts.tight << " cases within 1%, " << counts.late
+            << " decided by executions forced late\n";
+}
+
+/// The case tree (CaseSplitOptions: up to 6 cases, splits below the root
+/// on the recomputations of the dearest schedule within the budget) on the
+/// training graphs of NeverAboveTheWholeModelOptimumOfEitherCase and 8
+/// forward-only DAGs: each root case's bound (the least over its leaves)
+/// and the tree's are at most their whole-model optima, every schedule
+/// within the budget lies in exactly one leaf (fails when a split drops
+/// either child), and each leaf's bound is at most its schedules' least
+/// recompute. `deeper` counts trees that split below the root,
+/// `deeperTight` those bounded within 1% of a positive optimum, `leafTight`
+/// leaves bounded within 1% of theirs (both fail inflated by 1%).
+TEST(CaseSplitBound, TreeNeverAboveTheWholeModelOptimum) {
+  if (!stepProgramAvailable())
+    GTEST_SKIP() << "built without CBC/CLP";
+  std::mt19937 rng(2202), dags(3303);
+  std::vector<Graph> graphs;
+  for (unsigned iter = 0; iter != 6; ++iter)
+    graphs.push_back(test::makeEnumerableGraph(rng, 2 * iter));
+  graphs.push_back(test::makeListOrderGraph());
+  for (unsigned iter = 0; iter != 8; ++iter)
+    graphs.push_back(test::makeTinyDag(dags, 5, /*workspace=*/iter % 2 == 1));
+  WholeModelCounts counts = checkWholeModel(graphs, /*tree=*/true);
+  EXPECT_GT(counts.checked, 20u);
+  EXPECT_GT(counts.deeper, 0u) << "of " << counts.checked;
+  EXPECT_GT(counts.deeperTight, 0u) << "of " << counts.deeper;
+  EXPECT_GT(counts.leafTight, 0u) << "of " << counts.deeper;
+  std::cout << counts.checked << " trees against the whole model, "
+            << counts.deeper << " split below the root, " << counts.deeperTight
+            << " of them within 1%, " << counts.leafTight
+            << " leaves within 1%\n";
+}
+
+/// A forward-only graph (bytes in MB) where `a` (100 MB, cost 10) runs
+/// from `b` (10 MB, never recomputed) and is read after a step `x` whose
+/// 140 MB of workspace leaves room for neither beside it: below 151 MB no
+/// schedule has a peak (`a` held through x: 241 MB; recomputed after it
+/// from `b` held: 151 MB).
+Graph makeHeldOperandGraph() {
+  constexpr int64_t mb = 1000000;
+  Graph g;
+  g.addNode(test::makeCostNode("b", 10 * mb, 1, {}));
+  g.nodes.back().noRecompute = true;
+  g.addNode(test::makeCostNode("a", 100 * mb, 10, {0}));
+  g.addNode(test::makeCostNode("x", 1 * mb, 1, {}));
+  g.nodes.back().workspace = 140 * mb;
+  g.addNode(test::makeCostNode("out", 1 * mb, 1, {1, 2}));
+  g.nodes.back().output = true;
+  return g;
+}
+
+/// The first case's bound by executions forced late on the steps {x} of
+/// makeHeldOperandGraph (a forward-only graph: before forward-only graphs
+/// were split, no suffix was tried there), at most one recomputation of
+/// `a`: the program of {x} has no point with none (`a` live through x) and
+/// none with one at 150 MB, nor at the budget 1e-5 larger (151 MB are
+/// needed), so the case is +infinity (fails when the forced-late check
+/// returns its program's bound or 0 instead) and the split's bound is the
+/// second case's, at least 2 x 10. At 151 MB - 1,000 B the program with one
+/// recomputation has no point either, but it has one 1e-5 larger (1,510 B
+/// more), so the check does not count it: the case is not +infinity and no
+/// step is forced late (fails when the confirmation is skipped or made at
+/// the budget itself). The whole model agrees: nothing fits below 151 MB.
+TEST(CaseSplitBound, ForcedLateWithoutAPointIsInfiniteOnlyWhenConfirmed) {
+  if (!stepProgramAvailable())
+    GTEST_SKIP() << "built without CBC/CLP";
+  Graph g = makeHeldOperandGraph();
+  ASSERT_FALSE(g.validate());
+  ASSERT_TRUE(g.isForwardOnly());
+  constexpr int64_t mb = 1000000;
+  std::vector<std::pair<int64_t, double>> front =
+      test::allScheduleVariants(g, 2);
+  ASSERT_FALSE(front.empty());
+  EXPECT_EQ(front.front().first, 151 * mb);
+  double inf = std::numeric_limits<double>::infinity();
+  LowerBoundOptions options = milpBoundOptions();
+  std::vector<unsigned> steps = {2};
+  CaseSplitBound split =
+      caseSplitBound(g, 150 * mb, /*node=*/1, /*k=*/1, options, 0, steps);
+  EXPECT_EQ(split.atMost, inf);
+  EXPECT_EQ(split.lateFrom, 2u);
+  EXPECT_GE(split.atLeast, 20);
+  EXPECT_EQ(split.recomputeCost, split.atLeast);
+  CaseSplitBound near =
+      caseSplitBound(g, 151 * mb - 1000, 1, 1, options, 0, steps);
+  EXPECT_LT(near.atMost, inf);
+  EXPECT_EQ(near.lateFrom, ~0u);
+}
+
+/// A forward-only graph (bytes in MB) whose `a` (100 MB, cost 10) is read
+/// after each of two steps, `c` and `e`, with 100 MB of workspace each, and
+/// cannot stay live through either: every schedule within 150 MB runs `a`
+/// twice more (recompute 20, the optimum). The first case of the split at
+/// one recomputation, on the steps {c, e}: the program of {e} has no point
+/// without an execution of `a`, so its one execution falls after e, and
+/// the graph of the nodes up to e with `a` never recomputed has no schedule
+/// (`a` held through c). That proof of LowerBound's is not taken for
+/// +infinity: the case keeps the bound of the part after e, a finite one
+/// (fails when the infeasible head graph makes the case +infinity), at
+/// most the whole-model optimum.
+TEST(CaseSplitBound, AnInfeasibleHeadGraphIsNotInfinite) {
+  if (!stepProgramAvailable())
+    GTEST_SKIP() << "built without CBC/CLP";
+  constexpr int64_t mb = 1000000;
+  Graph g;
+  g.addNode(test::makeCostNode("a", 100 * mb, 10, {}));
+  g.addNode(test::makeCostNode("c", 1 * mb, 1, {}));
+  g.nodes.back().workspace = 100 * mb;
+  g.addNode(test::makeCostNode("d", 1 * mb, 1, {0, 1}));
+  g.addNode(test::makeCostNode("e", 1 * mb, 1, {2}));
+  g.nodes.back().workspace = 100 * mb;
+  g.addNode(test::makeCostNode("out", 1 * mb, 1, {0, 3}));
+  g.nodes.back().output = true;
+  ASSERT_FALSE(g.validate());
+  std::vector<std::pair<int64_t, double>> front =
+      test::allScheduleVariants(g, 2);
+  EXPECT_EQ(test::leastWithin(front, 150 * mb), 20);
+  // The head graph has no schedule: LowerBound proves it.
+  Graph head = g;
+  head.nodes.resize(4);
+  head.nodes[0].noRecompute = true;
+  EXPECT_TRUE(recomputeLowerBound(head, 150 * mb).infeasible);
+  LowerBoundOptions options = milpBoundOptions();
+  std::vector<unsigned> steps = {1, 3};
+  CaseSplitBound split =
+      caseSplitBound(g, 150 * mb, /*node=*/0, /*k=*/1, options, 0, steps);
+  EXPECT_LT(split.atMost, std::numeric_limits<double>::infinity());
+  EXPECT_GE(split.atMost, 10);
+  EXPECT_LE(split.recomputeCost, 20);
 }
 
 /// Clears milpOptimal's test hooks when a test ends.

@@ -5,54 +5,76 @@
 //===----------------------------------------------------------------------===//
 ///
 /// \file
-/// The first branch of a branch and bound whose node bound is LowerBound.h's:
-/// split every schedule by how often it recomputes one forward node v (the
-/// executions of v after its forward one), at most k times or at least
-/// k + 1, and bound each case.
+/// A branch and bound whose node bound is LowerBound.h's: split every
+/// schedule by how often it recomputes one forward node v (the executions
+/// of v after its first one), at most k times or at least k + 1, bound
+/// each case, and split the case of the least bound again on another node
+/// (or on the same one at a smaller k), as long as the limits allow.
 ///
 /// Validity. Every schedule recomputes v some number of times r, and
-/// either r <= k or r >= k + 1: the two cases cover every schedule, so the
-/// smaller of two bounds, each valid for the schedules of its case, is
-/// valid for every schedule.
+/// either r <= k or r >= k + 1: the two cases cover every schedule, and a
+/// split of a case covers that case's schedules; so the leaves of the tree
+/// cover every schedule, and the least of their bounds, each valid for the
+/// schedules of its leaf, is valid for every schedule. A leaf is a set of
+/// ranges lo_u <= r_u <= hi_u; its bound is the largest of its parent's
+/// (its schedules are the parent's) and:
 ///
-///  - At most k: `recomputeLowerBound` with the cap (v, k)
-///    (`LowerBoundOptions::maxRecomputations`): its interval programs get
-///    the row sum_j e_j(v) <= k, which every schedule of the case meets:
-///    window j executes only values made before its step t_j (the values
-///    step t_j concerns; the others are pinned there), so each execution
-///    in a window is a recomputation, and the windows are disjoint in
-///    time; every other part of
-///    the bound holds for every schedule. And by executions forced late:
-///    if the interval program of steps s = t_1 < .. < t_K with the cap
-///    (v, k - 1) has no point (`intervalStepsBound` is +infinity), every
-///    schedule within the budget executes v at least k times after s, so a
-///    schedule of the case never recomputes v in the lists up to s. Its
-///    recompute is then the part after s, at least that program's bound
-///    with the cap (v, k), plus the part up to s: those lists are a
-///    schedule of the graph of the nodes up to s (each instance freed at
-///    its last read there, never later than in the whole graph, so within
-///    the budget) that never recomputes v, at least LowerBound on that
-///    graph with v `noRecompute`. The two parts are disjoint lists. A case
-///    with no schedule within the budget bounds +infinity. A program taken
-///    to have no point is confirmed first at a budget larger by 1e-5 (a
-///    relaxation: its proof implies the first), else not used; a head
-///    graph LowerBound proves infeasible leaves the part after s alone.
-///  - At least k + 1: the recompute cost of a schedule is cost(v) r plus
-///    the cost of its other executions, which is its recompute cost on the
-///    graph with v's cost set to 0; that is at least LowerBound on that
-///    graph, so the case costs at least (k + 1) cost(v) + LowerBound(graph
-///    with cost(v) = 0).
+///  - Forced cost: a schedule's recompute is sum_u cost(u) r_u, at least
+///    sum over ranged u of lo_u cost(u) plus its recompute on the graph
+///    with those nodes' costs set to 0; that is at least LowerBound on that
+///    graph, so the leaf costs at least that sum plus LowerBound there.
+///  - Caps: a node with hi_u = 0 is `noRecompute` in that graph (every part
+///    of LowerBound then keeps it live where it is read later; a schedule
+///    of the leaf never recomputes it); one with hi_u > 0 gets the row
+///    sum_j e_j(u) <= hi_u in LowerBound's interval programs
+///    (`LowerBoundOptions::maxRecomputations`), which every schedule of the
+///    leaf meets: window j executes only values made before its step t_j
+///    (the values step t_j concerns; the others are pinned there), so each
+///    execution of u in a window is an execution after u's first, and the
+///    windows are disjoint in time.
+///  - Executions forced late, for a node v with 0 < hi_v = k (the range
+///    split last, and the root's): if the interval program of steps s =
+///    t_1 < .. < t_K, s > v, with the leaf's caps and v's at k - 1 has no
+///    point (`intervalStepsBound` is +infinity), every schedule of the leaf
+///    within the budget executes v at least k times after s, so it never
+///    recomputes v in the lists up to s. Its recompute is then the part
+///    after s, at least that program's bound with the leaf's caps, plus the
+///    part up to s: those lists are a schedule of the graph of the nodes up
+///    to s (each instance freed at its last read there, never later than in
+///    the whole graph; an output's final instance there counts at most the
+///    bytes its instance counted in the whole schedule; so within the
+///    budget) that never recomputes v and keeps to the leaf's other caps, at
+///    least LowerBound on that graph with v `noRecompute`. Another capped
+///    node u < s whose program (v at k, u at hi_u - 1) has no point either
+///    has all its executions after s too, and is `noRecompute` there as
+///    well. The two parts are disjoint lists. A leaf with no schedule
+///    within the budget bounds +infinity. A program taken to have no point
+///    is confirmed first at a budget larger by 1e-5 (a relaxation: its
+///    proof implies the first), else not used; a head graph LowerBound
+///    proves infeasible leaves the part after s alone.
 ///
-/// Both cases also keep the plain bound (it holds for every schedule). The
-/// split pays off where one node's repeated execution decides the plan:
+/// Forward-only graphs (no backward node: a list before every node,
+/// Graph.h). Each node's first execution is its own step; every later one
+/// is in a list, a recomputation, so r_v counts the same executions as in
+/// a training graph, and every argument above holds as it stands: the
+/// windows execute only values made before their step, the lists up to s
+/// are a schedule of the nodes up to s (a forward-only graph again, whose
+/// lists may stand before any node). Only the suffixes differ: in a
+/// training graph they start at or after the first backward node (nothing
+/// is recomputed before it), in a forward-only graph at any step after v.
+///
+/// The split pays off where one node's repeated execution decides the plan:
 /// resnet_n4 at 0.4 of store-all, whose last backward steps force the stem
 /// convolution (node 0) to run twice more (the interval program of steps
 /// {83, 84} has no point with one execution), and whose cheapest plans
 /// either run it a third time (`auto`'s 29.56% of the forward: the second
 /// case, at least 3 x 8.66%) or hold one of its 0.5 MB chain values
 /// through the backward (the optimum, 23.42%): the first case's bound by
-/// executions forced late is 22.96%, against the plain bound's 21.44%
-/// (docs/Scheduling.md, "A case split on one node's recomputations").
+/// executions forced late is 22.96%, against the plain bound's 21.44%, and
+/// its split on the stem's batch norm (at most once more: both executions
+/// forced after step 83 with the convolution's, the head graph never
+/// recomputing either) 23.12% (docs/Scheduling.md, "A case split on one
+/// node's recomputations").
 ///
 //===----------------------------------------------------------------------===//
 
@@ -72,19 +94,34 @@
 namespace remat {
 namespace sched {
 
+/// A range of a case of the split: each schedule of the case recomputes
+/// `node` at least `lo` and at most `hi` times (~0u: no most).
+struct RecomputeRange {
+  unsigned node = 0, lo = 0, hi = ~0u;
+};
+
+/// A leaf of the case tree: the schedules within every range, and a bound
+/// on the recompute of each of them.
+struct CaseSplitLeaf {
+  std::vector<RecomputeRange> ranges;
+  double bound = 0;
+};
+
 /// A bound by a case split on one node's recomputations.
 struct CaseSplitBound {
   /// The node split on, and k: the cases recompute it at most k times and
   /// at least k + 1 times.
   unsigned node = 0;
   unsigned maxRecomputations = 0;
-  /// The bound of each case (the units of `Node::cost`), each at least the
-  /// plain bound; `atLeast` is only (k + 1) cost(node) and the plain bound
-  /// when that already reaches `atMost` (the graph with the node's cost set
-  /// to 0 is then not bounded).
+  /// The bound of each case of the root (the units of `Node::cost`): the
+  /// least bound of the leaves below it, each at least the plain bound; a
+  /// leaf not bounded by LowerBound (its forced cost already reached
+  /// another leaf's bound, or the limits ran out) has its parent's bound
+  /// or its forced cost, whichever is larger ((k + 1) cost(node) and the
+  /// plain bound for the root's second case).
   double atMost = 0, atLeast = 0;
-  /// min(atMost, atLeast): a bound on the recompute of every schedule
-  /// within the budget.
+  /// min(atMost, atLeast), the least over the leaves: a bound on the
+  /// recompute of every schedule within the budget.
   double recomputeCost = 0;
   /// LowerBound of the first case (`atMost`): its `jointSolution` is a
   /// solution of that case's interval program, a plan seed
@@ -96,6 +133,28 @@ struct CaseSplitBound {
   /// (~0u: it did not): a schedule of the case never recomputes the node
   /// in the lists up to s.
   unsigned lateFrom = ~0u;
+  /// The tree's size: cases bounded by LowerBound, splits below the root,
+  /// and leaves (open cases) at the end.
+  unsigned caseBounds = 0, depth = 0, leaves = 0;
+  /// The leaves: their ranges cover every schedule (each split divides a
+  /// leaf's schedules in two), so the least of their bounds holds for
+  /// every schedule within the budget.
+  std::vector<CaseSplitLeaf> cases;
+  /// Wall seconds spent.
+  double seconds = 0;
+};
+
+/// Limits of the case tree below the root's split.
+struct CaseSplitOptions {
+  /// The plan whose recomputations choose the splits below the root (the
+  /// costliest first); none: no split below the root.
+  const Schedule *plan = nullptr;
+  /// At most this many cases bounded by LowerBound (each one call, with
+  /// the bound by executions forced late where it applies); 2: the root's
+  /// two cases only. A deterministic limit.
+  unsigned maxCaseBounds = 2;
+  /// A safety cap on the tree's time (no split after it; <= 0: none).
+  double seconds = 0;
 };
 
 /// The forward node whose recomputations in `schedule` cost the most
@@ -105,15 +164,18 @@ std::optional<std::pair<unsigned, unsigned>>
 costliestRecomputation(const Graph &graph, const Schedule &schedule);
 
 /// The bound of every schedule of `graph` within `budgetBytes` by the split
-/// on `node` at `maxRecomputations` (see above), each case's LowerBound
-/// computed with `options` (its time limit each; the second case only when
-/// needed). `plainBound` is a bound that holds for every schedule
-/// (`recomputeLowerBound`'s, 0: none).
+/// on `node` at `maxRecomputations` (see above), and below it by the tree
+/// of `tree`, each case's LowerBound computed with `options` (its time
+/// limit each; a case only when it could be the least). `plainBound` is a
+/// bound that holds for every schedule (`recomputeLowerBound`'s, 0: none);
+/// `plainSteps` the steps whose suffixes the bound by executions forced
+/// late tries (empty: each case's own joint steps).
 CaseSplitBound caseSplitBound(const Graph &graph, int64_t budgetBytes,
                               unsigned node, unsigned maxRecomputations,
                               const LowerBoundOptions &options,
                               double plainBound = 0,
-                              llvm::ArrayRef<unsigned> plainSteps = {});
+                              llvm::ArrayRef<unsigned> plainSteps = {},
+                              const CaseSplitOptions &tree = {});
 
 } // namespace sched
 } // namespace remat

@@ -188,11 +188,13 @@ constexpr unsigned kMilpBoundJointSteps = 8;
 /// (a bound proves the warm start, the budget is proved infeasible first,
 /// or MilpLarge.h plans the graph).
 /// On a training graph whose warm start LowerBound does not prove, CBC
-/// runs with a reserve (4 of the bound's time limits plus 0.5 s, at most a
-/// quarter of the time left) kept for a case split (CaseSplitBound.h) when
-/// it does not prove its plan: on the node whose recomputations cost that
-/// plan the most, a bound for schedules recomputing it fewer times and one
-/// for as many or more, whose minimum raises the reported bound; that bound
+/// runs with a reserve (9 of the bound's time limits plus
+/// 0.5 s, at most a third of the time left) kept for a case split
+/// (CaseSplitBound.h) when it does not prove its plan: on the node whose
+/// recomputations cost that plan the most, a bound for schedules
+/// recomputing it fewer times and one for as many or more, the case of the
+/// least bound split again on the plan's next costliest node (4 cases
+/// bounded at most); the least leaf bound raises the reported bound; it
 /// holds in remat's whole schedule model (LowerBound.h's), not only in the
 /// stage model. One above the plan's simulated cost is discarded (noted in
 /// the detail) and asserts in debug builds. The first case's interval
