@@ -323,7 +323,11 @@ CaseSplitBound remat::sched::caseSplitBound(const Graph &graph,
   leaves[1].first = false;
   leaves[1].bound = std::max(plainBound, double(maxRecomputations + 1) *
                                              graph.nodes[node].cost);
+  // The longest time a case took to bound: a case starts only where one
+  // that long still ends within the tree's seconds.
+  double longest = 0;
   auto evaluate = [&](Leaf &leaf) {
+    Clock::time_point caseStart = Clock::now();
     LowerBound capped;
     unsigned lateFrom = ~0u;
     double b = boundCase(graph, budgetBytes, leaf.ranges, leaf.last, options,
@@ -334,6 +338,9 @@ CaseSplitBound remat::sched::caseSplitBound(const Graph &graph,
       split.capped = std::move(capped);
       split.lateFrom = lateFrom;
     }
+    longest = std::max(
+        longest,
+        std::chrono::duration<double>(Clock::now() - caseStart).count());
   };
   leaves[0].bound = plainBound;
   evaluate(leaves[0]);
@@ -347,7 +354,7 @@ CaseSplitBound remat::sched::caseSplitBound(const Graph &graph,
     if (least->bound == inf)
       break;
     double spent = std::chrono::duration<double>(Clock::now() - start).count();
-    bool timeLeft = tree.seconds <= 0 || spent < tree.seconds;
+    bool timeLeft = tree.seconds <= 0 || spent + longest <= tree.seconds;
     if (!least->evaluated) {
       if (split.caseBounds < 2 ||
           (split.caseBounds < tree.maxCaseBounds && timeLeft)) {

@@ -399,6 +399,65 @@ TEST(CaseSplitBound, TreeNeverAboveTheWholeModelOptimum) {
             << " leaves within 1%\n";
 }
 
+/// The tree's limits (CaseSplitOptions), on the first tiny forward-only DAG
+/// and budget where the dearest schedule's tree splits below the root:
+/// with 6 cases it bounds more than 3; with 3 at most 3 (fails when the
+/// case limit is not kept); with a time cap already spent, the root's two
+/// at most and no split (fails when the seconds are not kept); the same
+/// options give the same leaves twice.
+TEST(CaseSplitBound, TreeKeepsItsCaseLimitAndItsSeconds) {
+  if (!stepProgramAvailable())
+    GTEST_SKIP() << "built without CBC/CLP";
+  std::mt19937 rng(3303);
+  LowerBoundOptions options = milpBoundOptions();
+  unsigned found = 0;
+  for (unsigned iter = 0; iter != 8 && !found; ++iter) {
+    Graph g = test::makeTinyDag(rng, 6, /*workspace=*/iter % 2 == 1);
+    std::map<int64_t, std::pair<double, Schedule>> dearest;
+    test::forEachScheduleVariant(
+        g, 2, [&](const Schedule &s, const SimResult &sim) {
+          auto [it, inserted] =
+              dearest.insert({sim.peakBytes, {sim.recomputeCost, s}});
+          if (!inserted && sim.recomputeCost > it->second.first)
+            it->second = {sim.recomputeCost, s};
+        });
+    for (auto &[budget, costAndPlan] : dearest) {
+      const Schedule &plan = costAndPlan.second;
+      std::optional<std::pair<unsigned, unsigned>> root =
+          costliestRecomputation(g, plan);
+      if (!root)
+        continue;
+      LowerBound plain = recomputeLowerBound(g, budget, options);
+      CaseSplitOptions tree;
+      tree.plan = &plan;
+      tree.maxCaseBounds = 6;
+      auto run = [&] {
+        return caseSplitBound(g, budget, root->first, root->second - 1, options,
+                              plain.recomputeCost, plain.jointSolution.steps,
+                              tree);
+      };
+      CaseSplitBound six = run();
+      if (six.caseBounds <= 3)
+        continue;
+      ++found;
+      CaseSplitBound again = run();
+      EXPECT_EQ(again.caseBounds, six.caseBounds);
+      ASSERT_EQ(again.cases.size(), six.cases.size());
+      for (unsigned i = 0; i != six.cases.size(); ++i)
+        EXPECT_EQ(again.cases[i].bound, six.cases[i].bound);
+      tree.maxCaseBounds = 3;
+      EXPECT_LE(run().caseBounds, 3u);
+      tree.maxCaseBounds = 6;
+      tree.seconds = 1e-9;
+      CaseSplitBound capped = run();
+      EXPECT_LE(capped.caseBounds, 2u);
+      EXPECT_EQ(capped.depth, 0u);
+      break;
+    }
+  }
+  EXPECT_EQ(found, 1u);
+}
+
 /// A forward-only graph (bytes in MB) where `a` (100 MB, cost 10) runs
 /// from `b` (10 MB, never recomputed) and is read after a step `x` whose
 /// 140 MB of workspace leaves room for neither beside it: below 151 MB no

@@ -153,7 +153,9 @@ struct CaseSplitOptions {
   /// the bound by executions forced late where it applies); 2: the root's
   /// two cases only. A deterministic limit.
   unsigned maxCaseBounds = 2;
-  /// A safety cap on the tree's time (no split after it; <= 0: none).
+  /// A safety cap on the tree's time: beyond the root's two cases, a case
+  /// is bounded only where one as long as the longest so far still ends
+  /// within it (<= 0: none).
   double seconds = 0;
 };
 
