@@ -21,6 +21,7 @@
 #include "remat/Scheduling/LowerBound.h"
 #include "remat/Scheduling/MilpClaims.h"
 #include "remat/Scheduling/MilpLarge.h"
+#include "remat/Scheduling/MilpNeighbourhood.h"
 #include "remat/Scheduling/MilpWindows.h"
 
 #include <algorithm>
@@ -119,6 +120,15 @@ std::string formatDetail(const SolverStats &stats, bool peakMode) {
 /// the forward cost with sweeps of 100, 200 or 400 nodes; at 0.6 86.24%
 /// with 100 (sweeps converged within 60 s), 226.43% with 400 (time out).
 constexpr int64_t kRepairNodes = 50, kSweepNodes = 100;
+
+/// The share of CBC's time at a budget given instead to the search over the
+/// recomputable set (MilpNeighbourhood.h) where CBC does not prove its plan
+/// (a proof found in the rest of the time ends the call there). At 60 s
+/// (rn4q, bench/milp-results.md, loaded): resnet_n4 at 0.4 of store-all
+/// 29.56 -> 23.42% of the forward cost (the stage model's optimum), and
+/// random_layered_n100 at 0.8 / 0.9 2.31 / 1.37 -> 2.30 / 0.79%; where CBC
+/// proves its plan (37 of the 42 rows) the proof comes well within its half.
+constexpr double kMilpNeighbourhoodShare = 0.5;
 
 /// The time kept from CBC for the case split (CaseSplitBound.h), in time
 /// limits of the bound, at most a third of the time left: each case it
@@ -311,6 +321,9 @@ remat::sched::milpOptimal(const Graph &graph, int64_t budgetBytes,
   // The case split's bound and plan (CaseSplitBound.h), when it ran.
   std::optional<CaseSplitBound> split;
   bool bySplit = false, splitDiscarded = false;
+  // The plan came from the search over the recomputable set.
+  bool byNeighbourhood = false;
+  unsigned searchMoves = 0;
   int64_t mismatchPeak = -1; // CBC's plan failed the simulator check.
   // A bound of remat's whole schedule model (LowerBound.h, the operand-order
   // bound), in the objective's units: what is reported for a plan outside
@@ -560,6 +573,9 @@ remat::sched::milpOptimal(const Graph &graph, int64_t budgetBytes,
         }
       }
     }
+    // The search over the recomputable set (MilpNeighbourhood.h) on a
+    // plan CBC does not prove.
+    bool searchApplies = compact && kMilpNeighbourhoodShare > 0;
     // Time kept from CBC for the case split below (training graphs with a
     // plan the bound does not prove): each case's LowerBound and the
     // lowering of the first case's solution. Not on forward-only graphs,
@@ -578,10 +594,15 @@ remat::sched::milpOptimal(const Graph &graph, int64_t budgetBytes,
       byBound = true;
     } else {
       builder.mpsFile = dumpFile;
-      result = builder.solve(false, budgetBytes, left() - splitReserve, cutoff,
-                             bound.recomputeCost,
-                             rangeRows ? bound.ranges
-                                       : std::vector<LowerBound::Range>());
+      // Where CBC may leave its plan unproven, it gets a share of the time
+      // and the search over the recomputable set (MilpNeighbourhood.h) the
+      // rest: only the warm start's cutoff is needed to run it.
+      double mainSeconds = left() - splitReserve;
+      if (searchApplies)
+        mainSeconds *= 1 - kMilpNeighbourhoodShare;
+      result = builder.solve(
+          false, budgetBytes, mainSeconds, cutoff, bound.recomputeCost,
+          rangeRows ? bound.ranges : std::vector<LowerBound::Range>());
       builder.mpsFile.clear();
       stats.nodes += result.nodes;
     }
@@ -610,6 +631,38 @@ remat::sched::milpOptimal(const Graph &graph, int64_t budgetBytes,
       result.bound = std::min(bound.recomputeCost, result.objective);
       result.gapPercent = gapPercent(result.objective, result.bound);
     }
+    // Not proven: the search over the recomputable set from CBC's plan (or
+    // the warm start), moves decided by node limits, the time left less
+    // the split's reserve a safety cap (MilpNeighbourhood.h). The split
+    // below still chooses its nodes from the plan before the search.
+    Schedule splitFrom;
+    if (searchApplies && result.found && !result.optimal && !byBound &&
+        mismatchPeak < 0 && !milpOutsideStageModel(result.schedule)) {
+      splitFrom = result.schedule;
+      MilpNeighbourhoodOptions search;
+      search.seconds = std::max(0.0, left() - splitReserve);
+      search.knapsackRows = builder.knapsackRows;
+      for (const std::vector<unsigned> &executed : bound.jointSolution.executed)
+        search.hintValues.insert(search.hintValues.end(), executed.begin(),
+                                 executed.end());
+      if (std::optional<MilpNeighbourhoodResult> found =
+              milpNeighbourhoodSearch(graph, budgetBytes, result.schedule,
+                                      search)) {
+        searchMoves = found->moves;
+        stats.nodes += found->nodes;
+        if (milpTestHooks().onNeighbourhoodSearch)
+          milpTestHooks().onNeighbourhoodSearch(*found);
+        if (found->sim.recomputeCost < result.objective - 1e-9) {
+          result.schedule = std::move(found->schedule);
+          result.objective = found->sim.recomputeCost;
+          result.bound = std::min(result.bound, result.objective);
+          result.optimal = meets(result.bound, result.objective);
+          result.gapPercent = gapPercent(result.objective, result.bound);
+          byNeighbourhood = true;
+          stats.fromWarmStart = false;
+        }
+      }
+    }
     // Not proven: split on the node whose recomputations cost the plan the
     // most (CaseSplitBound.h), at most one fewer of them or at least as
     // many. The smaller case bound holds for every schedule; the first
@@ -617,8 +670,10 @@ remat::sched::milpOptimal(const Graph &graph, int64_t budgetBytes,
     // beat CBC's (resnet_n4 at 0.4 of store-all: `auto`'s plan runs the
     // stem convolution three times in the backward, the optimum twice).
     if (splitReserve > 0 && result.found && !result.optimal) {
+      const Schedule &splitPlan =
+          splitFrom.recomputeBefore.empty() ? result.schedule : splitFrom;
       if (std::optional<std::pair<unsigned, unsigned>> costliest =
-              costliestRecomputation(graph, result.schedule)) {
+              costliestRecomputation(graph, splitPlan)) {
         // Each LowerBound of the split within its share of the time left.
         auto splitStart = std::chrono::steady_clock::now();
         LowerBoundOptions splitOptions = boundOptions;
@@ -628,7 +683,7 @@ remat::sched::milpOptimal(const Graph &graph, int64_t budgetBytes,
         // Deeper cases on the plan's next costliest recomputations, within
         // kCaseSplitCases (nine tenths of the reserve, a safety cap).
         CaseSplitOptions tree;
-        tree.plan = &result.schedule;
+        tree.plan = &splitPlan;
         tree.maxCaseBounds = kCaseSplitCases;
         tree.seconds = splitReserve * 0.9;
         split = caseSplitBound(
@@ -650,7 +705,7 @@ remat::sched::milpOptimal(const Graph &graph, int64_t budgetBytes,
             result.schedule = std::move(lowered->schedule);
             result.objective = lowered->sim.recomputeCost;
             byCut = byWindows = bySplit = true;
-            byRepair = stats.fromWarmStart = false;
+            byRepair = stats.fromWarmStart = byNeighbourhood = false;
           }
         // The split's bound, unless it lies above the simulated plan's
         // cost: that would prove a bug in it, not the plan optimal, so it
@@ -778,6 +833,10 @@ remat::sched::milpOptimal(const Graph &graph, int64_t budgetBytes,
                        : "; warm start: forward-min-peak's plan, repaired to "
                          "the budget and its recompute lowered (") +
         std::to_string(repairSolves) + " solves of windows of stages)";
+  if (byNeighbourhood)
+    plan.detail += "; the plan: improved by the search over the "
+                   "recomputable set (MilpNeighbourhood.h, " +
+                   std::to_string(searchMoves) + " moves)";
   if (leastPeakOnly)
     plan.detail += "; the least peak is proven, the recompute at that peak "
                    "is not";

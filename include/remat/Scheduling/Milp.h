@@ -52,6 +52,7 @@ namespace remat {
 namespace sched {
 
 struct CaseSplitBound;
+struct MilpNeighbourhoodResult;
 
 /// True if remat was built with CBC (REMAT_HAVE_CBC); otherwise
 /// `milpOptimal` always declines.
@@ -199,7 +200,12 @@ constexpr unsigned kMilpBoundJointSteps = 8;
 /// stage model. One above the plan's simulated cost is discarded (noted in
 /// the detail) and asserts in debug builds. The first case's interval
 /// solution, lowered by windows within what is left of the reserve, is
-/// taken as the plan when cheaper.
+/// taken as the plan when cheaper. At a budget CBC gets half of the time it
+/// had (`kMilpNeighbourhoodShare`, Milp.cpp); where it does not prove its
+/// plan, the search over the recomputable set (MilpNeighbourhood.h) runs
+/// from it (CBC's plan or the warm start, in the stage model) with the
+/// rest, less the split's reserve, and its plan is taken when cheaper (the
+/// split still chooses its nodes from the plan before the search).
 std::optional<PlanResult>
 milpOptimal(const Graph &graph, int64_t budgetBytes, double timeLimitSeconds,
             std::string &note, const Schedule *warmStart = nullptr,
@@ -217,6 +223,9 @@ struct MilpTestHooks {
   /// test may corrupt it). With either hook set, an inconsistent split
   /// bound does not assert.
   std::function<void(CaseSplitBound &)> onCaseSplit;
+  /// Called with what the search over the recomputable set found
+  /// (MilpNeighbourhood.h), when it ran.
+  std::function<void(const MilpNeighbourhoodResult &)> onNeighbourhoodSearch;
 };
 MilpTestHooks &milpTestHooks();
 

@@ -1,0 +1,281 @@
+//===- MilpNeighbourhoodTest.cpp - Search over the recomputable set -------===//
+//
+// Part of the remat project.
+//
+//===----------------------------------------------------------------------===//
+//
+// Tests of milpNeighbourhoodSearch (MilpNeighbourhood.h) against every
+// stage-model schedule of tiny training and forward-only graphs, and of its
+// place in milpOptimal.
+//
+//===----------------------------------------------------------------------===//
+
+#include "MilpTestSupport.h"
+#include "ScheduleEnumeration.h"
+#include "TestGraphs.h"
+
+#include "remat/Scheduling/KeptSet.h"
+#include "remat/Scheduling/Milp.h"
+#include "remat/Scheduling/MilpNeighbourhood.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <functional>
+#include <limits>
+#include <map>
+#include <random>
+#include <set>
+
+using namespace remat::sched;
+
+namespace {
+
+/// A schedule with its simulated peak and cost and the values it recomputes.
+struct Point {
+  Schedule schedule;
+  int64_t peak = 0;
+  double cost = 0;
+  /// The values it recomputes, bit v for node v.
+  uint64_t recomputed = 0;
+};
+
+Point makePoint(const Schedule &s, const SimResult &sim) {
+  Point p{s, sim.peakBytes, sim.recomputeCost, 0};
+  for (const std::vector<unsigned> &list : s.recomputeBefore)
+    for (unsigned v : list)
+      p.recomputed |= uint64_t(1) << v;
+  return p;
+}
+
+/// Every stage-model schedule of a tiny training graph
+/// (test::forEachStageSchedule) or forward-only graph (each list a subset
+/// of the recomputable earlier nodes, in index order).
+std::vector<Point> enumerate(const Graph &g) {
+  std::vector<Point> points;
+  if (!g.isForwardOnly()) {
+    test::forEachStageSchedule(g, [&](const Schedule &s, const SimResult &sim) {
+      points.push_back(makePoint(s, sim));
+    });
+    return points;
+  }
+  std::vector<std::pair<unsigned, unsigned>> slots; // (before k, node i)
+  for (unsigned k = 0; k != g.size(); ++k)
+    for (unsigned i = 0; i != k; ++i)
+      if (!isAlwaysKept(g.nodes[i]))
+        slots.push_back({k, i});
+  EXPECT_LE(slots.size(), 16u) << "graph too large for enumeration";
+  for (uint64_t mask = 0; mask < (uint64_t(1) << slots.size()); ++mask) {
+    Schedule s(g.size());
+    for (unsigned q = 0; q != slots.size(); ++q)
+      if ((mask >> q) & 1)
+        s.recomputeBefore[slots[q].first].push_back(slots[q].second);
+    SimResult sim;
+    std::optional<std::string> err = simulate(g, s, sim);
+    EXPECT_FALSE(err) << *err;
+    if (!err)
+      points.push_back(makePoint(s, sim));
+  }
+  return points;
+}
+
+/// The graphs of these tests: training graphs of 7-8 nodes
+/// (test::makeEnumerableGraph) and forward-only DAGs of 5-6 nodes.
+Graph makeGraph(std::mt19937 &rng, unsigned iter) {
+  if (iter % 2 == 0)
+    return test::makeEnumerableGraph(rng, iter / 2);
+  return test::makeTinyDag(rng, 5 + iter / 2 % 2, /*workspace=*/iter % 3 == 0);
+}
+
+/// Calls `visit(budget, start, optimum)` for every budget between the
+/// graph's least peak and its store-all peak at which some schedule fits,
+/// `start` the dearest stage-model schedule within it and `optimum` the
+/// least cost within it.
+void forEachBudget(
+    const std::vector<Point> &points,
+    const std::function<void(int64_t, const Point &, double)> &visit) {
+  std::set<int64_t> peaks;
+  for (const Point &p : points)
+    peaks.insert(p.peak);
+  for (int64_t budget : peaks) {
+    const Point *dearest = nullptr;
+    double optimum = std::numeric_limits<double>::infinity();
+    for (const Point &p : points)
+      if (p.peak <= budget) {
+        optimum = std::min(optimum, p.cost);
+        if (!dearest || p.cost > dearest->cost)
+          dearest = &p;
+      }
+    visit(budget, *dearest, optimum);
+  }
+}
+
+/// Small moves: the tests count on the node limit, not on time.
+MilpNeighbourhoodOptions testOptions() {
+  MilpNeighbourhoodOptions options;
+  options.moveNodes = 50;
+  options.maxMoves = 40;
+  options.seconds = 60;
+  return options;
+}
+
+/// Clears milpOptimal's test hooks when a test ends.
+struct HooksReset {
+  ~HooksReset() { milpTestHooks() = MilpTestHooks(); }
+};
+
+} // namespace
+
+/// From the dearest and from a cheapest schedule within each budget of tiny
+/// training and forward-only graphs, the search returns a valid
+/// stage-model schedule within the budget, never dearer than its start and
+/// never cheaper than the enumerated optimum, with its simulation (from an
+/// optimum: fails where moves are taken without the incumbent's cutoff); on
+/// most budgets it lowers the dearest start's cost (counted: fails where
+/// the moves are dropped).
+TEST(MilpNeighbourhood, NeverAboveItsStartAndAlwaysValid) {
+  REQUIRE_CBC();
+  std::mt19937 rng(1130);
+  unsigned runs = 0, lowered = 0;
+  for (unsigned iter = 0; iter != 16; ++iter) {
+    Graph g = makeGraph(rng, iter);
+    std::vector<Point> points = enumerate(g);
+    forEachBudget(
+        points, [&](int64_t budget, const Point &dearest, double optimum) {
+          const Point *cheapest = nullptr;
+          for (const Point &p : points)
+            if (p.peak <= budget && p.cost <= optimum + 1e-9 &&
+                (!cheapest || p.recomputed > cheapest->recomputed))
+              cheapest = &p;
+          MilpNeighbourhoodOptions oneMove = testOptions();
+          oneMove.maxMoves = 1;
+          for (auto [start, options] : {std::make_pair(&dearest, testOptions()),
+                                        std::make_pair(cheapest, testOptions()),
+                                        std::make_pair(cheapest, oneMove)}) {
+            std::string where = "graph " + std::to_string(iter) + " budget " +
+                                std::to_string(budget) +
+                                (start == cheapest ? " from an optimum" : "") +
+                                (options.maxMoves == 1 ? ", one move" : "");
+            std::optional<MilpNeighbourhoodResult> r =
+                milpNeighbourhoodSearch(g, budget, start->schedule, options);
+            ASSERT_TRUE(r) << where;
+            SimResult sim;
+            ASSERT_FALSE(simulate(g, r->schedule, sim)) << where;
+            EXPECT_LE(sim.peakBytes, budget) << where;
+            EXPECT_EQ(sim.peakBytes, r->sim.peakBytes) << where;
+            EXPECT_DOUBLE_EQ(sim.recomputeCost, r->sim.recomputeCost) << where;
+            EXPECT_LE(sim.recomputeCost, start->cost + 1e-9) << where;
+            EXPECT_GE(sim.recomputeCost, optimum - 1e-9) << where;
+            EXPECT_FALSE(milpOutsideStageModel(r->schedule)) << where;
+            if (start == &dearest) {
+              ++runs;
+              lowered += sim.recomputeCost < start->cost - 1e-9;
+            }
+          }
+        });
+  }
+  EXPECT_GE(runs, 50u);
+  EXPECT_GE(lowered, runs / 2) << runs << " runs";
+}
+
+/// Started from the dearest schedule within the budget among those whose
+/// recomputed values exclude every optimum (no stage-model schedule within
+/// the budget that recomputes only values the start recomputes reaches the
+/// optimum, so CBC on the model restricted to the start's set, under any
+/// node limit, cannot), the search still reaches the enumerated optimum:
+/// its moves leave the start's set (counted: fails with only the moves
+/// inside it).
+TEST(MilpNeighbourhood, ReachesTheOptimumOutsideItsStartsSet) {
+  REQUIRE_CBC();
+  std::mt19937 rng(1131);
+  unsigned cases = 0, reached = 0;
+  for (unsigned iter = 0; iter != 80; ++iter) {
+    Graph g = makeGraph(rng, iter);
+    ASSERT_LE(g.size(), 64u);
+    std::vector<Point> points = enumerate(g);
+    std::set<int64_t> peaks;
+    for (const Point &p : points)
+      peaks.insert(p.peak);
+    for (int64_t budget : peaks) {
+      // The least cost within the budget per recomputed set, then per set
+      // of its subsets.
+      std::map<uint64_t, double> least;
+      double optimum = std::numeric_limits<double>::infinity();
+      for (const Point &p : points)
+        if (p.peak <= budget) {
+          auto [it, fresh] = least.insert({p.recomputed, p.cost});
+          if (!fresh)
+            it->second = std::min(it->second, p.cost);
+          optimum = std::min(optimum, p.cost);
+        }
+      auto inside = [&](uint64_t set) {
+        double best = std::numeric_limits<double>::infinity();
+        for (auto [sub, cost] : least)
+          if ((sub & ~set) == 0)
+            best = std::min(best, cost);
+        return best;
+      };
+      const Point *start = nullptr;
+      std::map<uint64_t, bool> excludes;
+      for (const Point &p : points) {
+        if (p.peak > budget || (start && p.cost <= start->cost))
+          continue;
+        auto it = excludes.find(p.recomputed);
+        if (it == excludes.end())
+          it =
+              excludes
+                  .insert({p.recomputed, inside(p.recomputed) > optimum + 1e-9})
+                  .first;
+        if (it->second)
+          start = &p;
+      }
+      if (!start)
+        continue;
+      ++cases;
+      std::optional<MilpNeighbourhoodResult> r =
+          milpNeighbourhoodSearch(g, budget, start->schedule, testOptions());
+      ASSERT_TRUE(r);
+      reached += r->sim.recomputeCost <= optimum + 1e-9;
+    }
+  }
+  EXPECT_GE(cases, 10u);
+  EXPECT_EQ(reached, cases);
+}
+
+/// milpOptimal runs the search only where CBC did not prove its plan: never
+/// on tiny graphs CBC proves, and on the same graphs with CBC's proof set
+/// aside (`MilpTestHooks::unprovenSearch`) wherever CBC's plan or the
+/// warm start is returned.
+TEST(MilpNeighbourhood, RunsInMilpOptimalOnlyWithoutAProof) {
+  REQUIRE_CBC();
+  HooksReset reset;
+  std::mt19937 rng(1132);
+  unsigned searched = 0, calls = 0;
+  milpTestHooks().onNeighbourhoodSearch = [&](const MilpNeighbourhoodResult &) {
+    ++searched;
+  };
+  for (unsigned iter = 0; iter != 8; ++iter) {
+    Graph g = makeGraph(rng, iter);
+    std::vector<Point> points = enumerate(g);
+    forEachBudget(points, [&](int64_t budget, const Point &start,
+                              double optimum) {
+      for (bool unproven : {false, true}) {
+        milpTestHooks().unprovenSearch = unproven;
+        unsigned before = searched;
+        std::string note;
+        std::optional<PlanResult> p =
+            milpOptimal(g, budget, 20, note, &start.schedule);
+        ASSERT_TRUE(p) << note;
+        EXPECT_LE(p->sim.recomputeCost, optimum + 1e-9);
+        if (!unproven) {
+          ASSERT_TRUE(p->solver && p->solver->optimal) << p->detail;
+          EXPECT_EQ(searched, before) << p->detail;
+        } else if (p->detail.find("by the lower bound") == std::string::npos) {
+          EXPECT_EQ(searched, before + 1) << p->detail;
+          ++calls;
+        }
+      }
+    });
+  }
+  EXPECT_GE(calls, 10u);
+}
