@@ -22,14 +22,21 @@
 
 using namespace remat::sched;
 
-std::optional<std::pair<unsigned, unsigned>>
-remat::sched::costliestRecomputation(const Graph &graph,
-                                     const Schedule &schedule) {
+/// How many lists of `schedule` execute each node of `graph`.
+static std::vector<unsigned> recomputeCounts(const Graph &graph,
+                                             const Schedule &schedule) {
   std::vector<unsigned> count(graph.size(), 0);
   for (const std::vector<unsigned> &list : schedule.recomputeBefore)
     for (unsigned v : list)
       if (v < count.size())
         ++count[v];
+  return count;
+}
+
+std::optional<std::pair<unsigned, unsigned>>
+remat::sched::costliestRecomputation(const Graph &graph,
+                                     const Schedule &schedule) {
+  std::vector<unsigned> count = recomputeCounts(graph, schedule);
   std::optional<std::pair<unsigned, unsigned>> best;
   double bestCost = 0;
   for (unsigned v = 0; v != graph.size(); ++v) {
@@ -133,13 +140,15 @@ forcedLateBound(const Graph &graph, int64_t budgetBytes, unsigned node,
     all.push_back({node, cap});
     return all;
   };
-  // No point with the cap at the budget, confirmed at the looser budget.
-  auto noPoint = [&](llvm::ArrayRef<unsigned> suffix, unsigned cap,
+  // No point with the caps `capped` at the budget (the program's result
+  // `atBudget`), confirmed at the looser budget.
+  auto noPoint = [&](llvm::ArrayRef<unsigned> suffix,
+                     llvm::ArrayRef<std::pair<unsigned, unsigned>> capped,
                      std::optional<double> atBudget) {
     if (!atBudget || *atBudget < inf || share() <= 0)
       return false;
     std::optional<double> confirmed =
-        intervalStepsBound(graph, looser, suffix, share(), with(cap));
+        intervalStepsBound(graph, looser, suffix, share(), capped);
     return confirmed && *confirmed == inf;
   };
   // A training graph recomputes nothing before its first backward node, so
@@ -161,7 +170,7 @@ forcedLateBound(const Graph &graph, int64_t budgetBytes, unsigned node,
     llvm::ArrayRef<unsigned> suffix = steps.drop_front(i);
     std::optional<double> fewer =
         intervalStepsBound(graph, budgetBytes, suffix, share(), with(k - 1));
-    if (!noPoint(suffix, k - 1, fewer))
+    if (!noPoint(suffix, with(k - 1), fewer))
       continue;
     if (share() <= 0)
       return 0;
@@ -169,7 +178,7 @@ forcedLateBound(const Graph &graph, int64_t budgetBytes, unsigned node,
         intervalStepsBound(graph, budgetBytes, suffix, share(), with(k));
     if (!late)
       return 0;
-    if (*late == inf && !noPoint(suffix, k, late))
+    if (*late == inf && !noPoint(suffix, with(k), late))
       return 0; // Not confirmed: no finite bound of the program either.
     from = s;
     if (*late == inf)
@@ -198,10 +207,7 @@ forcedLateBound(const Graph &graph, int64_t budgetBytes, unsigned node,
           share() > 0
               ? intervalStepsBound(graph, budgetBytes, suffix, share(), fewer)
               : std::nullopt;
-      std::optional<double> confirmed;
-      if (atBudget && *atBudget == inf && share() > 0)
-        confirmed = intervalStepsBound(graph, looser, suffix, share(), fewer);
-      if (confirmed && *confirmed == inf)
+      if (noPoint(suffix, fewer, atBudget))
         head.nodes[v].noRecompute = true;
       else
         headOptions.maxRecomputations.push_back({v, hi});
@@ -301,11 +307,7 @@ CaseSplitBound remat::sched::caseSplitBound(const Graph &graph,
   // The nodes to split on below the root, by the plan's recompute cost.
   std::vector<std::pair<unsigned, unsigned>> planned;
   if (tree.plan) {
-    std::vector<unsigned> count(graph.size(), 0);
-    for (const std::vector<unsigned> &list : tree.plan->recomputeBefore)
-      for (unsigned v : list)
-        if (v < count.size())
-          ++count[v];
+    std::vector<unsigned> count = recomputeCounts(graph, *tree.plan);
     for (unsigned v = 0; v != graph.size(); ++v)
       if (count[v] && graph.nodes[v].cost > 0)
         planned.push_back({v, count[v]});
