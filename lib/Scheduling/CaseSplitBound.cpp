@@ -69,6 +69,19 @@ struct Leaf {
   bool first = true;
   double bound = 0;
   bool evaluated = false;
+  /// Its bound by executions forced late (CaseSplitLeaf).
+  unsigned lateFrom = ~0u;
+  std::vector<unsigned> lateNodes;
+};
+
+/// A bound by executions forced late of a case: the step s (~0u: no suffix
+/// qualified), the nodes proved to execute only after s, the bound, and
+/// whether it gave the case's bound (above its capped LowerBound).
+struct ForcedLate {
+  unsigned from = ~0u;
+  std::vector<unsigned> nodes;
+  double bound = 0;
+  bool decides = false;
 };
 
 } // namespace
@@ -114,11 +127,15 @@ static bool caseGraph(const Graph &graph, llvm::ArrayRef<RecomputeRange> ranges,
 /// bound would otherwise decide the case). The interval programs, the
 /// confirmations included, share the time limit (each at most a quarter of
 /// it); the LowerBound of the head graph has a time limit of its own.
+/// `from` receives s and `lateNodes` the node and the other capped nodes
+/// proved to execute only after s (`CaseSplitLeaf`), where a suffix
+/// qualified.
 static double
 forcedLateBound(const Graph &graph, int64_t budgetBytes, unsigned node,
                 unsigned k, llvm::ArrayRef<std::pair<unsigned, unsigned>> caps,
                 const LowerBoundOptions &options,
-                llvm::ArrayRef<unsigned> steps, unsigned &from) {
+                llvm::ArrayRef<unsigned> steps, unsigned &from,
+                std::vector<unsigned> &lateNodes) {
   using Clock = std::chrono::steady_clock;
   double inf = std::numeric_limits<double>::infinity();
   double seconds = options.timeLimitSeconds > 0 ? options.timeLimitSeconds : 2;
@@ -181,6 +198,7 @@ forcedLateBound(const Graph &graph, int64_t budgetBytes, unsigned node,
     if (*late == inf && !noPoint(suffix, with(k), late))
       return 0; // Not confirmed: no finite bound of the program either.
     from = s;
+    lateNodes = {node};
     if (*late == inf)
       return inf;
     // The schedule's lists up to s are a schedule of the nodes up to s
@@ -207,9 +225,10 @@ forcedLateBound(const Graph &graph, int64_t budgetBytes, unsigned node,
           share() > 0
               ? intervalStepsBound(graph, budgetBytes, suffix, share(), fewer)
               : std::nullopt;
-      if (noPoint(suffix, fewer, atBudget))
+      if (noPoint(suffix, fewer, atBudget)) {
         head.nodes[v].noRecompute = true;
-      else
+        lateNodes.push_back(v);
+      } else
         headOptions.maxRecomputations.push_back({v, hi});
     }
     LowerBound early = recomputeLowerBound(head, budgetBytes, headOptions);
@@ -228,13 +247,14 @@ forcedLateBound(const Graph &graph, int64_t budgetBytes, unsigned node,
 /// a node whose range has a most k > 0 (the range split last first, then
 /// the root's; on `plainSteps`, else on the capped LowerBound's joint
 /// steps) where larger; +infinity when a range is empty. `capped` receives
-/// the capped LowerBound, `lateFrom` the forced-late step (unchanged when
-/// none gave the bound).
+/// the capped LowerBound, `late` the bound by executions forced late of the
+/// largest bound among those whose suffix qualified (none: `from` ~0u),
+/// and whether it gave the case's bound.
 static double boundCase(const Graph &graph, int64_t budgetBytes,
                         llvm::ArrayRef<RecomputeRange> ranges, unsigned last,
                         const LowerBoundOptions &options,
                         llvm::ArrayRef<unsigned> plainSteps, LowerBound &capped,
-                        unsigned &lateFrom) {
+                        ForcedLate &late) {
   Graph g;
   double forced = 0;
   std::vector<std::pair<unsigned, unsigned>> caps;
@@ -244,10 +264,10 @@ static double boundCase(const Graph &graph, int64_t budgetBytes,
   llvm::append_range(cappedOptions.maxRecomputations, caps);
   capped = recomputeLowerBound(g, budgetBytes, cappedOptions);
   double bound = capped.recomputeCost;
-  llvm::SmallVector<unsigned, 2> late = {last};
+  llvm::SmallVector<unsigned, 2> passes = {last};
   if (last != 0)
-    late.push_back(0);
-  for (unsigned i : late) {
+    passes.push_back(0);
+  for (unsigned i : passes) {
     const RecomputeRange &range = ranges[i];
     if (range.hi == 0 || range.hi == ~0u)
       continue;
@@ -258,11 +278,18 @@ static double boundCase(const Graph &graph, int64_t budgetBytes,
             ? llvm::ArrayRef<unsigned>(capped.jointSolution.steps)
             : plainSteps;
     unsigned from = ~0u;
+    std::vector<unsigned> nodes;
     double byLate = forcedLateBound(g, budgetBytes, range.node, range.hi, caps,
-                                    options, steps, from);
+                                    options, steps, from, nodes);
+    if (from != ~0u && (late.from == ~0u || byLate > late.bound)) {
+      late.from = from;
+      late.nodes = std::move(nodes);
+      late.bound = byLate;
+      late.decides = byLate > bound;
+    }
     if (byLate > bound) {
       bound = byLate;
-      lateFrom = from;
+      late.decides = true;
     }
   }
   return forced + bound;
@@ -331,14 +358,16 @@ CaseSplitBound remat::sched::caseSplitBound(const Graph &graph,
   auto evaluate = [&](Leaf &leaf) {
     Clock::time_point caseStart = Clock::now();
     LowerBound capped;
-    unsigned lateFrom = ~0u;
+    ForcedLate late;
     double b = boundCase(graph, budgetBytes, leaf.ranges, leaf.last, options,
-                         plainSteps, capped, lateFrom);
+                         plainSteps, capped, late);
     leaf.bound = std::max(leaf.bound, b);
     leaf.evaluated = true;
+    leaf.lateFrom = late.from;
+    leaf.lateNodes = std::move(late.nodes);
     if (++split.caseBounds == 1) {
       split.capped = std::move(capped);
-      split.lateFrom = lateFrom;
+      split.lateFrom = late.decides ? late.from : ~0u;
     }
     longest = std::max(
         longest,
@@ -388,6 +417,9 @@ CaseSplitBound remat::sched::caseSplitBound(const Graph &graph,
     high.ranges[at].lo = k + 1;
     low.last = high.last = at;
     low.evaluated = high.evaluated = false;
+    low.lateFrom = high.lateFrom = ~0u;
+    low.lateNodes.clear();
+    high.lateNodes.clear();
     Graph g;
     double forced = 0;
     std::vector<std::pair<unsigned, unsigned>> caps;
@@ -402,7 +434,8 @@ CaseSplitBound remat::sched::caseSplitBound(const Graph &graph,
   for (const Leaf &leaf : leaves) {
     double &side = leaf.first ? split.atMost : split.atLeast;
     side = std::min(side, leaf.bound);
-    split.cases.push_back({leaf.ranges, leaf.bound});
+    split.cases.push_back({leaf.ranges, leaf.bound, leaf.evaluated,
+                           leaf.lateFrom, leaf.lateNodes});
   }
   split.leaves = leaves.size();
   split.recomputeCost = std::min(split.atMost, split.atLeast);

@@ -154,9 +154,11 @@ struct WholeModelCounts {
   /// bounded where only the whole model has a schedule; splits decided by
   /// executions forced late; trees that split below the root, and those
   /// whose bound is within 1% of a positive optimum; leaves bounded within
-  /// 1% of their least schedule's positive recompute.
+  /// 1% of their least schedule's positive recompute; trees with a leaf
+  /// whose root range was split again (at a smaller k), and with a leaf
+  /// that ranges two nodes.
   unsigned checked = 0, tight = 0, onlyWhole = 0, late = 0, deeper = 0,
-           deeperTight = 0, leafTight = 0;
+           deeperTight = 0, leafTight = 0, resplit = 0, twoNodes = 0;
 };
 
 /// A schedule of the whole model: its peak, its recompute and how often it
@@ -312,6 +314,15 @@ WholeModelCounts checkWholeModel(const std::vector<Graph> &graphs,
             checkLeaves(split, runsOf, budget, where, counts);
           if (split.depth > 0) {
             ++counts.deeper;
+            bool resplit = false, twoNodes = false;
+            for (const CaseSplitLeaf &leaf : split.cases) {
+              const RecomputeRange &r = leaf.ranges.front();
+              resplit = resplit || (r.lo != 0 && r.lo != k + 1) ||
+                        (r.hi != k && r.hi != ~0u);
+              twoNodes = twoNodes || leaf.ranges.size() > 1;
+            }
+            counts.resplit += resplit;
+            counts.twoNodes += twoNodes;
             counts.deeperTight +=
                 optimum > 0 && split.recomputeCost * 1.01 > optimum;
           }
@@ -375,7 +386,9 @@ TEST(CaseSplitBound, ForwardOnlyNeverAboveTheWholeModelOptimum) {
 /// and the tree's are at most their whole-model optima, every schedule
 /// within the budget lies in exactly one leaf (fails when a split drops
 /// either child), and each leaf's bound is at most its schedules' least
-/// recompute. `deeper` counts trees that split below the root,
+/// recompute. `deeper` counts trees that split below the root (`resplit`
+/// those that split the root's node again, `twoNodes` those that split a
+/// second node: both asserted, so the tree's depth is covered),
 /// `deeperTight` those bounded within 1% of a positive optimum, `leafTight`
 /// leaves bounded within 1% of theirs (both fail inflated by 1%).
 TEST(CaseSplitBound, TreeNeverAboveTheWholeModelOptimum) {
@@ -391,10 +404,14 @@ TEST(CaseSplitBound, TreeNeverAboveTheWholeModelOptimum) {
   WholeModelCounts counts = checkWholeModel(graphs, /*tree=*/true);
   EXPECT_GT(counts.checked, 20u);
   EXPECT_GT(counts.deeper, 0u) << "of " << counts.checked;
+  EXPECT_GT(counts.resplit, 0u) << "of " << counts.deeper;
+  EXPECT_GT(counts.twoNodes, 0u) << "of " << counts.deeper;
   EXPECT_GT(counts.deeperTight, 0u) << "of " << counts.deeper;
   EXPECT_GT(counts.leafTight, 0u) << "of " << counts.deeper;
   std::cout << counts.checked << " trees against the whole model, "
-            << counts.deeper << " split below the root, " << counts.deeperTight
+            << counts.deeper << " split below the root (" << counts.resplit
+            << " on the root's node again, " << counts.twoNodes
+            << " on a second node), " << counts.deeperTight
             << " of them within 1%, " << counts.leafTight
             << " leaves within 1%\n";
 }
@@ -554,6 +571,197 @@ TEST(CaseSplitBound, AnInfeasibleHeadGraphIsNotInfinite) {
   EXPECT_LT(split.atMost, std::numeric_limits<double>::infinity());
   EXPECT_GE(split.atMost, 10);
   EXPECT_LE(split.recomputeCost, 20);
+}
+
+/// A training graph (bytes in MB; costs in parentheses) whose backward
+/// step x1 (100 MB of workspace) leaves room for one of u and w beside it,
+/// and whose step x3 (200 MB) for neither v nor u:
+///   0 v 100 (1)  1 u 100 (1)  2 w 100 (100)  3 loss 1 (u, w)
+///   4 x1 1 (bwd: loss)  5 r 1 (bwd: u, w, x1)  6 x3 1 (bwd: r)
+///   7 out 1 (bwd, output: v, x3, and u where `uReadLast`)
+/// Within 250 MB the forward cannot hold v (u, w and v: 301 MB at loss),
+/// so v runs again after x3, and u or w runs again after x1 (u: 1, w: 100):
+/// the optimum recomputes v and u, 2; with `uReadLast` u runs after x3
+/// too, so a schedule that recomputes u at most once holds it through x1
+/// and runs w again (102).
+Graph makeLateHeadGraph(bool uReadLast) {
+  constexpr int64_t mb = 1000000;
+  Graph g;
+  g.addNode(test::makeCostNode("v", 100 * mb, 1, {}));
+  g.addNode(test::makeCostNode("u", 100 * mb, 1, {}));
+  g.addNode(test::makeCostNode("w", 100 * mb, 100, {}));
+  g.addNode(test::makeCostNode("loss", 1 * mb, 1, {1, 2}));
+  g.addNode(test::makeCostNode("x1", 1 * mb, 1, {3}, true));
+  g.nodes.back().workspace = 100 * mb;
+  g.addNode(test::makeCostNode("r", 1 * mb, 1, {1, 2, 4}, true));
+  g.addNode(test::makeCostNode("x3", 1 * mb, 1, {5}, true));
+  g.nodes.back().workspace = 200 * mb;
+  std::vector<unsigned> outOperands = {0, 6};
+  if (uReadLast)
+    outOperands.push_back(1);
+  g.addNode(test::makeCostNode("out", 1 * mb, 1, outOperands, true));
+  g.nodes.back().output = true;
+  return g;
+}
+
+/// The case tree on makeLateHeadGraph within 250 MB, split at the root on
+/// v at most once (the steps {x1, x3}), then by a plan that runs u twice
+/// and v once on u, below the root: every schedule lies in one leaf, each
+/// leaf's bound is at most its least recompute (`checkLeaves`), and the
+/// leaf {v <= 1, u <= 1} (or {v <= 1, u = 1}) is bounded by executions
+/// forced late after x3, the bound of a split's child with the other cap in
+/// its programs and its head graph. Without `uReadLast` (u is never read
+/// after x3), v's one execution is forced after x3, but the program with v
+/// at one and u at none after x3 has a point, so u stays capped, not
+/// `noRecompute`, in the head graph (fails when another capped node is
+/// made `noRecompute` there without that proof: the head graph then runs w
+/// again, a leaf bound of 102 above its least recompute of 2; and when v's
+/// suffix is taken without its own proof). With `uReadLast`, u's one
+/// execution is forced after x3 (u's range, split last, is bounded first):
+/// u is `noRecompute` in the head graph, which must hold u through x1 and
+/// run w again, and the leaf's bound is its least recompute, 102 (fails
+/// when the forced-late bound is skipped below the root); the program with
+/// u at one and v at none after x3 has no point either, so v is
+/// `noRecompute` there too, as `lateNodes` shows (fails without that rule;
+/// v is not read up to x3, so it does not change this bound).
+TEST(CaseSplitBound, TreeForcesLateBelowTheRootWithTheOtherCaps) {
+  if (!stepProgramAvailable())
+    GTEST_SKIP() << "built without CBC/CLP";
+  constexpr int64_t mb = 1000000, budget = 250 * mb;
+  LowerBoundOptions options = milpBoundOptions();
+  for (bool uReadLast : {false, true}) {
+    std::string where = uReadLast ? "u read last" : "u not read last";
+    Graph g = makeLateHeadGraph(uReadLast);
+    ASSERT_FALSE(g.validate());
+    std::vector<::Run> runs;
+    test::forEachScheduleVariant(
+        g, 2, [&](const Schedule &s, const SimResult &sim) {
+          std::vector<unsigned> count(g.size(), 0);
+          for (const std::vector<unsigned> &list : s.recomputeBefore)
+            for (unsigned v : list)
+              ++count[v];
+          runs.push_back({sim.peakBytes, sim.recomputeCost, count});
+        });
+    double optimum = std::numeric_limits<double>::infinity();
+    for (const ::Run &run : runs)
+      if (run.peak <= budget)
+        optimum = std::min(optimum, run.cost);
+    EXPECT_EQ(optimum, uReadLast ? 3 : 2) << where;
+    LowerBound plain = recomputeLowerBound(g, budget, options);
+    Schedule plan(g.size());
+    plan.recomputeBefore[5] = {1};
+    plan.recomputeBefore[7] = {0, 1};
+    CaseSplitOptions tree;
+    tree.plan = &plan;
+    tree.maxCaseBounds = 6;
+    std::vector<unsigned> steps = {4, 6};
+    CaseSplitBound split =
+        caseSplitBound(g, budget, /*node=*/0, /*k=*/1, options,
+                       plain.recomputeCost, steps, tree);
+    WholeModelCounts counts;
+    checkLeaves(split, runs, budget, where, counts);
+    EXPECT_LE(split.recomputeCost, optimum * (1 + 1e-9) + 1e-9) << where;
+    // The leaf {v <= 1, u in [uReadLast ? 0 : 1, 1]}.
+    const CaseSplitLeaf *leaf = nullptr;
+    for (const CaseSplitLeaf &c : split.cases)
+      if (c.ranges.size() == 2 && c.ranges[0].node == 0 &&
+          c.ranges[0].hi == 1 && c.ranges[1].node == 1 &&
+          c.ranges[1].lo == (uReadLast ? 0u : 1u) && c.ranges[1].hi == 1)
+        leaf = &c;
+    ASSERT_TRUE(leaf) << where;
+    EXPECT_TRUE(leaf->bounded) << where;
+    EXPECT_EQ(leaf->lateFrom, 6u) << where;
+    std::vector<unsigned> late = leaf->lateNodes;
+    llvm::sort(late);
+    if (uReadLast) {
+      EXPECT_EQ(late, std::vector<unsigned>({0, 1})) << where;
+      EXPECT_GE(leaf->bound, 102 * (1 - 1e-6)) << where;
+    } else {
+      EXPECT_EQ(late, std::vector<unsigned>({0})) << where;
+      EXPECT_LE(leaf->bound, 2 * (1 + 1e-9)) << where;
+    }
+  }
+}
+
+/// A forward-only graph (bytes in MB; costs in parentheses) whose step x1
+/// (101 MB of workspace) leaves room for one of v and w beside it, and
+/// whose step x3 (101 MB) within 202 MB for no v beside it:
+///   0 v 100 (1)  1 w 100 (100)  2 x1 1  3 r 1 (v, w, x1)  4 x3 1 (r)
+///   5 out 1 (output: v, x3)
+/// Within 202 MB every schedule runs v again after x3, and v or w after x1
+/// (the optimum runs v twice more, 2; at most once more, it runs w, 101);
+/// within 203 MB v may stay live through x3 (v once more, 1).
+Graph makeTwiceReadGraph() {
+  constexpr int64_t mb = 1000000;
+  Graph g;
+  g.addNode(test::makeCostNode("v", 100 * mb, 1, {}));
+  g.addNode(test::makeCostNode("w", 100 * mb, 100, {}));
+  g.addNode(test::makeCostNode("x1", 1 * mb, 1, {}));
+  g.nodes.back().workspace = 101 * mb;
+  g.addNode(test::makeCostNode("r", 1 * mb, 1, {0, 1, 2}));
+  g.addNode(test::makeCostNode("x3", 1 * mb, 1, {3}));
+  g.nodes.back().workspace = 101 * mb;
+  g.addNode(test::makeCostNode("out", 1 * mb, 1, {0, 4}));
+  g.nodes.back().output = true;
+  return g;
+}
+
+/// The split on v of makeTwiceReadGraph (forward-only) on the steps {x1,
+/// x3}, within 202 and 203 MB, at most k in {1, 2} recomputations: each
+/// case's bound is at most its enumerated optimum. Within 202 MB and k = 1
+/// the first case is bounded by executions forced late after x3 (the
+/// program of {x3} has no point without an execution of v), and the head
+/// graph, v never recomputed, runs w again: 101, the case's optimum. With
+/// k = 2 (202 MB) or within 203 MB, v is not forced after x3 (the program
+/// with one fewer has a point), and the case's optimum runs v before x3:
+/// no step is forced late (fails when the suffix is taken without that
+/// proof: the head graph with v never recomputed then costs 100 more).
+TEST(CaseSplitBound, ForwardOnlyForcesLateOnlyWhereProved) {
+  if (!stepProgramAvailable())
+    GTEST_SKIP() << "built without CBC/CLP";
+  constexpr int64_t mb = 1000000;
+  Graph g = makeTwiceReadGraph();
+  ASSERT_FALSE(g.validate());
+  ASSERT_TRUE(g.isForwardOnly());
+  std::vector<::Run> runs;
+  test::forEachScheduleVariant(
+      g, 2, [&](const Schedule &s, const SimResult &sim) {
+        std::vector<unsigned> count(g.size(), 0);
+        for (const std::vector<unsigned> &list : s.recomputeBefore)
+          for (unsigned v : list)
+            ++count[v];
+        runs.push_back({sim.peakBytes, sim.recomputeCost, count});
+      });
+  LowerBoundOptions options = milpBoundOptions();
+  std::vector<unsigned> steps = {2, 4};
+  double inf = std::numeric_limits<double>::infinity();
+  unsigned late = 0;
+  for (int64_t budget : {202 * mb, 203 * mb}) {
+    LowerBound plain = recomputeLowerBound(g, budget, options);
+    for (unsigned k : {1u, 2u}) {
+      std::string where =
+          "budget " + std::to_string(budget) + " k " + std::to_string(k);
+      double atMost = inf, atLeast = inf;
+      for (const ::Run &run : runs)
+        if (run.peak <= budget) {
+          double &side = run.count[0] <= k ? atMost : atLeast;
+          side = std::min(side, run.cost);
+        }
+      CaseSplitBound split = caseSplitBound(g, budget, /*node=*/0, k, options,
+                                            plain.recomputeCost, steps);
+      EXPECT_LE(split.atMost, atMost * (1 + 1e-9) + 1e-9) << where;
+      EXPECT_LE(split.atLeast, atLeast * (1 + 1e-9) + 1e-9) << where;
+      if (budget == 202 * mb && k == 1) {
+        EXPECT_EQ(atMost, 101) << where;
+        EXPECT_GE(split.atMost, 101 * (1 - 1e-6)) << where;
+        EXPECT_EQ(split.lateFrom, 4u) << where;
+        late += split.lateFrom == 4;
+      } else {
+        EXPECT_EQ(split.cases[0].lateFrom, ~0u) << where;
+      }
+    }
+  }
+  EXPECT_EQ(late, 1u);
 }
 
 /// Clears milpOptimal's test hooks when a test ends.

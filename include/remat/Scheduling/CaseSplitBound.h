@@ -105,6 +105,16 @@ struct RecomputeRange {
 struct CaseSplitLeaf {
   std::vector<RecomputeRange> ranges;
   double bound = 0;
+  /// Whether LowerBound bounded the leaf itself (else its bound is its
+  /// parent's or its forced cost).
+  bool bounded = false;
+  /// Where LowerBound bounded the leaf and a bound by executions forced
+  /// late applied to it (the largest, whether or not above the capped
+  /// LowerBound): its step s (~0u: none) and the nodes proved to execute
+  /// only after s in every schedule of the leaf (the node of its range,
+  /// then each other capped node made `noRecompute` in the head graph).
+  unsigned lateFrom = ~0u;
+  std::vector<unsigned> lateNodes;
 };
 
 /// A bound by a case split on one node's recomputations.
