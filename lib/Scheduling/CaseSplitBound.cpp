@@ -326,8 +326,17 @@ CaseSplitBound remat::sched::caseSplitBound(const Graph &graph,
                                             llvm::ArrayRef<unsigned> plainSteps,
                                             const CaseSplitOptions &tree) {
   using Clock = std::chrono::steady_clock;
-  Clock::time_point start = Clock::now();
+  Clock::time_point clockStart = Clock::now();
+  // Seconds since the start (`CaseSplitOptions::elapsedForTest` when set).
+  auto elapsed = [&] {
+    return tree.elapsedForTest
+               ? tree.elapsedForTest()
+               : std::chrono::duration<double>(Clock::now() - clockStart)
+                     .count();
+  };
+  double start = elapsed();
   double inf = std::numeric_limits<double>::infinity();
+  unsigned maxCaseBounds = std::max(2u, tree.maxCaseBounds);
   CaseSplitBound split;
   split.node = node;
   split.maxRecomputations = maxRecomputations;
@@ -352,15 +361,35 @@ CaseSplitBound remat::sched::caseSplitBound(const Graph &graph,
   leaves[1].first = false;
   leaves[1].bound = std::max(plainBound, double(maxRecomputations + 1) *
                                              graph.nodes[node].cost);
-  // The longest time a case took to bound: a case starts only where one
-  // that long still ends within the tree's seconds.
+  // The longest time a case took to bound: a case beyond the root's two
+  // starts only where one that long still ends within the tree's seconds.
   double longest = 0;
   auto evaluate = [&](Leaf &leaf) {
-    Clock::time_point caseStart = Clock::now();
+    double caseStart = elapsed();
+    // Within the tree's seconds, each of the case's LowerBound calls (its
+    // own, and per bound by executions forced late the head graph's) and
+    // each pass's interval programs (which share one limit) gets at most
+    // an equal share of the time left.
+    LowerBoundOptions caseOptions = options;
+    if (tree.seconds > 0) {
+      unsigned calls = 1;
+      for (unsigned i : {leaf.last, 0u}) {
+        const RecomputeRange &r = leaf.ranges[i];
+        calls += (r.hi != 0 && r.hi != ~0u) ? 2 : 0;
+        if (leaf.last == 0)
+          break;
+      }
+      double share =
+          std::max(0.01, (tree.seconds - (caseStart - start)) / calls);
+      caseOptions.timeLimitSeconds =
+          options.timeLimitSeconds > 0
+              ? std::min(options.timeLimitSeconds, share)
+              : share;
+    }
     LowerBound capped;
     ForcedLate late;
-    double b = boundCase(graph, budgetBytes, leaf.ranges, leaf.last, options,
-                         plainSteps, capped, late);
+    double b = boundCase(graph, budgetBytes, leaf.ranges, leaf.last,
+                         caseOptions, plainSteps, capped, late);
     leaf.bound = std::max(leaf.bound, b);
     leaf.evaluated = true;
     leaf.lateFrom = late.from;
@@ -369,9 +398,7 @@ CaseSplitBound remat::sched::caseSplitBound(const Graph &graph,
       split.capped = std::move(capped);
       split.lateFrom = late.decides ? late.from : ~0u;
     }
-    longest = std::max(
-        longest,
-        std::chrono::duration<double>(Clock::now() - caseStart).count());
+    longest = std::max(longest, elapsed() - caseStart);
   };
   leaves[0].bound = plainBound;
   evaluate(leaves[0]);
@@ -384,17 +411,21 @@ CaseSplitBound remat::sched::caseSplitBound(const Graph &graph,
         least = &leaf;
     if (least->bound == inf)
       break;
-    double spent = std::chrono::duration<double>(Clock::now() - start).count();
+    double spent = elapsed() - start;
     bool timeLeft = tree.seconds <= 0 || spent + longest <= tree.seconds;
     if (!least->evaluated) {
-      if (split.caseBounds < 2 ||
-          (split.caseBounds < tree.maxCaseBounds && timeLeft)) {
+      // The root's second case is bounded within the case limit alone (its
+      // time capped as every case's), any other within both limits.
+      bool rootCase = !least->first && least->ranges.size() == 1 &&
+                      least->ranges.front().hi == ~0u &&
+                      least->ranges.front().lo == maxRecomputations + 1;
+      if (split.caseBounds < maxCaseBounds && (rootCase || timeLeft)) {
         evaluate(*least);
         continue;
       }
       break;
     }
-    if (split.caseBounds + 1 >= tree.maxCaseBounds || !timeLeft)
+    if (split.caseBounds + 1 >= maxCaseBounds || !timeLeft)
       break;
     std::optional<std::pair<unsigned, unsigned>> next =
         nextSplit(*least, planned);
@@ -439,6 +470,6 @@ CaseSplitBound remat::sched::caseSplitBound(const Graph &graph,
   }
   split.leaves = leaves.size();
   split.recomputeCost = std::min(split.atMost, split.atLeast);
-  split.seconds = std::chrono::duration<double>(Clock::now() - start).count();
+  split.seconds = elapsed() - start;
   return split;
 }

@@ -131,13 +131,17 @@ constexpr int64_t kRepairNodes = 50, kSweepNodes = 100;
 constexpr double kMilpNeighbourhoodShare = 0.5;
 
 /// The time kept from CBC for the case split (CaseSplitBound.h), in time
-/// limits of the bound, at most a third of the time left: each case it
-/// bounds makes up to two LowerBound calls (the case's, the head graph's
-/// of executions forced late), each with that limit, and its interval
-/// programs of executions forced late share one more (the second case of
-/// a split often needs only one); the lowering of the first case's
-/// solution gets what is left of the reserve (the calls may overrun their
-/// limits a little).
+/// limits of the bound, at most a third of the time left. A case costs up
+/// to 1 + 2p such limits: its capped LowerBound, and for each of its p
+/// bounds by executions forced late (p = 1 for the root's first case, 0
+/// for its second, up to 2 below the root) a head graph's LowerBound and
+/// interval programs that share one more limit; the tree keeps every
+/// case's calls within what is left of its seconds
+/// (`CaseSplitOptions::seconds`, nine tenths of the reserve, clipped to
+/// the call's time left), so the reserve covers the root's two cases (4
+/// limits) and cases below them with their shares cut to what is left,
+/// and the lowering of the first case's solution gets what is left of it
+/// (the calls may overrun their limits a little).
 constexpr double kCaseSplitBounds = 9;
 /// At most this many cases of the split's tree are bounded
 /// (`CaseSplitOptions::maxCaseBounds`), the root's two included. resnet_n4
@@ -681,11 +685,12 @@ remat::sched::milpOptimal(const Graph &graph, int64_t budgetBytes,
             std::max(0.01, std::min(boundOptions.timeLimitSeconds,
                                     left() / kCaseSplitBounds));
         // Deeper cases on the plan's next costliest recomputations, within
-        // kCaseSplitCases (nine tenths of the reserve, a safety cap).
+        // kCaseSplitCases and nine tenths of the reserve, never beyond the
+        // call's time limit (a safety cap; CBC may end late).
         CaseSplitOptions tree;
         tree.plan = &splitPlan;
         tree.maxCaseBounds = kCaseSplitCases;
-        tree.seconds = splitReserve * 0.9;
+        tree.seconds = std::max(0.01, std::min(splitReserve * 0.9, left()));
         split = caseSplitBound(
             graph, budgetBytes, costliest->first, costliest->second - 1,
             splitOptions, bound.recomputeCost, bound.jointSolution.steps, tree);

@@ -20,6 +20,7 @@
 #include <limits>
 #include <map>
 #include <random>
+#include <tuple>
 #include <vector>
 
 using namespace remat::sched;
@@ -420,8 +421,9 @@ TEST(CaseSplitBound, TreeNeverAboveTheWholeModelOptimum) {
 /// and budget where the dearest schedule's tree splits below the root:
 /// with 6 cases it bounds more than 3; with 3 at most 3 (fails when the
 /// case limit is not kept); with a time cap already spent, the root's two
-/// at most and no split (fails when the seconds are not kept); the same
-/// options give the same leaves twice.
+/// at most and no split (fails when the seconds are not kept); with a test
+/// clock, a case starts only where one as long as the longest so far still
+/// ends within the seconds; the same options give the same leaves twice.
 TEST(CaseSplitBound, TreeKeepsItsCaseLimitAndItsSeconds) {
   if (!stepProgramAvailable())
     GTEST_SKIP() << "built without CBC/CLP";
@@ -469,6 +471,25 @@ TEST(CaseSplitBound, TreeKeepsItsCaseLimitAndItsSeconds) {
       CaseSplitBound capped = run();
       EXPECT_LE(capped.caseBounds, 2u);
       EXPECT_EQ(capped.depth, 0u);
+      // A clock one second later at each reading (from 0): the tree starts
+      // at 0, its first case runs from 1 to 2 (the longest, 1 s), and the
+      // first case, the least leaf, is split at 3 where 3 + 1 <= seconds;
+      // its first child would run from 5 to 6, started at 4 where 4 + 1 <=
+      // seconds. So 3.5 s allow no split, 4.5 s the split but not the
+      // child's bound, 5 s both (fails with a case started while the time
+      // spent is below the seconds, as before 050c4ab: 3.5 s split, 4.5 s
+      // bound the child).
+      for (auto [seconds, splits, bounds] :
+           {std::tuple(3.5, 0u, 1u), std::tuple(4.5, 1u, 1u),
+            std::tuple(5.0, 1u, 2u)}) {
+        double now = 0;
+        tree.seconds = seconds;
+        tree.elapsedForTest = [&] { return now++; };
+        CaseSplitBound clocked = run();
+        EXPECT_EQ(clocked.depth, splits) << seconds << " s";
+        EXPECT_EQ(clocked.caseBounds, bounds) << seconds << " s";
+      }
+      tree.elapsedForTest = nullptr;
       break;
     }
   }

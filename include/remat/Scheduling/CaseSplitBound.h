@@ -87,6 +87,7 @@
 #include "llvm/ADT/ArrayRef.h"
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <utility>
 #include <vector>
@@ -159,14 +160,22 @@ struct CaseSplitOptions {
   /// The plan whose recomputations choose the splits below the root (the
   /// costliest first); none: no split below the root.
   const Schedule *plan = nullptr;
-  /// At most this many cases bounded by LowerBound (each one call, with
-  /// the bound by executions forced late where it applies); 2: the root's
-  /// two cases only. A deterministic limit.
+  /// At most this many cases bounded by LowerBound (each by its capped
+  /// LowerBound and, where they apply, up to two bounds by executions
+  /// forced late); at least 2 (0 and 1 act as 2): the root's first case,
+  /// then its second where that is the least. A deterministic limit.
   unsigned maxCaseBounds = 2;
-  /// A safety cap on the tree's time: beyond the root's two cases, a case
-  /// is bounded only where one as long as the longest so far still ends
-  /// within it (<= 0: none).
+  /// A safety cap on the tree's time (<= 0: none): each case's LowerBound
+  /// calls and interval programs get at most an equal share of what is
+  /// left of it (at least 0.01 s each), and a case other than the root's
+  /// two is bounded only where one as long as the longest so far still
+  /// ends within it.
   double seconds = 0;
+  /// For tests: the seconds since some fixed time, read in place of the
+  /// steady clock at the tree's start, at each case's start and end and
+  /// before each step of the tree (the time rules above; LowerBound keeps
+  /// its own clock).
+  std::function<double()> elapsedForTest;
 };
 
 /// The forward node whose recomputations in `schedule` cost the most
