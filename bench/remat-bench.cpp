@@ -232,7 +232,9 @@ static llvm::cl::opt<bool>
 static llvm::cl::opt<bool> milpDetail(
     "milp-detail",
     llvm::cl::desc("Print each --milp-graphs plan's detail (how it was found "
-                   "and proven, the case split's bounds) to stderr"),
+                   "and proven; the case split's root cases, counts and "
+                   "every leaf's ranges, bound and forced-late step) to "
+                   "stderr"),
     llvm::cl::init(false), llvm::cl::cat(benchCategory));
 
 static llvm::cl::opt<bool> milpRounding(

@@ -5,7 +5,7 @@
 //===----------------------------------------------------------------------===//
 ///
 /// \file
-/// The two cases of CaseSplitBound.h, each bounded by LowerBound.h.
+/// The case tree of CaseSplitBound.h, each case bounded by LowerBound.h.
 ///
 //===----------------------------------------------------------------------===//
 
@@ -459,7 +459,7 @@ CaseSplitBound remat::sched::caseSplitBound(const Graph &graph,
                      : inf;
     *least = std::move(low);
     leaves.push_back(std::move(high));
-    ++split.depth;
+    ++split.splits;
   }
   split.atMost = split.atLeast = inf;
   for (const Leaf &leaf : leaves) {
@@ -468,7 +468,6 @@ CaseSplitBound remat::sched::caseSplitBound(const Graph &graph,
     split.cases.push_back({leaf.ranges, leaf.bound, leaf.evaluated,
                            leaf.lateFrom, leaf.lateNodes});
   }
-  split.leaves = leaves.size();
   split.recomputeCost = std::min(split.atMost, split.atLeast);
   split.seconds = elapsed() - start;
   return split;

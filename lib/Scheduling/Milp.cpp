@@ -147,7 +147,7 @@ constexpr double kCaseSplitBounds = 9;
 /// (`CaseSplitOptions::maxCaseBounds`), the root's two included. resnet_n4
 /// at 0.4 of store-all: the root's first case 22.96% of the forward, its
 /// split on the plan's next costliest node (the stem's batch norm, at most
-/// once more or at least twice) 23.12% (both executions forced after step
+/// once more or at least twice) 23.08-23.12% (both executions forced after step
 /// 83 there) and 24.24-24.36%; 6 more cases on the plan's next nodes raised
 /// nothing (bench/milp-results.md, n100s).
 constexpr unsigned kCaseSplitCases = 4;
@@ -669,10 +669,12 @@ remat::sched::milpOptimal(const Graph &graph, int64_t budgetBytes,
     }
     // Not proven: split on the node whose recomputations cost the plan the
     // most (CaseSplitBound.h), at most one fewer of them or at least as
-    // many. The smaller case bound holds for every schedule; the first
-    // case's interval solution, lowered by windows, is a plan that may
-    // beat CBC's (resnet_n4 at 0.4 of store-all: `auto`'s plan runs the
-    // stem convolution three times in the backward, the optimum twice).
+    // many, and the case of the least bound again on the plan's next
+    // costliest nodes (a tree of cases). The least leaf bound holds for
+    // every schedule; the root's first case's interval solution, lowered
+    // by windows, is a plan that may beat CBC's (resnet_n4 at 0.4 of
+    // store-all: `auto`'s plan runs the stem convolution three times in the
+    // backward, the optimum twice).
     if (splitReserve > 0 && result.found && !result.optimal) {
       const Schedule &splitPlan =
           splitFrom.recomputeBefore.empty() ? result.schedule : splitFrom;
@@ -811,13 +813,37 @@ remat::sched::milpOptimal(const Graph &graph, int64_t budgetBytes,
     std::snprintf(buf, sizeof(buf),
                   "; case split on '%s' (recomputed at most %u times: bound "
                   "%.4g%% of the forward cost, %.6g; at least %u: %.4g%%, "
-                  "%.6g; %u cases bounded, %u leaves, %.1f s)",
+                  "%.6g; %u cases bounded, %zu leaves, %.1f s)",
                   graph.nodes[split->node].name.c_str(),
                   split->maxRecomputations, 100 * split->atMost / forward,
                   split->atMost, split->maxRecomputations + 1,
                   100 * split->atLeast / forward, split->atLeast,
-                  split->caseBounds, split->leaves, split->seconds);
+                  split->caseBounds, split->cases.size(), split->seconds);
     plan.detail += buf;
+    // Each leaf: its ranges (node index and name), its bound, whether
+    // LowerBound bounded it, and its bound by executions forced late.
+    plan.detail += "; its leaves:";
+    for (const CaseSplitLeaf &leaf : split->cases) {
+      plan.detail += " {";
+      for (const RecomputeRange &r : leaf.ranges) {
+        std::snprintf(buf, sizeof(buf), "%s%u '%s' %u..",
+                      &r == &leaf.ranges[0] ? "" : ", ", r.node,
+                      graph.nodes[r.node].name.c_str(), r.lo);
+        plan.detail += buf;
+        plan.detail += r.hi == ~0u ? std::string("inf") : std::to_string(r.hi);
+      }
+      std::snprintf(buf, sizeof(buf), ": %.4g%%, %.6g%s",
+                    100 * leaf.bound / forward, leaf.bound,
+                    leaf.bounded ? "" : ", not bounded by LowerBound");
+      plan.detail += buf;
+      if (leaf.lateFrom != ~0u) {
+        plan.detail +=
+            ", forced after step " + std::to_string(leaf.lateFrom) + ":";
+        for (unsigned v : leaf.lateNodes)
+          plan.detail += " " + std::to_string(v);
+      }
+      plan.detail += "}";
+    }
     if (splitDiscarded)
       plan.detail += "; the split's bound, above the plan's simulated cost, "
                      "was discarded as inconsistent (a bug, not a proof)";

@@ -313,7 +313,7 @@ WholeModelCounts checkWholeModel(const std::vector<Graph> &graphs,
             }
           if (tree)
             checkLeaves(split, runsOf, budget, where, counts);
-          if (split.depth > 0) {
+          if (split.splits > 0) {
             ++counts.deeper;
             bool resplit = false, twoNodes = false;
             for (const CaseSplitLeaf &leaf : split.cases) {
@@ -470,7 +470,7 @@ TEST(CaseSplitBound, TreeKeepsItsCaseLimitAndItsSeconds) {
       tree.seconds = 1e-9;
       CaseSplitBound capped = run();
       EXPECT_LE(capped.caseBounds, 2u);
-      EXPECT_EQ(capped.depth, 0u);
+      EXPECT_EQ(capped.splits, 0u);
       // A clock one second later at each reading (from 0): the tree starts
       // at 0, its first case runs from 1 to 2 (the longest, 1 s), and the
       // first case, the least leaf, is split at 3 where 3 + 1 <= seconds;
@@ -486,7 +486,7 @@ TEST(CaseSplitBound, TreeKeepsItsCaseLimitAndItsSeconds) {
         tree.seconds = seconds;
         tree.elapsedForTest = [&] { return now++; };
         CaseSplitBound clocked = run();
-        EXPECT_EQ(clocked.depth, splits) << seconds << " s";
+        EXPECT_EQ(clocked.splits, splits) << seconds << " s";
         EXPECT_EQ(clocked.caseBounds, bounds) << seconds << " s";
       }
       tree.elapsedForTest = nullptr;
@@ -835,8 +835,13 @@ TEST(CaseSplitBound, RaisesMilpOptimalsBound) {
       for (int run : {0, 1, 2, 3}) {
         bool corrupt = run == 3;
         double splitCost = -1;
+        size_t leaves = 0;
         milpTestHooks().unprovenSearch = true;
         milpTestHooks().onCaseSplit = [&](CaseSplitBound &split) {
+          // milpOptimal's tree: at most kCaseSplitCases (4) cases bounded,
+          // its leaves the splits' plus the root's two.
+          EXPECT_LE(split.caseBounds, 4u) << where;
+          EXPECT_EQ(split.cases.size(), split.splits + 2) << where;
           if (run == 0)
             split.recomputeCost = 0;
           if (run == 2)
@@ -844,6 +849,7 @@ TEST(CaseSplitBound, RaisesMilpOptimalsBound) {
           if (corrupt)
             split.recomputeCost = 10 * dearest->cost + 1;
           splitCost = split.recomputeCost;
+          leaves = split.cases.size();
         };
         std::string note;
         std::optional<PlanResult> p =
@@ -854,6 +860,12 @@ TEST(CaseSplitBound, RaisesMilpOptimalsBound) {
           continue; // No split (the plan recomputes nothing).
         EXPECT_NE(p->detail.find("case split on"), std::string::npos)
             << where << ": " << p->detail;
+        // Every leaf is printed (--milp-detail).
+        size_t printed = 0;
+        for (size_t at = p->detail.find("its leaves:"); at != std::string::npos;
+             at = p->detail.find(" {", at + 1))
+          ++printed;
+        EXPECT_EQ(printed, leaves + 1) << where << ": " << p->detail;
         EXPECT_LE(p->solver->bound, p->sim.recomputeCost * (1 + 1e-9) + 1e-9)
             << where;
         EXPECT_LE(p->solver->bound, optimum * (1 + 1e-9) + 1e-9) << where;

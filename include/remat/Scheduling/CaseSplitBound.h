@@ -73,8 +73,8 @@
 /// executions forced late is 22.96%, against the plain bound's 21.44%, and
 /// its split on the stem's batch norm (at most once more: both executions
 /// forced after step 83 with the convolution's, the head graph never
-/// recomputing either) 23.12% (docs/Scheduling.md, "A case split on one
-/// node's recomputations").
+/// recomputing either) 23.08-23.12% by LowerBound's time limits under load
+/// (docs/Scheduling.md, "A case split on one node's recomputations").
 ///
 //===----------------------------------------------------------------------===//
 
@@ -139,17 +139,19 @@ struct CaseSplitBound {
   /// (`lowerBoundWithinBudget`, CutLowering.h). Its ranges and bound hold
   /// for the schedules of that case only.
   LowerBound capped;
-  /// The step s after which the first case's bound by executions forced
-  /// late proved the node executed k times, when that bound gave `atMost`
-  /// (~0u: it did not): a schedule of the case never recomputes the node
-  /// in the lists up to s.
+  /// The step s after which the root's first case's bound by executions
+  /// forced late proved the node executed k times, when that bound was
+  /// that case's own (above its capped LowerBound; ~0u: it was not): a
+  /// schedule of that case never recomputes the node in the lists up to s.
+  /// Its split's leaves may bound higher (`atMost` is their least); each
+  /// leaf records its own (`CaseSplitLeaf::lateFrom`).
   unsigned lateFrom = ~0u;
-  /// The tree's size: cases bounded by LowerBound, splits below the root,
-  /// and leaves (open cases) at the end.
-  unsigned caseBounds = 0, depth = 0, leaves = 0;
-  /// The leaves: their ranges cover every schedule (each split divides a
-  /// leaf's schedules in two), so the least of their bounds holds for
-  /// every schedule within the budget.
+  /// The tree's size: cases bounded by LowerBound, and splits below the
+  /// root (its leaves, `cases`: splits + 2).
+  unsigned caseBounds = 0, splits = 0;
+  /// The leaves (splits + 2): their ranges cover every schedule (each
+  /// split divides a leaf's schedules in two), so the least of their
+  /// bounds holds for every schedule within the budget.
   std::vector<CaseSplitLeaf> cases;
   /// Wall seconds spent.
   double seconds = 0;
