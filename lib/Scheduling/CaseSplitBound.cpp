@@ -57,6 +57,24 @@ remat::sched::costliestRecomputation(const Graph &graph,
 /// budget).
 constexpr double kConfirmSlack = 1e-5;
 
+using Clock = std::chrono::steady_clock;
+
+/// `options` with its time limit at most the seconds left until `deadline`
+/// (at least 0.01 s; none: unchanged).
+static LowerBoundOptions
+untilDeadline(const LowerBoundOptions &options,
+              std::optional<Clock::time_point> deadline) {
+  LowerBoundOptions until = options;
+  if (!deadline)
+    return until;
+  double left = std::max(
+      0.01, std::chrono::duration<double>(*deadline - Clock::now()).count());
+  until.timeLimitSeconds = options.timeLimitSeconds > 0
+                               ? std::min(options.timeLimitSeconds, left)
+                               : left;
+  return until;
+}
+
 namespace {
 
 /// One leaf of the case tree, its bound, and whether the bound is only the
@@ -127,18 +145,20 @@ static bool caseGraph(const Graph &graph, llvm::ArrayRef<RecomputeRange> ranges,
 /// bound would otherwise decide the case). The interval programs, the
 /// confirmations included, share the time limit (each at most a quarter of
 /// it); the LowerBound of the head graph has a time limit of its own.
-/// `from` receives s and `lateNodes` the node and the other capped nodes
-/// proved to execute only after s (`CaseSplitLeaf`), where a suffix
-/// qualified.
+/// Both limits end at `deadline` at the latest (`untilDeadline`). `from`
+/// receives s and `lateNodes` the node and the other capped nodes proved
+/// to execute only after s (`CaseSplitLeaf`), where a suffix qualified.
 static double
 forcedLateBound(const Graph &graph, int64_t budgetBytes, unsigned node,
                 unsigned k, llvm::ArrayRef<std::pair<unsigned, unsigned>> caps,
                 const LowerBoundOptions &options,
                 llvm::ArrayRef<unsigned> steps, unsigned &from,
-                std::vector<unsigned> &lateNodes) {
-  using Clock = std::chrono::steady_clock;
+                std::vector<unsigned> &lateNodes,
+                std::optional<Clock::time_point> deadline) {
   double inf = std::numeric_limits<double>::infinity();
-  double seconds = options.timeLimitSeconds > 0 ? options.timeLimitSeconds : 2;
+  double seconds = untilDeadline(options, deadline).timeLimitSeconds;
+  if (seconds <= 0)
+    seconds = 2;
   Clock::time_point start = Clock::now();
   // The next program's share: a quarter of the limit, at most what is left.
   auto share = [&] {
@@ -231,7 +251,8 @@ forcedLateBound(const Graph &graph, int64_t budgetBytes, unsigned node,
       } else
         headOptions.maxRecomputations.push_back({v, hi});
     }
-    LowerBound early = recomputeLowerBound(head, budgetBytes, headOptions);
+    LowerBound early = recomputeLowerBound(
+        head, budgetBytes, untilDeadline(headOptions, deadline));
     // A head graph proved without a schedule is not taken for +infinity
     // (a single proof of LowerBound's): the part after s alone still holds.
     if (early.infeasible)
@@ -249,12 +270,14 @@ forcedLateBound(const Graph &graph, int64_t budgetBytes, unsigned node,
 /// steps) where larger; +infinity when a range is empty. `capped` receives
 /// the capped LowerBound, `late` the bound by executions forced late of the
 /// largest bound among those whose suffix qualified (none: `from` ~0u),
-/// and whether it gave the case's bound.
+/// and whether it gave the case's bound. Each LowerBound call and each
+/// pass's interval programs end at `deadline` at the latest.
 static double boundCase(const Graph &graph, int64_t budgetBytes,
                         llvm::ArrayRef<RecomputeRange> ranges, unsigned last,
                         const LowerBoundOptions &options,
                         llvm::ArrayRef<unsigned> plainSteps, LowerBound &capped,
-                        ForcedLate &late) {
+                        ForcedLate &late,
+                        std::optional<Clock::time_point> deadline) {
   Graph g;
   double forced = 0;
   std::vector<std::pair<unsigned, unsigned>> caps;
@@ -262,7 +285,8 @@ static double boundCase(const Graph &graph, int64_t budgetBytes,
     return std::numeric_limits<double>::infinity();
   LowerBoundOptions cappedOptions = options;
   llvm::append_range(cappedOptions.maxRecomputations, caps);
-  capped = recomputeLowerBound(g, budgetBytes, cappedOptions);
+  capped = recomputeLowerBound(g, budgetBytes,
+                               untilDeadline(cappedOptions, deadline));
   double bound = capped.recomputeCost;
   llvm::SmallVector<unsigned, 2> passes = {last};
   if (last != 0)
@@ -280,7 +304,7 @@ static double boundCase(const Graph &graph, int64_t budgetBytes,
     unsigned from = ~0u;
     std::vector<unsigned> nodes;
     double byLate = forcedLateBound(g, budgetBytes, range.node, range.hi, caps,
-                                    options, steps, from, nodes);
+                                    options, steps, from, nodes, deadline);
     if (from != ~0u && (late.from == ~0u || byLate > late.bound)) {
       late.from = from;
       late.nodes = std::move(nodes);
@@ -325,8 +349,13 @@ CaseSplitBound remat::sched::caseSplitBound(const Graph &graph,
                                             double plainBound,
                                             llvm::ArrayRef<unsigned> plainSteps,
                                             const CaseSplitOptions &tree) {
-  using Clock = std::chrono::steady_clock;
   Clock::time_point clockStart = Clock::now();
+  // Every LowerBound call and interval program of the tree ends by the end
+  // of its seconds (on the steady clock).
+  std::optional<Clock::time_point> deadline;
+  if (tree.seconds > 0)
+    deadline = clockStart + std::chrono::duration_cast<Clock::duration>(
+                                std::chrono::duration<double>(tree.seconds));
   // Seconds since the start (`CaseSplitOptions::elapsedForTest` when set).
   auto elapsed = [&] {
     return tree.elapsedForTest
@@ -366,30 +395,10 @@ CaseSplitBound remat::sched::caseSplitBound(const Graph &graph,
   double longest = 0;
   auto evaluate = [&](Leaf &leaf) {
     double caseStart = elapsed();
-    // Within the tree's seconds, each of the case's LowerBound calls (its
-    // own, and per bound by executions forced late the head graph's) and
-    // each pass's interval programs (which share one limit) gets at most
-    // an equal share of the time left.
-    LowerBoundOptions caseOptions = options;
-    if (tree.seconds > 0) {
-      unsigned calls = 1;
-      for (unsigned i : {leaf.last, 0u}) {
-        const RecomputeRange &r = leaf.ranges[i];
-        calls += (r.hi != 0 && r.hi != ~0u) ? 2 : 0;
-        if (leaf.last == 0)
-          break;
-      }
-      double share =
-          std::max(0.01, (tree.seconds - (caseStart - start)) / calls);
-      caseOptions.timeLimitSeconds =
-          options.timeLimitSeconds > 0
-              ? std::min(options.timeLimitSeconds, share)
-              : share;
-    }
     LowerBound capped;
     ForcedLate late;
-    double b = boundCase(graph, budgetBytes, leaf.ranges, leaf.last,
-                         caseOptions, plainSteps, capped, late);
+    double b = boundCase(graph, budgetBytes, leaf.ranges, leaf.last, options,
+                         plainSteps, capped, late, deadline);
     leaf.bound = std::max(leaf.bound, b);
     leaf.evaluated = true;
     leaf.lateFrom = late.from;

@@ -135,13 +135,12 @@ constexpr double kMilpNeighbourhoodShare = 0.5;
 /// to 1 + 2p such limits: its capped LowerBound, and for each of its p
 /// bounds by executions forced late (p = 1 for the root's first case, 0
 /// for its second, up to 2 below the root) a head graph's LowerBound and
-/// interval programs that share one more limit; the tree keeps every
-/// case's calls within what is left of its seconds
-/// (`CaseSplitOptions::seconds`, nine tenths of the reserve, clipped to
-/// the call's time left), so the reserve covers the root's two cases (4
-/// limits) and cases below them with their shares cut to what is left,
-/// and the lowering of the first case's solution gets what is left of it
-/// (the calls may overrun their limits a little).
+/// interval programs that share one more limit; the tree cuts every
+/// call's limit to what is left of its seconds (`CaseSplitOptions::
+/// seconds`, nine tenths of the reserve, clipped to the call's time left),
+/// so the reserve covers the root's two cases (4 limits) and cases below
+/// them as far as it lasts, and the lowering of the first case's solution
+/// gets what is left of it (the calls may overrun their limits a little).
 constexpr double kCaseSplitBounds = 9;
 /// At most this many cases of the split's tree are bounded
 /// (`CaseSplitOptions::maxCaseBounds`), the root's two included. resnet_n4

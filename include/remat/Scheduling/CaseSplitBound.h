@@ -167,16 +167,16 @@ struct CaseSplitOptions {
   /// forced late); at least 2 (0 and 1 act as 2): the root's first case,
   /// then its second where that is the least. A deterministic limit.
   unsigned maxCaseBounds = 2;
-  /// A safety cap on the tree's time (<= 0: none): each case's LowerBound
-  /// calls and interval programs get at most an equal share of what is
-  /// left of it (at least 0.01 s each), and a case other than the root's
-  /// two is bounded only where one as long as the longest so far still
-  /// ends within it.
+  /// A safety cap on the tree's time (<= 0: none): every LowerBound call
+  /// and interval program of a case has its limit cut to what is left of
+  /// it (at least 0.01 s), so that a case ends within it but for the
+  /// calls' own overruns, and a case other than the root's two is bounded
+  /// only where one as long as the longest so far still ends within it.
   double seconds = 0;
   /// For tests: the seconds since some fixed time, read in place of the
   /// steady clock at the tree's start, at each case's start and end and
-  /// before each step of the tree (the time rules above; LowerBound keeps
-  /// its own clock).
+  /// before each step of the tree (the start rule above; the cut limits
+  /// and LowerBound keep the steady clock).
   std::function<double()> elapsedForTest;
 };
 
