@@ -69,6 +69,11 @@ static std::optional<std::string> checkSchedule(const Graph &graph,
       if (graph.nodes[u].noRecompute)
         return "recomputation of no-recompute node " + describe(graph, u) +
                " before " + describe(graph, k);
+      // A keep value stays resident from its one execution on (Graph.h):
+      // the bounds, the MILP and the IR verifier exclude its recomputation.
+      if (graph.nodes[u].keep)
+        return "recomputation of keep node " + describe(graph, u) + " before " +
+               describe(graph, k);
     }
   }
   return std::nullopt;

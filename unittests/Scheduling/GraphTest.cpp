@@ -364,6 +364,12 @@ TEST(GraphTest, MalformedSchedulesRejected) {
   expectError(s, "no-recompute node 'b'");
   g.nodes[1].noRecompute = false;
 
+  // A keep node stays resident (Graph.h), as the bounds and the IR verifier
+  // assume.
+  g.nodes[1].keep = true;
+  expectError(s, "recomputation of keep node 'b' (#1) before");
+  g.nodes[1].keep = false;
+
   g.nodes[0].bytes = -5;
   expectError(Schedule(5), "malformed graph");
   g.nodes[0].bytes = 100;
@@ -407,7 +413,7 @@ TEST(GraphTest, MatchesQuadraticReferenceOnRandomSchedules) {
       unsigned count = rng() % 4;
       for (unsigned i = 0; i < count; ++i) {
         unsigned u = rng() % k;
-        if (g.nodes[u].backward || g.nodes[u].noRecompute)
+        if (g.nodes[u].backward || g.nodes[u].noRecompute || g.nodes[u].keep)
           continue;
         s.recomputeBefore[k].push_back(u);
         expectedCost += g.nodes[u].cost;
@@ -479,7 +485,7 @@ TEST(SimulatorTest, ReusedSimulatorEqualsFreshSimulateOnRandomSchedules) {
       Schedule schedule(n);
       // Up to 3 recomputation lists of up to n forward nodes each, in
       // ascending order (often legal, sometimes not: a node recomputed
-      // before its operand has an instance, or a no-recompute node).
+      // before its operand has an instance, a no-recompute or keep node).
       unsigned lists = pick(4);
       for (unsigned l = 0; l != lists; ++l) {
         unsigned k = firstBackward + pick(n - firstBackward);

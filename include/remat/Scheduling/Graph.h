@@ -60,7 +60,10 @@ struct Node {
   int64_t workspace = 0;
   /// True for backward (gradient) nodes; false for forward and loss nodes.
   bool backward = false;
-  /// The value must stay resident (remat.keep hint).
+  /// The value must stay resident (the remat.keep hint; constants too): it
+  /// is never dropped to be recomputed, so its one instance lives from its
+  /// execution to its last use. `simulate` rejects a schedule that
+  /// recomputes it, as it does for `noRecompute`.
   bool keep = false;
   /// The node must never be recomputed (hint, side effects, or randomness that
   /// a recomputation would not reproduce).
@@ -156,12 +159,12 @@ struct SimResult {
 };
 
 /// Simulates `schedule` on `graph`. Returns an error message if the schedule
-/// is malformed: wrong length, a recomputation of a backward node or of a
-/// no-recompute node, an index out of range, a recomputed node whose operand
-/// has no instance yet, a non-empty list before the first backward node of a
-/// training graph, a node recomputed before its own first execution; or if
-/// the graph is malformed (`Graph::validate`). Runs in O(nodes +
-/// recomputations + operand references of all executions).
+/// is malformed: wrong length, a recomputation of a backward node, of a
+/// no-recompute node or of a keep node, an index out of range, a recomputed
+/// node whose operand has no instance yet, a non-empty list before the first
+/// backward node of a training graph, a node recomputed before its own first
+/// execution; or if the graph is malformed (`Graph::validate`). Runs in
+/// O(nodes + recomputations + operand references of all executions).
 std::optional<std::string>
 simulate(const Graph &graph, const Schedule &schedule, SimResult &result);
 
