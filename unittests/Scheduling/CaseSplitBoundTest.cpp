@@ -160,6 +160,9 @@ struct WholeModelCounts {
   /// that ranges two nodes.
   unsigned checked = 0, tight = 0, onlyWhole = 0, late = 0, deeper = 0,
            deeperTight = 0, leafTight = 0, resplit = 0, twoNodes = 0;
+  /// Splits bounded above the optimum of the schedules that may also
+  /// recompute the keep nodes (which `simulate` rejects).
+  unsigned aboveKeepRecomputing = 0;
 };
 
 /// A schedule of the whole model: its peak, its recompute and how often it
@@ -219,7 +222,8 @@ void checkLeaves(const CaseSplitBound &split, const std::vector<Run> &runs,
 /// With `tree`, the split is a tree (CaseSplitOptions) of up to 6 cases,
 /// only on the node the dearest schedule within the budget recomputes
 /// most expensively (its plan, which chooses the splits below the root),
-/// k its count - 1.
+/// k its count - 1. Counts splits above the optimum of the schedules that
+/// may also recompute the keep nodes too, from the least peak of either.
 WholeModelCounts checkWholeModel(const std::vector<Graph> &graphs,
                                  bool tree = false) {
   LowerBoundOptions options = milpBoundOptions();
@@ -229,6 +233,11 @@ WholeModelCounts checkWholeModel(const std::vector<Graph> &graphs,
     const Graph &g = graphs[iter];
     EXPECT_FALSE(g.validate());
     unsigned n = g.size();
+    // The schedules that also recompute keep nodes (none without hints).
+    std::vector<std::pair<int64_t, double>> unkept =
+        test::hasKeepHint(g)
+            ? test::allScheduleVariants(test::withoutKeepHints(g), 2)
+            : std::vector<std::pair<int64_t, double>>();
     std::vector<test::ParetoFront> byCount(4 * n);
     test::ParetoFront all;
     // The dearest schedule at each peak, a plan for the tree's splits, and
@@ -258,9 +267,13 @@ WholeModelCounts checkWholeModel(const std::vector<Graph> &graphs,
     std::vector<std::vector<std::pair<int64_t, double>>> fronts;
     for (const test::ParetoFront &f : byCount)
       fronts.push_back(f.points());
+    if (unkept.empty())
+      unkept = front;
     auto [minPeak, maxPeak] = test::peakRange(front);
-    for (int64_t budget = minPeak; budget <= maxPeak; ++budget) {
+    for (int64_t budget = std::min(minPeak, test::peakRange(unkept).first);
+         budget <= maxPeak; ++budget) {
       double optimum = test::leastWithin(front, budget);
+      double unkeptOptimum = test::leastWithin(unkept, budget);
       bool stageless = std::isinf(test::leastWithin(stage, budget));
       LowerBound plainBound = recomputeLowerBound(g, budget, options);
       double plain = plainBound.recomputeCost;
@@ -305,6 +318,8 @@ WholeModelCounts checkWholeModel(const std::vector<Graph> &graphs,
           EXPECT_LE(split.recomputeCost, optimum * (1 + 1e-9) + 1e-9) << where;
           ++counts.checked;
           counts.late += split.lateFrom != ~0u;
+          counts.aboveKeepRecomputing +=
+              split.recomputeCost > unkeptOptimum * (1 + 1e-9) + 1e-9;
           for (auto [bound, least] : {std::pair(split.atMost, atMost),
                                       std::pair(split.atLeast, atLeast)})
             if (least > 0 && !std::isinf(least)) {
@@ -335,11 +350,15 @@ WholeModelCounts checkWholeModel(const std::vector<Graph> &graphs,
 }
 
 /// As NeverAboveTheExhaustiveOptimumOfEitherCase, against remat's whole
-/// schedule model (`checkWholeModel`) on 6 tiny random training graphs and
-/// the list-order graph. `tight` counts cases bounded within 1% of a
-/// positive optimum (a bound inflated by 1% fails); `onlyWhole` cases
-/// bounded where only the whole model has a schedule (the list-order graph
-/// below 290 bytes).
+/// schedule model (`checkWholeModel`) on 6 tiny random training graphs,
+/// the list-order graph and 8 with their largest forward value hinted
+/// `keep`. `tight` counts cases bounded within 1% of a positive optimum (a
+/// bound inflated by 1% fails); `onlyWhole` cases bounded where only the
+/// whole model has a schedule (the list-order graph below 290 bytes);
+/// `aboveKeepRecomputing` splits above the optimum of the schedules that
+/// may also recompute the keep nodes (the reference skips those as
+/// `simulate` rejects them: a simulator that accepted them fails this
+/// test).
 TEST(CaseSplitBound, NeverAboveTheWholeModelOptimumOfEitherCase) {
   if (!stepProgramAvailable())
     GTEST_SKIP() << "built without CBC/CLP";
@@ -348,13 +367,19 @@ TEST(CaseSplitBound, NeverAboveTheWholeModelOptimumOfEitherCase) {
   for (unsigned iter = 0; iter != 6; ++iter)
     graphs.push_back(test::makeEnumerableGraph(rng, 2 * iter));
   graphs.push_back(test::makeListOrderGraph());
+  for (unsigned iter = 0; iter != 8; ++iter)
+    graphs.push_back(
+        test::withKeepOnLargest(test::makeEnumerableGraph(rng, iter)));
   WholeModelCounts counts = checkWholeModel(graphs);
   EXPECT_GT(counts.checked, 100u);
   EXPECT_GT(counts.tight, 0u) << "of " << counts.checked;
   EXPECT_GT(counts.onlyWhole, 0u) << "of " << counts.checked;
+  EXPECT_GT(counts.aboveKeepRecomputing, 0u) << "of " << counts.checked;
   std::cout << counts.checked << " splits against the whole model, "
             << counts.tight << " cases within 1%, " << counts.onlyWhole
-            << " cases where only it has a schedule\n";
+            << " cases where only it has a schedule, "
+            << counts.aboveKeepRecomputing
+            << " above schedules that recompute keep nodes\n";
 }
 
 /// As NeverAboveTheWholeModelOptimumOfEitherCase on 8 tiny random

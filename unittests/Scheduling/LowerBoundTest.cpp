@@ -417,12 +417,18 @@ TEST(LowerBoundTest, NeverAboveTheWholeModelOptimum) {
   for (unsigned iter = 0; iter != 12; ++iter)
     graphs.push_back(test::makeTinyDag(rng, 5 + iter % 2));
   graphs.push_back(test::makeListOrderGraph());
+  for (unsigned iter = 0; iter != 6; ++iter)
+    graphs.push_back(
+        test::withKeepOnLargest(test::makeEnumerableGraph(rng, 2 * iter)));
+  for (unsigned iter = 0; iter != 4; ++iter)
+    graphs.push_back(
+        test::withKeepOnLargest(test::makeTinyDag(rng, 5 + iter % 2)));
   LowerBoundOptions defaults, milpOptions;
   milpOptions.timeLimitSeconds = 10;
   milpOptions.jointExactSteps = kMilpBoundJointSteps;
   milpOptions.intervalSteps = true;
   unsigned compared = 0, strict = 0, onlyWhole = 0, tight = 0, tightStrict = 0,
-           peakTight = 0, peakTightStrict = 0;
+           peakTight = 0, peakTightStrict = 0, aboveKeepRecomputing = 0;
   for (unsigned iter = 0; iter != graphs.size(); ++iter) {
     const Graph &g = graphs[iter];
     ASSERT_FALSE(g.validate());
@@ -431,6 +437,11 @@ TEST(LowerBoundTest, NeverAboveTheWholeModelOptimum) {
         test::allScheduleVariants(g, 2, &count);
     std::vector<std::pair<int64_t, double>> stage =
         test::allScheduleVariants(g, 1);
+    // The schedules that also recompute keep nodes (none without hints).
+    std::vector<std::pair<int64_t, double>> unkept =
+        test::hasKeepHint(g)
+            ? test::allScheduleVariants(test::withoutKeepHints(g), 2)
+            : whole;
     EXPECT_GT(count, 20u) << "graph " << iter;
     auto [minPeak, maxPeak] = test::peakRange(whole);
     int64_t stagePeak = test::peakRange(stage).first;
@@ -438,8 +449,10 @@ TEST(LowerBoundTest, NeverAboveTheWholeModelOptimum) {
       EXPECT_LE(bound, minPeak) << "graph " << iter;
       peakTight += bound * 1.01 > minPeak;
       peakTightStrict += bound * 1.01 > minPeak && minPeak < stagePeak;
+      aboveKeepRecomputing += bound > test::peakRange(unkept).first;
     }
-    for (int64_t budget = std::max<int64_t>(minPeak - 2, 0); budget <= maxPeak;
+    int64_t lowest = std::min(minPeak, test::peakRange(unkept).first);
+    for (int64_t budget = std::max<int64_t>(lowest - 2, 0); budget <= maxPeak;
          ++budget) {
       double optimum = test::leastWithin(whole, budget);
       double stageOptimum = test::leastWithin(stage, budget);
@@ -451,10 +464,13 @@ TEST(LowerBoundTest, NeverAboveTheWholeModelOptimum) {
             "graph " + std::to_string(iter) + " budget " +
             std::to_string(budget) +
             (options == &defaults ? " defaults" : " MILP's options");
+        double unkeptOptimum = test::leastWithin(unkept, budget);
         if (lb.infeasible) {
           EXPECT_TRUE(std::isinf(optimum)) << where;
+          aboveKeepRecomputing += !std::isinf(unkeptOptimum);
           continue;
         }
+        aboveKeepRecomputing += lb.recomputeCost > unkeptOptimum * (1 + 1e-9);
         if (std::isinf(optimum))
           continue;
         ++compared;
@@ -472,11 +488,14 @@ TEST(LowerBoundTest, NeverAboveTheWholeModelOptimum) {
   EXPECT_GT(tight, 0u) << "of " << compared;
   EXPECT_GT(peakTight, 0u);
   EXPECT_GT(peakTightStrict, 0u);
+  EXPECT_GT(aboveKeepRecomputing, 0u);
   std::cout << compared << " bounds, " << tight << " within 1%; " << strict
             << " budgets cheaper in the whole model (" << onlyWhole
             << " bounds where only it has a schedule), " << tightStrict
             << " bounds within 1% there; peak bounds within 1%: " << peakTight
-            << " (" << peakTightStrict << " below the stage model's)\n";
+            << " (" << peakTightStrict << " below the stage model's); "
+            << aboveKeepRecomputing
+            << " bounds above schedules that recompute keep nodes\n";
 }
 
 TEST(LowerBoundTest, BranchAndBoundRaisesTheBoundWithinTheOptimum) {

@@ -101,6 +101,26 @@ listVariants(const std::vector<unsigned> &values, unsigned maxListLen) {
   return lists;
 }
 
+/// The nodes of `g` that `simulate` lets a schedule recompute: those whose
+/// one recomputation before the last node it accepts. Whether a node may be
+/// recomputed at all depends on the node only (Graph.h: forward, neither
+/// `noRecompute` nor `keep`; outputs may be), so the enumerators below take
+/// the simulator's word for it instead of restating the rule.
+inline std::vector<bool> recomputableNodes(const Graph &g) {
+  unsigned n = g.size();
+  std::vector<bool> recomputable(n, false);
+  if (n == 0)
+    return recomputable;
+  Simulator simulator(g);
+  Schedule s(n);
+  for (unsigned v = 0; v + 1 < n; ++v) {
+    s.recomputeBefore[n - 1] = {v};
+    SimResult sim;
+    recomputable[v] = !simulator.simulate(s, sim);
+  }
+  return recomputable;
+}
+
 /// Calls `visit(schedule, sim)` for every schedule of remat's whole schedule
 /// model (Graph.h) whose lists are `listVariants(.., maxListLen)`: a list
 /// before every node where `simulate` accepts one (from the first backward
@@ -108,11 +128,11 @@ listVariants(const std::vector<unsigned> &values, unsigned maxListLen) {
 /// at most `maxListLen` recomputable values made before that node, in any
 /// order and with repeats, or a longer set of them in index order. So it
 /// covers `allSchedules` (the stage model) and every schedule of the whole
-/// model whose lists are that short. Recomputable: forward nodes that are
-/// neither `noRecompute` nor `keep`, outputs included (the model the bounds
-/// claim, docs/Scheduling.md "The model it is valid for"; `simulate` also
-/// accepts a recomputed `keep` node, which the bounds exclude). Schedules
-/// the simulator rejects are skipped. Returns the number of schedules
+/// model whose lists are that short. Recomputable: as `simulate` decides
+/// (`recomputableNodes`: forward nodes that are neither `noRecompute` nor
+/// `keep`, outputs included), the model the bounds claim
+/// (docs/Scheduling.md "The model it is valid for"). Schedules the
+/// simulator rejects are skipped. Returns the number of schedules
 /// simulated; above `maxSchedules` an EXPECT fails and none is enumerated.
 template <typename Visit>
 size_t forEachScheduleVariant(const Graph &g, unsigned maxListLen,
@@ -123,13 +143,13 @@ size_t forEachScheduleVariant(const Graph &g, unsigned maxListLen,
       firstBackward = v;
       break;
     }
+  std::vector<bool> recomputable = recomputableNodes(g);
   std::vector<unsigned> positions;
   std::vector<std::vector<std::vector<unsigned>>> lists;
   std::vector<unsigned> values;
   size_t total = 1;
   for (unsigned k = 0; k != n; ++k) {
-    if (k > 0 && !g.nodes[k - 1].backward && !g.nodes[k - 1].noRecompute &&
-        !g.nodes[k - 1].keep)
+    if (k > 0 && recomputable[k - 1])
       values.push_back(k - 1);
     if ((firstBackward != n && k < firstBackward) || values.empty())
       continue;
@@ -203,6 +223,20 @@ allScheduleVariants(const Graph &g, unsigned maxListLen,
   if (numSchedules)
     *numSchedules = count;
   return front.points();
+}
+
+/// `g` without its `keep` hints: its schedules are those of `g` and those
+/// that recompute `g`'s keep nodes, which `simulate` rejects on `g`.
+inline Graph withoutKeepHints(Graph g) {
+  for (Node &node : g.nodes)
+    node.keep = false;
+  return g;
+}
+
+/// True if some node of `g` is hinted `keep`.
+inline bool hasKeepHint(const Graph &g) {
+  return std::any_of(g.nodes.begin(), g.nodes.end(),
+                     [](const Node &node) { return node.keep; });
 }
 
 /// Least recompute within `budget` among `points` (infinity if none).

@@ -154,6 +154,22 @@ inline Graph makeEnumerableGraph(std::mt19937 &rng, unsigned iter) {
   return makeRandomGraph(rng, numF, numB);
 }
 
+/// `g` with a `keep` hint on its largest forward node that is neither an
+/// output nor `noRecompute` (the earliest among equals; none if there is no
+/// such node): the value a schedule would most like to drop and recompute.
+inline Graph withKeepOnLargest(Graph g) {
+  unsigned best = g.size();
+  for (unsigned v = 0; v != g.size(); ++v) {
+    const Node &node = g.nodes[v];
+    if (!node.backward && !node.output && !node.noRecompute &&
+        (best == g.size() || node.bytes > g.nodes[best].bytes))
+      best = v;
+  }
+  if (best != g.size())
+    g.nodes[best].keep = true;
+  return g;
+}
+
 /// A training graph where the order of one recompute list decides the
 /// least peak (bytes; costs in parentheses):
 ///   0 x0 100 (4)  1 x1 90 (4: x0)  2 x2 50 (5: x1)  3 x3 50 (8: x0, x1)
