@@ -161,8 +161,9 @@ struct WholeModelCounts {
   unsigned checked = 0, tight = 0, onlyWhole = 0, late = 0, deeper = 0,
            deeperTight = 0, leafTight = 0, resplit = 0, twoNodes = 0;
   /// Splits bounded above the optimum of the schedules that may also
-  /// recompute the keep nodes (which `simulate` rejects).
-  unsigned aboveKeepRecomputing = 0;
+  /// recompute the keep nodes (which `simulate` rejects); cases bounded
+  /// where only a list with a repeated value reaches the optimum.
+  unsigned aboveKeepRecomputing = 0, onlyRepeat = 0;
 };
 
 /// A schedule of the whole model: its peak, its recompute and how often it
@@ -224,8 +225,10 @@ void checkLeaves(const CaseSplitBound &split, const std::vector<Run> &runs,
 /// most expensively (its plan, which chooses the splits below the root),
 /// k its count - 1. Counts splits above the optimum of the schedules that
 /// may also recompute the keep nodes too, from the least peak of either.
+/// Lists hold up to `listLengths[i]` values on graph i (2 where not given).
 WholeModelCounts checkWholeModel(const std::vector<Graph> &graphs,
-                                 bool tree = false) {
+                                 bool tree = false,
+                                 llvm::ArrayRef<unsigned> listLengths = {}) {
   LowerBoundOptions options = milpBoundOptions();
   double inf = std::numeric_limits<double>::infinity();
   WholeModelCounts counts;
@@ -233,19 +236,20 @@ WholeModelCounts checkWholeModel(const std::vector<Graph> &graphs,
     const Graph &g = graphs[iter];
     EXPECT_FALSE(g.validate());
     unsigned n = g.size();
+    unsigned listLength = iter < listLengths.size() ? listLengths[iter] : 2;
     // The schedules that also recompute keep nodes (none without hints).
     std::vector<std::pair<int64_t, double>> unkept =
         test::hasKeepHint(g)
-            ? test::allScheduleVariants(test::withoutKeepHints(g), 2)
+            ? test::allScheduleVariants(test::withoutKeepHints(g), listLength)
             : std::vector<std::pair<int64_t, double>>();
     std::vector<test::ParetoFront> byCount(4 * n);
-    test::ParetoFront all;
+    test::ParetoFront all, noRepeat;
     // The dearest schedule at each peak, a plan for the tree's splits, and
     // with `tree` every schedule's counts.
     std::map<int64_t, std::pair<double, Schedule>> dearest;
     std::vector<Run> runsOf;
     size_t count = test::forEachScheduleVariant(
-        g, 2, [&](const Schedule &s, const SimResult &sim) {
+        g, listLength, [&](const Schedule &s, const SimResult &sim) {
           std::vector<unsigned> runs(n, 0);
           for (const std::vector<unsigned> &list : s.recomputeBefore)
             for (unsigned v : list)
@@ -254,6 +258,8 @@ WholeModelCounts checkWholeModel(const std::vector<Graph> &graphs,
             byCount[4 * v + std::min(runs[v], 3u)].add(sim.peakBytes,
                                                        sim.recomputeCost);
           all.add(sim.peakBytes, sim.recomputeCost);
+          if (!test::repeatsInAList(s))
+            noRepeat.add(sim.peakBytes, sim.recomputeCost);
           if (tree)
             runsOf.push_back({sim.peakBytes, sim.recomputeCost, runs});
           auto [it, inserted] =
@@ -275,6 +281,7 @@ WholeModelCounts checkWholeModel(const std::vector<Graph> &graphs,
       double optimum = test::leastWithin(front, budget);
       double unkeptOptimum = test::leastWithin(unkept, budget);
       bool stageless = std::isinf(test::leastWithin(stage, budget));
+      bool repeated = optimum < test::leastWithin(noRepeat.points(), budget);
       LowerBound plainBound = recomputeLowerBound(g, budget, options);
       double plain = plainBound.recomputeCost;
       // The tree's plan and its root.
@@ -325,6 +332,7 @@ WholeModelCounts checkWholeModel(const std::vector<Graph> &graphs,
             if (least > 0 && !std::isinf(least)) {
               counts.tight += bound * 1.01 > least;
               counts.onlyWhole += stageless;
+              counts.onlyRepeat += repeated;
             }
           if (tree)
             checkLeaves(split, runsOf, budget, where, counts);
@@ -351,14 +359,17 @@ WholeModelCounts checkWholeModel(const std::vector<Graph> &graphs,
 
 /// As NeverAboveTheExhaustiveOptimumOfEitherCase, against remat's whole
 /// schedule model (`checkWholeModel`) on 6 tiny random training graphs,
-/// the list-order graph and 8 with their largest forward value hinted
-/// `keep`. `tight` counts cases bounded within 1% of a positive optimum (a
-/// bound inflated by 1% fails); `onlyWhole` cases bounded where only the
-/// whole model has a schedule (the list-order graph below 290 bytes);
-/// `aboveKeepRecomputing` splits above the optimum of the schedules that
-/// may also recompute the keep nodes (the reference skips those as
-/// `simulate` rejects them: a simulator that accepted them fails this
-/// test).
+/// the list-order graph, 8 with their largest forward value hinted `keep`,
+/// the two-list-order graph and the list-repeat graph (lists of up to 5
+/// values there). `tight` counts cases bounded within 1% of a positive
+/// optimum (a bound inflated by 1% fails); `onlyWhole` cases bounded where
+/// only the whole model has a schedule (the list-order graph below 290
+/// bytes), `onlyRepeat` those where only a list with a repeated value
+/// reaches the optimum (the list-repeat graph below 381 bytes; fails with
+/// an enumerator without repeats); `aboveKeepRecomputing` splits above the
+/// optimum of the schedules that may also recompute the keep nodes (the
+/// reference skips those as `simulate` rejects them: a simulator that
+/// accepted them fails this test).
 TEST(CaseSplitBound, NeverAboveTheWholeModelOptimumOfEitherCase) {
   if (!stepProgramAvailable())
     GTEST_SKIP() << "built without CBC/CLP";
@@ -370,14 +381,22 @@ TEST(CaseSplitBound, NeverAboveTheWholeModelOptimumOfEitherCase) {
   for (unsigned iter = 0; iter != 8; ++iter)
     graphs.push_back(
         test::withKeepOnLargest(test::makeEnumerableGraph(rng, iter)));
-  WholeModelCounts counts = checkWholeModel(graphs);
+  graphs.push_back(test::makeTwoListOrderGraph());
+  std::vector<unsigned> listLengths(graphs.size(), 2);
+  graphs.push_back(test::makeListRepeatGraph());
+  listLengths.push_back(5);
+  WholeModelCounts counts =
+      checkWholeModel(graphs, /*tree=*/false, listLengths);
   EXPECT_GT(counts.checked, 100u);
   EXPECT_GT(counts.tight, 0u) << "of " << counts.checked;
   EXPECT_GT(counts.onlyWhole, 0u) << "of " << counts.checked;
+  EXPECT_GT(counts.onlyRepeat, 0u) << "of " << counts.checked;
   EXPECT_GT(counts.aboveKeepRecomputing, 0u) << "of " << counts.checked;
   std::cout << counts.checked << " splits against the whole model, "
             << counts.tight << " cases within 1%, " << counts.onlyWhole
-            << " cases where only it has a schedule, "
+            << " cases where only it has a schedule (" << counts.onlyRepeat
+            << " where only a list with a repeated value reaches the "
+               "optimum), "
             << counts.aboveKeepRecomputing
             << " above schedules that recompute keep nodes\n";
 }

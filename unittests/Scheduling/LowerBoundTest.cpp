@@ -19,6 +19,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <iostream>
 #include <limits>
 #include <random>
@@ -359,9 +360,11 @@ TEST(LowerBoundTest, NeverAboveExhaustiveOptimum) {
 /// The whole-model reference (`test::allScheduleVariants`) against the
 /// stage model's (`test::allSchedules`): with lists of one value (sets in
 /// index order only) it is the stage model's front on training graphs;
-/// with two it covers that front, and on the list-order graph it is
+/// with two it covers that front, and on the two list-order graphs it is
 /// strictly better (on these random graphs it never is), so the bound
-/// tests below that use it are not the stage-model tests again.
+/// tests below that use it are not the stage-model tests again. With lists
+/// of up to 5 values it finds the list-repeat graph's least peak, which
+/// only a list with a repeated value reaches.
 TEST(LowerBoundTest, WholeModelReferenceBeatsTheStageModel) {
   std::mt19937 rng(4321);
   for (unsigned iter = 0; iter != 6; ++iter) {
@@ -396,19 +399,64 @@ TEST(LowerBoundTest, WholeModelReferenceBeatsTheStageModel) {
   SimResult sim;
   ASSERT_FALSE(simulate(g, s, sim));
   EXPECT_EQ(sim.peakBytes, 240);
+
+  // Two lists: a before g1, then d before a before g2.
+  g = test::makeTwoListOrderGraph();
+  ASSERT_FALSE(g.validate());
+  stage = test::allSchedules(g);
+  whole = test::allScheduleVariants(g, 2);
+  EXPECT_EQ(test::peakRange(stage).first, 260);
+  EXPECT_EQ(test::peakRange(whole).first, 200);
+  EXPECT_EQ(test::leastWithin(whole, 200), 23);
+  s = Schedule(g.size());
+  s.recomputeBefore[4] = {0};
+  s.recomputeBefore[5] = {3, 0};
+  ASSERT_FALSE(simulate(g, s, sim));
+  EXPECT_EQ(sim.peakBytes, 200);
+  EXPECT_EQ(sim.recomputeCost, 23);
+
+  // A repeat in one list: [u, x1, y, u, x2] before b. Lists of up to 5
+  // values; the schedules without a repeat reach store-all's peak only.
+  g = test::makeListRepeatGraph();
+  ASSERT_FALSE(g.validate());
+  test::ParetoFront all, noRepeat;
+  count = test::forEachScheduleVariant(
+      g, 5, [&](const Schedule &schedule, const SimResult &result) {
+        all.add(result.peakBytes, result.recomputeCost);
+        if (!test::repeatsInAList(schedule))
+          noRepeat.add(result.peakBytes, result.recomputeCost);
+      });
+  // One list of the 5 recomputable values: 1 + 5 + ... + 5^5 sequences.
+  EXPECT_EQ(count, 3906u);
+  EXPECT_EQ(test::peakRange(all.points()).first, 361);
+  EXPECT_EQ(test::leastWithin(all.points(), 361), 20);
+  EXPECT_EQ(test::peakRange(noRepeat.points()).first, 381);
+  EXPECT_EQ(test::peakRange(test::allSchedules(g)).first, 381);
+  s = Schedule(g.size());
+  s.recomputeBefore[6] = {0, 1, 2, 0, 3};
+  ASSERT_FALSE(simulate(g, s, sim));
+  EXPECT_EQ(sim.peakBytes, 361);
 }
 
 /// The recompute bound (with the defaults and with the exact MILP's
 /// options: joint exact steps, interval programs) at every budget and the
 /// least-peak bounds against the least recompute and the least peak of
-/// remat's whole schedule model (`test::allScheduleVariants`: lists of up
-/// to two values in any order, with repeats, or longer sets) on 12 tiny
-/// training graphs, 12 forward-only ones and the list-order graph. Counted:
-/// bounds within 1% of a positive optimum (a bound inflated by 1% fails),
-/// budgets where only the whole model has a schedule (the list-order
-/// graph's 240-289 bytes: a bound valid only in the stage model would call
-/// them infeasible), and peak bounds within 1% of a whole-model least peak
-/// below the stage model's (240 there, against 290).
+/// remat's whole schedule model (`test::forEachScheduleVariant`: lists of
+/// up to two values in any order, with repeats, or longer sets; up to five
+/// on the list-repeat graph) on 12 tiny training graphs, 12 forward-only
+/// ones, the list-order graph, 6 training and 4 forward-only graphs with
+/// their largest forward value hinted `keep`, the two-list-order graph and
+/// the list-repeat graph. Counted: bounds within 1% of a positive optimum
+/// (a bound inflated by 1% fails), budgets where only the whole model has
+/// a schedule (the list-order graph's 240-289 bytes, the two-list graph's
+/// 200-259: a bound valid only in the stage model would call them
+/// infeasible), budgets where only a list with a repeated value reaches the
+/// optimum (the list-repeat graph's 361-380 bytes), peak bounds within 1%
+/// of a whole-model least peak below the stage model's (240 against 290),
+/// and bounds above the optimum of the schedules that may also recompute
+/// the keep nodes (the reference leaves those out because `simulate`
+/// rejects them; a simulator that accepted them fails this test, as the
+/// bounds never recompute a keep node).
 TEST(LowerBoundTest, NeverAboveTheWholeModelOptimum) {
   std::mt19937 rng(1234);
   std::vector<Graph> graphs;
@@ -423,25 +471,39 @@ TEST(LowerBoundTest, NeverAboveTheWholeModelOptimum) {
   for (unsigned iter = 0; iter != 4; ++iter)
     graphs.push_back(
         test::withKeepOnLargest(test::makeTinyDag(rng, 5 + iter % 2)));
+  graphs.push_back(test::makeTwoListOrderGraph());
+  // Lists of up to 2 values, of up to 5 on the list-repeat graph.
+  std::vector<unsigned> listLength(graphs.size(), 2);
+  graphs.push_back(test::makeListRepeatGraph());
+  listLength.push_back(5);
   LowerBoundOptions defaults, milpOptions;
   milpOptions.timeLimitSeconds = 10;
   milpOptions.jointExactSteps = kMilpBoundJointSteps;
   milpOptions.intervalSteps = true;
   unsigned compared = 0, strict = 0, onlyWhole = 0, tight = 0, tightStrict = 0,
-           peakTight = 0, peakTightStrict = 0, aboveKeepRecomputing = 0;
+           peakTight = 0, peakTightStrict = 0, aboveKeepRecomputing = 0,
+           repeatStrict = 0;
   for (unsigned iter = 0; iter != graphs.size(); ++iter) {
     const Graph &g = graphs[iter];
     ASSERT_FALSE(g.validate());
-    size_t count = 0;
-    std::vector<std::pair<int64_t, double>> whole =
-        test::allScheduleVariants(g, 2, &count);
+    // Every schedule, and those without a value twice in one list.
+    test::ParetoFront all, noRepeat;
+    size_t count = test::forEachScheduleVariant(
+        g, listLength[iter],
+        [&](const Schedule &schedule, const SimResult &sim) {
+          all.add(sim.peakBytes, sim.recomputeCost);
+          if (!test::repeatsInAList(schedule))
+            noRepeat.add(sim.peakBytes, sim.recomputeCost);
+        });
+    std::vector<std::pair<int64_t, double>> whole = all.points(),
+                                            distinct = noRepeat.points();
     std::vector<std::pair<int64_t, double>> stage =
         test::allScheduleVariants(g, 1);
     // The schedules that also recompute keep nodes (none without hints).
     std::vector<std::pair<int64_t, double>> unkept =
-        test::hasKeepHint(g)
-            ? test::allScheduleVariants(test::withoutKeepHints(g), 2)
-            : whole;
+        test::hasKeepHint(g) ? test::allScheduleVariants(
+                                   test::withoutKeepHints(g), listLength[iter])
+                             : whole;
     EXPECT_GT(count, 20u) << "graph " << iter;
     auto [minPeak, maxPeak] = test::peakRange(whole);
     int64_t stagePeak = test::peakRange(stage).first;
@@ -458,6 +520,7 @@ TEST(LowerBoundTest, NeverAboveTheWholeModelOptimum) {
       double stageOptimum = test::leastWithin(stage, budget);
       bool cheaper = optimum < stageOptimum;
       strict += cheaper;
+      repeatStrict += optimum < test::leastWithin(distinct, budget);
       for (const LowerBoundOptions *options : {&defaults, &milpOptions}) {
         LowerBound lb = recomputeLowerBound(g, budget, *options);
         std::string where =
@@ -489,8 +552,10 @@ TEST(LowerBoundTest, NeverAboveTheWholeModelOptimum) {
   EXPECT_GT(peakTight, 0u);
   EXPECT_GT(peakTightStrict, 0u);
   EXPECT_GT(aboveKeepRecomputing, 0u);
+  EXPECT_GT(repeatStrict, 0u);
   std::cout << compared << " bounds, " << tight << " within 1%; " << strict
-            << " budgets cheaper in the whole model (" << onlyWhole
+            << " budgets cheaper in the whole model (" << repeatStrict
+            << " only with a repeat in a list; " << onlyWhole
             << " bounds where only it has a schedule), " << tightStrict
             << " bounds within 1% there; peak bounds within 1%: " << peakTight
             << " (" << peakTightStrict << " below the stage model's); "

@@ -225,6 +225,17 @@ allScheduleVariants(const Graph &g, unsigned maxListLen,
   return front.points();
 }
 
+/// True if some list of `s` executes a node twice (outside the stage model,
+/// where each list holds a node at most once).
+inline bool repeatsInAList(const Schedule &s) {
+  for (std::vector<unsigned> list : s.recomputeBefore) {
+    std::sort(list.begin(), list.end());
+    if (std::adjacent_find(list.begin(), list.end()) != list.end())
+      return true;
+  }
+  return false;
+}
+
 /// `g` without its `keep` hints: its schedules are those of `g` and those
 /// that recompute `g`'s keep nodes, which `simulate` rejects on `g`.
 inline Graph withoutKeepHints(Graph g) {

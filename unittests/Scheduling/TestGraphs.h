@@ -194,6 +194,61 @@ inline Graph makeListOrderGraph() {
   return g;
 }
 
+/// A second training graph where the order of a recompute list decides
+/// the least peak (bytes; costs in parentheses):
+///   0 a 80 (8)  1 b 50 (9: a)  2 c 70 (9: a, b)  3 d 80 (7: c)
+///   4 g1 30 (bwd: a, c)  5 g2 30 (bwd, output: a, d, g1)
+/// Store-all peaks at g1 (a + c + d + g1 = 260). Recomputing a before both
+/// backward nodes frees its forward instance at c, and recomputing d
+/// before g2 frees it at once: the forward pass peaks at c (a + b + c =
+/// 200), g1 at a + c + g1 = 180. Before g2, d must come first, while a is
+/// not live, so that c is freed before a comes back (c + g1 + d = 180,
+/// then g1 + d + a = 190); in index order (the stage model's) a comes back
+/// beside c: a + c + g1 + d = 260. The whole model's least peak is 200 at
+/// recompute 23 (a twice, d once; g2's 30 bytes are returned, counted
+/// apart), the stage model's 260 (store-all): no stage-model schedule
+/// peaks below it.
+inline Graph makeTwoListOrderGraph() {
+  Graph g;
+  g.addNode(makeCostNode("a", 80, 8, {}));
+  g.addNode(makeCostNode("b", 50, 9, {0}));
+  g.addNode(makeCostNode("c", 70, 9, {0, 1}));
+  g.addNode(makeCostNode("d", 80, 7, {2}));
+  g.addNode(makeCostNode("g1", 30, 9, {0, 2}, true));
+  g.addNode(makeCostNode("g2", 30, 2, {0, 3, 4}, true));
+  g.nodes[5].output = true;
+  return g;
+}
+
+/// A training graph where a value recomputed twice in one list lowers the
+/// least peak (bytes; costs in parentheses):
+///   0 u 50 (4)  1 x1 100 (4: u)  2 y 60 (4: x1)  3 x2 30 (4: u, y)
+///   4 h 200 (4, noRecompute)  5 loss 1 (1: h; 150 bytes of workspace)
+///   6 b 1 (bwd, output: loss, h, x2)
+/// Store-all peaks at loss, where x2 waits for b: h + loss + 150 + x2 =
+/// 381. Dropping x2 there (351) means recomputing it before b beside h
+/// and loss (201): x2 reads u and y, y reads x1, x1 reads u, so in any
+/// list without a repeat u lives from its recomputation to x2's, across
+/// y: 201 + u + x1 + y = 411. With u recomputed twice, [u, x1, y, u, x2],
+/// the first instance dies at x1: 201 + x1 + y = 361 (x1's step 150, x2's
+/// 140). Holding u or y instead of x2 costs 50 or 60 at loss. So the least
+/// peak is 361 at recompute 20 (lists of up to 5 values), and without a
+/// repeat in a list it is store-all's 381.
+inline Graph makeListRepeatGraph() {
+  Graph g;
+  g.addNode(makeCostNode("u", 50, 4, {}));
+  g.addNode(makeCostNode("x1", 100, 4, {0}));
+  g.addNode(makeCostNode("y", 60, 4, {1}));
+  g.addNode(makeCostNode("x2", 30, 4, {0, 2}));
+  g.addNode(makeCostNode("h", 200, 4, {}));
+  g.addNode(makeCostNode("loss", 1, 1, {4}));
+  g.addNode(makeCostNode("b", 1, 1, {5, 4, 3}, true));
+  g.nodes[4].noRecompute = true;
+  g.nodes[5].workspace = 150;
+  g.nodes[6].output = true;
+  return g;
+}
+
 /// A GELU-derivative-like late forward pair: cdf (cheap) and pdf (dear)
 /// read x and come after the first backward node g1; t reads pdf, out reads
 /// cdf. (Bytes; costs in parentheses.)
