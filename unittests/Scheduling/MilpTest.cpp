@@ -15,6 +15,7 @@
 #include "remat/Scheduling/Strategies.h"
 
 #include "MilpTestSupport.h"
+#include "ScheduleEnumeration.h"
 #include "TestGraphs.h"
 
 #include <gtest/gtest.h>
@@ -30,20 +31,18 @@ namespace {
 constexpr double kTimeLimit = 60;
 
 /// The best schedule an exhaustive search finds: every kept set lowered with
-/// lowerKeptSet, and every assignment of a subset of the recomputable forward
-/// nodes (in index order) to every backward node's recompute list. Written
-/// independently of the MILP: it only uses simulate.
+/// lowerKeptSet, and every schedule of the stage model
+/// (`test::forEachStageSchedule`: every assignment of a subset of the
+/// recomputable forward nodes, in index order, to every backward node's
+/// recompute list). Written independently of the MILP: it only uses
+/// simulate.
 struct Exhaustive {
   int64_t minPeak = std::numeric_limits<int64_t>::max();
   /// Every (peak, cost) pair seen.
   std::vector<std::pair<int64_t, double>> points;
 
   double leastCostWithin(int64_t budget) const {
-    double best = std::numeric_limits<double>::infinity();
-    for (auto [peak, cost] : points)
-      if (peak <= budget)
-        best = std::min(best, cost);
-    return best;
+    return test::leastWithin(points, budget);
   }
 };
 
@@ -52,40 +51,29 @@ Exhaustive exhaustive(
     const std::function<void(const Schedule &, const SimResult &)> &visit =
         nullptr) {
   Exhaustive ex;
-  auto record = [&](const Schedule &s) {
-    SimResult sim;
-    std::optional<std::string> err = simulate(g, s, sim);
-    ASSERT_FALSE(err) << *err;
+  auto record = [&](const Schedule &s, const SimResult &sim) {
     ex.minPeak = std::min(ex.minPeak, sim.peakBytes);
     ex.points.push_back({sim.peakBytes, sim.recomputeCost});
     if (visit)
       visit(s, sim);
   };
-  std::vector<unsigned> fwd, bwd;
-  for (unsigned v = 0; v != g.size(); ++v) {
-    if (g.nodes[v].backward)
-      bwd.push_back(v);
-    else if (!isAlwaysKept(g.nodes[v]))
+  std::vector<unsigned> fwd;
+  for (unsigned v = 0; v != g.size(); ++v)
+    if (!g.nodes[v].backward && !isAlwaysKept(g.nodes[v]))
       fwd.push_back(v);
-  }
   // Kept sets.
   for (uint64_t mask = 0; mask < (uint64_t(1) << fwd.size()); ++mask) {
     std::vector<bool> kept(g.size(), true);
     for (unsigned q = 0; q != fwd.size(); ++q)
       kept[fwd[q]] = (mask >> q) & 1;
-    record(lowerKeptSet(g, kept));
+    Schedule s = lowerKeptSet(g, kept);
+    SimResult sim;
+    std::optional<std::string> err = simulate(g, s, sim);
+    EXPECT_FALSE(err) << *err;
+    if (!err)
+      record(s, sim);
   }
-  // All recompute lists (each forward node at most once per list).
-  unsigned bits = fwd.size() * bwd.size();
-  EXPECT_LE(bits, 20u) << "graph too large for the exhaustive search";
-  for (uint64_t mask = 0; mask < (uint64_t(1) << bits); ++mask) {
-    Schedule s(g.size());
-    for (unsigned t = 0; t != bwd.size(); ++t)
-      for (unsigned q = 0; q != fwd.size(); ++q)
-        if ((mask >> (t * fwd.size() + q)) & 1)
-          s.recomputeBefore[bwd[t]].push_back(fwd[q]);
-    record(s);
-  }
+  test::forEachStageSchedule(g, record);
   return ex;
 }
 
