@@ -7,6 +7,7 @@
 #include "remat/Scheduling/ForwardOnly.h"
 #include "remat/Scheduling/ForwardRebuild.h"
 #include "remat/Scheduling/MilpLarge.h"
+#include "remat/Scheduling/MilpNeighbourhood.h"
 #include "remat/Scheduling/MilpWindows.h"
 #include "remat/Scheduling/Phases.h"
 #include "remat/Scheduling/Planner.h"
@@ -16,6 +17,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <iostream>
 #include <optional>
 #include <random>
@@ -169,13 +171,14 @@ TEST(KeepHint, EveryStrategyLeavesKeepNodesResident) {
 
 /// The searches that `milp` and `forward-min-peak` run only on graphs
 /// larger than these (windows of stages, `milpLargePlan`'s repair and
-/// descent) or only where the greedy search misses the budget (the
+/// descent), only where CBC does not prove its plan (the neighbourhood
+/// search) or only where the greedy search misses the budget (the
 /// perturbed search, the rebuilding construction), called directly on the
 /// graphs above (training graphs forward-first) at the budget halfway
 /// between `auto`'s least peak and store-all's and without one: no plan
 /// they return recomputes a `keep` node, and each simulates.
 TEST(KeepHint, LargeGraphSearchesLeaveKeepNodesResident) {
-  unsigned checked = 0;
+  unsigned checked = 0, neighbourhoods = 0;
   auto check = [&](const Graph &g, const Schedule &schedule,
                    const std::string &where) {
     SimResult sim;
@@ -208,6 +211,23 @@ TEST(KeepHint, LargeGraphSearchesLeaveKeepNodesResident) {
     if (std::optional<MilpWindowSearchResult> r =
             milpWindowSearch(g, budget, start->plan.schedule, windows))
       check(g, r->schedule, where + " milpWindowSearch");
+    // The neighbourhood search takes a stage-model start: the plan's lists
+    // in index order, each value once, where that stays within the budget.
+    Schedule staged = start->plan.schedule;
+    for (std::vector<unsigned> &list : staged.recomputeBefore) {
+      std::sort(list.begin(), list.end());
+      list.erase(std::unique(list.begin(), list.end()), list.end());
+    }
+    SimResult stagedSim;
+    if (!simulate(g, staged, stagedSim) && stagedSim.peakBytes <= budget) {
+      MilpNeighbourhoodOptions neighbourhood;
+      neighbourhood.seconds = 2;
+      if (std::optional<MilpNeighbourhoodResult> r =
+              milpNeighbourhoodSearch(g, budget, staged, neighbourhood)) {
+        check(g, r->schedule, where + " milpNeighbourhoodSearch");
+        ++neighbourhoods;
+      }
+    }
     for (int64_t b : {budget, int64_t(0)}) {
       std::string note;
       if (std::optional<PlanResult> r =
@@ -226,5 +246,7 @@ TEST(KeepHint, LargeGraphSearchesLeaveKeepNodesResident) {
       check(g, r->schedule, where + " rebuildLeastPeak");
   }
   EXPECT_GT(checked, 20u);
-  std::cout << checked << " plans checked\n";
+  EXPECT_GT(neighbourhoods, 0u);
+  std::cout << checked << " plans checked (" << neighbourhoods
+            << " of the neighbourhood search)\n";
 }
