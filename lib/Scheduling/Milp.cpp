@@ -634,6 +634,28 @@ remat::sched::milpOptimal(const Graph &graph, int64_t budgetBytes,
       result.bound = std::min(bound.recomputeCost, result.objective);
       result.gapPercent = gapPercent(result.objective, result.bound);
     }
+    if (std::optional<double> slack = milpTestHooks().mainSolveWarmStart;
+        slack && cutoff && !byBound && mismatchPeak < 0) {
+      result = SolveOutcome();
+      result.found = true;
+      result.schedule = *warmStart;
+      result.objective = *cutoff + *slack;
+      result.bound = std::min(bound.recomputeCost, result.objective);
+      result.gapPercent = gapPercent(result.objective, result.bound);
+    }
+    // The plan's simulated cost is its objective: CBC's, from an LP
+    // solution integral within its tolerance, may sit off it.
+    if (result.found) {
+      SimResult planSim;
+      if (!simulate(graph, result.schedule, planSim)) {
+        result.objective = planSim.recomputeCost;
+        result.bound = result.optimal
+                           ? result.objective
+                           : std::min(result.bound, result.objective);
+        result.gapPercent =
+            result.optimal ? 0 : gapPercent(result.objective, result.bound);
+      }
+    }
     // Not proven: the search over the recomputable set from CBC's plan (or
     // the warm start), moves decided by node limits, the time left less
     // the split's reserve a safety cap (MilpNeighbourhood.h). The split
@@ -655,7 +677,8 @@ remat::sched::milpOptimal(const Graph &graph, int64_t budgetBytes,
         stats.nodes += found->nodes;
         if (milpTestHooks().onNeighbourhoodSearch)
           milpTestHooks().onNeighbourhoodSearch(*found);
-        if (found->sim.recomputeCost < result.objective - 1e-9) {
+        if (found->improvements > 0 &&
+            found->sim.recomputeCost < result.objective - 1e-9) {
           result.schedule = std::move(found->schedule);
           result.objective = found->sim.recomputeCost;
           result.bound = std::min(result.bound, result.objective);

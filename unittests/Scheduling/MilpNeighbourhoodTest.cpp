@@ -279,3 +279,70 @@ TEST(MilpNeighbourhood, RunsInMilpOptimalOnlyWithoutAProof) {
   }
   EXPECT_GE(calls, 10u);
 }
+
+/// Where CBC's plan is the warm start, its objective a tolerance above the
+/// start's simulated cost (`MilpTestHooks::mainSolveWarmStart`), from the
+/// dearest and from a cheapest schedule within each budget: the plan's
+/// objective is its simulated cost, the bound at most it, the plan optimal
+/// exactly when the bound meets it, the gap theirs, and the detail says
+/// "improved by the search" exactly when the search lowered the cost
+/// (fails where the search's plan is compared with CBC's objective: from
+/// an optimum the search returns its start, below that objective).
+TEST(MilpNeighbourhood, TakesTheSearchsPlanOnlyWhenCheaper) {
+  REQUIRE_CBC();
+  HooksReset reset;
+  std::mt19937 rng(1133);
+  std::optional<MilpNeighbourhoodResult> searched;
+  milpTestHooks().onNeighbourhoodSearch =
+      [&](const MilpNeighbourhoodResult &r) { searched = r; };
+  milpTestHooks().mainSolveWarmStart = 1e-6;
+  unsigned improved = 0, unchanged = 0;
+  for (unsigned iter = 0; iter != 32; ++iter) {
+    Graph g = makeGraph(rng, iter);
+    std::vector<Point> points = enumerate(g);
+    forEachBudget(points, [&](int64_t budget, const Point &dearest,
+                              double optimum) {
+      const Point *cheapest = nullptr;
+      for (const Point &p : points)
+        if (!cheapest && p.peak <= budget && p.cost <= optimum + 1e-9)
+          cheapest = &p;
+      for (const Point *start : {&dearest, cheapest}) {
+        std::string where = "graph " + std::to_string(iter) + " budget " +
+                            std::to_string(budget) +
+                            (start == cheapest ? " from an optimum" : "");
+        searched.reset();
+        std::string note;
+        std::optional<PlanResult> p =
+            milpOptimal(g, budget, 20, note, &start->schedule);
+        ASSERT_TRUE(p && p->solver) << where << ": " << note;
+        const SolverStats &s = *p->solver;
+        EXPECT_DOUBLE_EQ(s.objective, p->sim.recomputeCost) << where;
+        EXPECT_LE(s.bound, s.objective) << where;
+        bool meets = s.bound >= s.objective - 1e-9 * std::max(1.0, s.objective);
+        EXPECT_EQ(s.optimal, meets) << where << ": " << p->detail;
+        double gap = s.objective > 1e-12
+                         ? 100 * (s.objective - s.bound) / s.objective
+                         : 0;
+        EXPECT_NEAR(s.gapPercent, s.optimal ? 0 : gap, 1e-9) << where;
+        bool saysImproved =
+            p->detail.find("improved by the search") != std::string::npos;
+        bool splitPlan =
+            p->detail.find("the first case's interval") != std::string::npos;
+        bool searchLowered = searched && searched->improvements > 0;
+        EXPECT_EQ(saysImproved, searchLowered && !splitPlan)
+            << where << ": " << p->detail;
+        if (saysImproved) {
+          EXPECT_DOUBLE_EQ(p->sim.recomputeCost, searched->sim.recomputeCost)
+              << where;
+          EXPECT_LT(p->sim.recomputeCost, start->cost - 1e-9) << where;
+        }
+        if (searched) {
+          improved += searchLowered;
+          unchanged += !searchLowered;
+        }
+      }
+    });
+  }
+  EXPECT_GE(improved, 5u) << unchanged;
+  EXPECT_GE(unchanged, 5u) << improved;
+}

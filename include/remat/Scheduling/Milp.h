@@ -226,6 +226,11 @@ struct MilpTestHooks {
   /// Called with what the search over the recomputable set found
   /// (MilpNeighbourhood.h), when it ran.
   std::function<void(const MilpNeighbourhoodResult &)> onNeighbourhoodSearch;
+  /// When set, the main CBC solve's outcome is replaced by the warm start,
+  /// unproven (LowerBound's bound), with an objective this much above the
+  /// start's simulated cost: CBC's objective, from an LP solution integral
+  /// within its tolerance, may sit off its plan's simulated cost.
+  std::optional<double> mainSolveWarmStart;
 };
 MilpTestHooks &milpTestHooks();
 
