@@ -127,7 +127,9 @@ constexpr int64_t kRepairNodes = 50, kSweepNodes = 100;
 /// (rn4q, bench/milp-results.md, loaded): resnet_n4 at 0.4 of store-all
 /// 29.56 -> 23.42% of the forward cost (the stage model's optimum), and
 /// random_layered_n100 at 0.8 / 0.9 2.31 / 1.37 -> 2.30 / 0.79%; where CBC
-/// proves its plan (37 of the 42 rows) the proof comes well within its half.
+/// or the bound proves the plan (37 of the 42 rows) the proof comes well
+/// within CBC's half. Only with a cutoff (a warm start within the budget);
+/// CBC resumes with what the search leaves.
 constexpr double kMilpNeighbourhoodShare = 0.5;
 
 /// The time kept from CBC for the case split (CaseSplitBound.h), in time
@@ -325,8 +327,9 @@ remat::sched::milpOptimal(const Graph &graph, int64_t budgetBytes,
   std::optional<CaseSplitBound> split;
   bool bySplit = false, splitDiscarded = false;
   // The plan came from the search over the recomputable set.
-  bool byNeighbourhood = false;
-  unsigned searchMoves = 0;
+  bool byNeighbourhood = false, resumedCbc = false, resumedCbcPlan = false;
+  // What the search over the recomputable set did, for the detail.
+  std::optional<MilpNeighbourhoodResult> searchRan;
   int64_t mismatchPeak = -1; // CBC's plan failed the simulator check.
   // A bound of remat's whole schedule model (LowerBound.h, the operand-order
   // bound), in the objective's units: what is reported for a plan outside
@@ -577,8 +580,9 @@ remat::sched::milpOptimal(const Graph &graph, int64_t budgetBytes,
       }
     }
     // The search over the recomputable set (MilpNeighbourhood.h) on a
-    // plan CBC does not prove.
-    bool searchApplies = compact && kMilpNeighbourhoodShare > 0;
+    // plan CBC does not prove, from a cutoff (a warm start within the
+    // budget): without one CBC gets the whole time.
+    bool searchApplies = compact && cutoff && kMilpNeighbourhoodShare > 0;
     // Time kept from CBC for the case split below (training graphs with a
     // plan the bound does not prove): each case's LowerBound and the
     // lowering of the first case's solution. Not on forward-only graphs,
@@ -599,7 +603,7 @@ remat::sched::milpOptimal(const Graph &graph, int64_t budgetBytes,
       builder.mpsFile = dumpFile;
       // Where CBC may leave its plan unproven, it gets a share of the time
       // and the search over the recomputable set (MilpNeighbourhood.h) the
-      // rest: only the warm start's cutoff is needed to run it.
+      // rest, which CBC resumes where the search ends early.
       double mainSeconds = left() - splitReserve;
       if (searchApplies)
         mainSeconds *= 1 - kMilpNeighbourhoodShare;
@@ -660,6 +664,39 @@ remat::sched::milpOptimal(const Graph &graph, int64_t budgetBytes,
     // the warm start), moves decided by node limits, the time left less
     // the split's reserve a safety cap (MilpNeighbourhood.h). The split
     // below still chooses its nodes from the plan before the search.
+    // After the search (or where it did not run), CBC again with the time
+    // left less the split's reserve, cut off at the plan: it may find a
+    // cheaper plan, prove this one, or raise the bound.
+    auto resumeCbc = [&] {
+      double seconds = left() - splitReserve;
+      if (seconds < 1 || milpTestHooks().unprovenSearch)
+        return;
+      SolveOutcome again = builder.solve(
+          false, budgetBytes, seconds, result.objective, bound.recomputeCost,
+          rangeRows ? bound.ranges : std::vector<LowerBound::Range>());
+      stats.nodes += again.nodes;
+      resumedCbc = true;
+      SimResult sim;
+      if (again.found && !simulate(graph, again.schedule, sim) &&
+          sim.peakBytes <= budgetBytes &&
+          sim.recomputeCost < result.objective - 1e-9) {
+        result.schedule = std::move(again.schedule);
+        result.objective = sim.recomputeCost;
+        byNeighbourhood = stats.fromWarmStart = false;
+        resumedCbcPlan = true;
+      }
+      // A bound at the cutoff from a search cut short is what an LP
+      // stopped on time leaves (keepWarm): only one below it, or a
+      // finished search's, counts.
+      if (again.finished && again.infeasible && !again.found)
+        result.bound = result.objective;
+      else if (again.finished || again.bound < result.objective - 1e-9)
+        result.bound = std::max(result.bound, again.bound);
+      result.bound = std::min(result.bound, result.objective);
+      result.optimal = meets(result.bound, result.objective);
+      result.gapPercent =
+          result.optimal ? 0 : gapPercent(result.objective, result.bound);
+    };
     Schedule splitFrom;
     if (searchApplies && result.found && !result.optimal && !byBound &&
         mismatchPeak < 0 && !milpOutsideStageModel(result.schedule)) {
@@ -673,7 +710,6 @@ remat::sched::milpOptimal(const Graph &graph, int64_t budgetBytes,
       if (std::optional<MilpNeighbourhoodResult> found =
               milpNeighbourhoodSearch(graph, budgetBytes, result.schedule,
                                       search)) {
-        searchMoves = found->moves;
         stats.nodes += found->nodes;
         if (milpTestHooks().onNeighbourhoodSearch)
           milpTestHooks().onNeighbourhoodSearch(*found);
@@ -687,8 +723,12 @@ remat::sched::milpOptimal(const Graph &graph, int64_t budgetBytes,
           byNeighbourhood = true;
           stats.fromWarmStart = false;
         }
+        searchRan = std::move(found);
       }
     }
+    if (searchApplies && result.found && !result.optimal && !byBound &&
+        mismatchPeak < 0)
+      resumeCbc();
     // Not proven: split on the node whose recomputations cost the plan the
     // most (CaseSplitBound.h), at most one fewer of them or at least as
     // many, and the case of the least bound again on the plan's next
@@ -886,10 +926,24 @@ remat::sched::milpOptimal(const Graph &graph, int64_t budgetBytes,
                        : "; warm start: forward-min-peak's plan, repaired to "
                          "the budget and its recompute lowered (") +
         std::to_string(repairSolves) + " solves of windows of stages)";
+  if (searchRan) {
+    char buf[192];
+    std::snprintf(buf, sizeof(buf),
+                  "; the search over the recomputable set "
+                  "(MilpNeighbourhood.h): %u moves, %u improving, %.1f s, "
+                  "stopped by %s",
+                  searchRan->moves, searchRan->improvements, searchRan->seconds,
+                  searchRan->stopReason());
+    plan.detail += buf;
+  }
   if (byNeighbourhood)
     plan.detail += "; the plan: improved by the search over the "
-                   "recomputable set (MilpNeighbourhood.h, " +
-                   std::to_string(searchMoves) + " moves)";
+                   "recomputable set";
+  if (resumedCbcPlan)
+    plan.detail += "; the plan: CBC's, resumed after the search over the "
+                   "recomputable set, cut off at its plan";
+  else if (resumedCbc)
+    plan.detail += "; CBC resumed after the search over the recomputable set";
   if (leastPeakOnly)
     plan.detail += "; the least peak is proven, the recompute at that peak "
                    "is not";

@@ -383,3 +383,85 @@ TEST(MilpNeighbourhood, TakesTheSearchsPlanOnlyWhenCheaper) {
   EXPECT_GE(improved, 5u) << unchanged;
   EXPECT_GE(unchanged, 5u) << improved;
 }
+
+/// Where the search ends with time left, CBC resumes cut off at its plan:
+/// from the dearest schedule within each budget, with the main solve's
+/// outcome replaced by that unproven start
+/// (`MilpTestHooks::mainSolveWarmStart`), every plan the search ran on
+/// ends proven optimal at the enumerated optimum, CBC proving these tiny
+/// models at once where the bound does not (fails where CBC does not
+/// resume: the plan stays unproven wherever LowerBound's bound and the
+/// case split fall short).
+TEST(MilpNeighbourhood, CbcResumesAfterTheSearch) {
+  REQUIRE_CBC();
+  HooksReset reset;
+  std::mt19937 rng(1134);
+  bool searched = false;
+  milpTestHooks().onNeighbourhoodSearch = [&](const MilpNeighbourhoodResult &) {
+    searched = true;
+  };
+  milpTestHooks().mainSolveWarmStart = 0;
+  unsigned runs = 0, resumed = 0;
+  for (unsigned iter = 0; iter != 40; ++iter) {
+    Graph g = makeGraph(rng, iter);
+    std::vector<Point> points = enumerate(g);
+    forEachBudget(
+        points, [&](int64_t budget, const Point &dearest, double optimum) {
+          searched = false;
+          std::string note;
+          std::optional<PlanResult> p =
+              milpOptimal(g, budget, 20, note, &dearest.schedule);
+          ASSERT_TRUE(p && p->solver) << note;
+          if (!searched)
+            return;
+          ++runs;
+          std::string where = "graph " + std::to_string(iter) + " budget " +
+                              std::to_string(budget) + ": " + p->detail;
+          EXPECT_TRUE(p->solver->optimal) << where;
+          EXPECT_NEAR(p->sim.recomputeCost, optimum, 1e-9) << where;
+          resumed +=
+              p->detail.find("resumed after the search") != std::string::npos;
+        });
+  }
+  EXPECT_GE(runs, 10u);
+  EXPECT_GE(resumed, 5u) << runs;
+}
+
+/// The search says why it stopped: time when its cap is spent before the
+/// first move, the move limit when one move is allowed from the dearest
+/// schedule it improves, and otherwise never time on these tiny graphs
+/// under a 60 s cap (fails where the reason is not set).
+TEST(MilpNeighbourhood, SaysWhyItStopped) {
+  REQUIRE_CBC();
+  std::mt19937 rng(1135);
+  unsigned moveLimited = 0;
+  for (unsigned iter = 0; iter != 8; ++iter) {
+    Graph g = makeGraph(rng, iter);
+    std::vector<Point> points = enumerate(g);
+    forEachBudget(points, [&](int64_t budget, const Point &dearest, double) {
+      MilpNeighbourhoodOptions none = testOptions();
+      none.seconds = 0;
+      std::optional<MilpNeighbourhoodResult> r =
+          milpNeighbourhoodSearch(g, budget, dearest.schedule, none);
+      ASSERT_TRUE(r);
+      EXPECT_EQ(r->moves, 0u);
+      EXPECT_EQ(r->stop, MilpNeighbourhoodResult::Stop::Time);
+      EXPECT_STREQ(r->stopReason(), "time");
+      MilpNeighbourhoodOptions one = testOptions();
+      one.maxMoves = 1;
+      r = milpNeighbourhoodSearch(g, budget, dearest.schedule, one);
+      ASSERT_TRUE(r);
+      EXPECT_NE(r->stop, MilpNeighbourhoodResult::Stop::Time);
+      if (r->improvements) {
+        EXPECT_EQ(r->stop, MilpNeighbourhoodResult::Stop::MoveLimit);
+        ++moveLimited;
+      }
+      r = milpNeighbourhoodSearch(g, budget, dearest.schedule, testOptions());
+      ASSERT_TRUE(r);
+      EXPECT_NE(r->stop, MilpNeighbourhoodResult::Stop::Time);
+      EXPECT_GT(r->seconds, 0);
+      EXPECT_LT(r->seconds, 60);
+    });
+  }
+  EXPECT_GE(moveLimited, 5u);
+}

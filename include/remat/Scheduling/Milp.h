@@ -200,12 +200,14 @@ constexpr unsigned kMilpBoundJointSteps = 8;
 /// stage model. One above the plan's simulated cost is discarded (noted in
 /// the detail) and asserts in debug builds. The first case's interval
 /// solution, lowered by windows within what is left of the reserve, is
-/// taken as the plan when cheaper. At a budget CBC gets half of the time it
-/// had (`kMilpNeighbourhoodShare`, Milp.cpp); where it does not prove its
-/// plan, the search over the recomputable set (MilpNeighbourhood.h) runs
-/// from it (CBC's plan or the warm start, in the stage model) with the
-/// rest, less the split's reserve, and its plan is taken when cheaper (the
-/// split still chooses its nodes from the plan before the search).
+/// taken as the plan when cheaper. At a budget with a cutoff (a warm start
+/// within it) CBC gets half of the time it had (`kMilpNeighbourhoodShare`,
+/// Milp.cpp); where it does not prove its plan, the search over the
+/// recomputable set (MilpNeighbourhood.h) runs from it (CBC's plan or the
+/// warm start, in the stage model) with the rest, less the split's
+/// reserve, and its plan is taken when it improved on the plan's simulated
+/// cost (the split still chooses its nodes from the plan before the
+/// search); then CBC resumes with the time left, cut off at the plan.
 std::optional<PlanResult>
 milpOptimal(const Graph &graph, int64_t budgetBytes, double timeLimitSeconds,
             std::string &note, const Schedule *warmStart = nullptr,
@@ -216,8 +218,9 @@ milpOptimal(const Graph &graph, int64_t budgetBytes, double timeLimitSeconds,
 /// Test hooks of `milpOptimal` (unset outside tests).
 struct MilpTestHooks {
   /// CBC's search taken as unfinished (its bound replaced by LowerBound's,
-  /// its plan not proven), so that the case split runs on graphs CBC
-  /// proves at once.
+  /// its plan not proven, and CBC not resumed after the search over the
+  /// recomputable set), so that the case split runs on graphs CBC proves
+  /// at once.
   bool unprovenSearch = false;
   /// Called with the case split's bound before `milpOptimal` uses it (a
   /// test may corrupt it). With either hook set, an inconsistent split

@@ -29,7 +29,9 @@ namespace remat {
 namespace sched {
 
 /// What decides how much `milpNeighbourhoodSearch` tries: moves and CBC
-/// nodes (the same on every run), with wall seconds only as a safety cap.
+/// nodes, with wall seconds as a safety cap. For a given start the search
+/// is deterministic unless the cap stops it (`MilpNeighbourhoodResult::stop`
+/// says so).
 struct MilpNeighbourhoodOptions {
   /// CBC's branch-and-bound node limit of each move.
   int64_t moveNodes = 200;
@@ -38,7 +40,9 @@ struct MilpNeighbourhoodOptions {
   /// Values dropped in turn per round (the costliest recomputed first).
   unsigned drops = 6;
   /// Wall seconds of the whole search at most (a safety cap: on a loaded
-  /// machine the search may stop before its moves are done).
+  /// machine the search may stop before its moves are done). Each move's
+  /// CBC and each LP relaxation gets the time left, so one slow move may
+  /// use up the cap (`MilpNeighbourhoodResult::stop` then says time).
   double seconds = 30;
   /// Values a lower bound's solution executes after the forward pass
   /// (LowerBound.h's interval solution): candidates the moves add.
@@ -57,6 +61,14 @@ struct MilpNeighbourhoodResult {
   /// LP relaxations solved.
   unsigned lps = 0;
   int64_t nodes = 0;
+  /// Wall seconds the search took.
+  double seconds = 0;
+  /// Why it stopped: a round gained nothing (the search's own end), the
+  /// move limit, or time (the cap: then the result depends on the
+  /// machine's load).
+  enum class Stop { NoGain, MoveLimit, Time } stop = Stop::NoGain;
+  /// `stop` in words ("a round gained nothing", "the move limit", "time").
+  const char *stopReason() const;
 };
 
 /// Lowers the recompute cost of `start`, a schedule of `graph` within
