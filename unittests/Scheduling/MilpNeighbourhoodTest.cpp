@@ -49,34 +49,13 @@ Point makePoint(const Schedule &s, const SimResult &sim) {
   return p;
 }
 
-/// Every stage-model schedule of a tiny training graph
-/// (test::forEachStageSchedule) or forward-only graph (each list a subset
-/// of the recomputable earlier nodes, in index order).
+/// Every stage-model schedule of a tiny training or forward-only graph
+/// (test::forEachStageSchedule).
 std::vector<Point> enumerate(const Graph &g) {
   std::vector<Point> points;
-  if (!g.isForwardOnly()) {
-    test::forEachStageSchedule(g, [&](const Schedule &s, const SimResult &sim) {
-      points.push_back(makePoint(s, sim));
-    });
-    return points;
-  }
-  std::vector<std::pair<unsigned, unsigned>> slots; // (before k, node i)
-  for (unsigned k = 0; k != g.size(); ++k)
-    for (unsigned i = 0; i != k; ++i)
-      if (!isAlwaysKept(g.nodes[i]))
-        slots.push_back({k, i});
-  EXPECT_LE(slots.size(), 16u) << "graph too large for enumeration";
-  for (uint64_t mask = 0; mask < (uint64_t(1) << slots.size()); ++mask) {
-    Schedule s(g.size());
-    for (unsigned q = 0; q != slots.size(); ++q)
-      if ((mask >> q) & 1)
-        s.recomputeBefore[slots[q].first].push_back(slots[q].second);
-    SimResult sim;
-    std::optional<std::string> err = simulate(g, s, sim);
-    EXPECT_FALSE(err) << *err;
-    if (!err)
-      points.push_back(makePoint(s, sim));
-  }
+  test::forEachStageSchedule(g, [&](const Schedule &s, const SimResult &sim) {
+    points.push_back(makePoint(s, sim));
+  });
   return points;
 }
 

@@ -77,30 +77,15 @@ Exhaustive exhaustive(
   return ex;
 }
 
-/// Every schedule of a forward-only graph (each recompute list a subset of
-/// the recomputable earlier nodes, in index order): the least peak and the
-/// least recompute within a budget, by simulation alone.
+/// Every schedule of a forward-only graph (test::forEachStageSchedule: each
+/// recompute list a subset of the recomputable earlier nodes, in index
+/// order): the least peak and the least recompute within a budget.
 Exhaustive exhaustiveForwardOnly(const Graph &g) {
   Exhaustive ex;
-  std::vector<std::pair<unsigned, unsigned>> slots; // (before k, node i)
-  for (unsigned k = 0; k != g.size(); ++k)
-    for (unsigned i = 0; i != k; ++i)
-      if (!isAlwaysKept(g.nodes[i]))
-        slots.push_back({k, i});
-  EXPECT_LE(slots.size(), 16u) << "graph too large for the exhaustive search";
-  for (uint64_t mask = 0; mask < (uint64_t(1) << slots.size()); ++mask) {
-    Schedule s(g.size());
-    for (unsigned q = 0; q != slots.size(); ++q)
-      if ((mask >> q) & 1)
-        s.recomputeBefore[slots[q].first].push_back(slots[q].second);
-    SimResult sim;
-    std::optional<std::string> err = simulate(g, s, sim);
-    EXPECT_FALSE(err) << *err;
-    if (err)
-      return ex;
+  test::forEachStageSchedule(g, [&](const Schedule &, const SimResult &sim) {
     ex.minPeak = std::min(ex.minPeak, sim.peakBytes);
     ex.points.push_back({sim.peakBytes, sim.recomputeCost});
-  }
+  });
   return ex;
 }
 

@@ -36,25 +36,33 @@ namespace test {
 
 /// Calls `visit(schedule, sim)` for every schedule that recomputes each
 /// recomputable forward node at most once per list, lists before the
-/// backward nodes only (the schedules of the MILP's model on these graphs).
-/// Each is simulated; none may be rejected.
+/// backward nodes only; in a forward-only graph, lists before every node of
+/// the earlier recomputable nodes (the schedules of the MILP's model on these
+/// graphs). Each is simulated; none may be rejected.
 template <typename Visit>
 void forEachStageSchedule(const Graph &g, Visit visit) {
-  std::vector<unsigned> fwd, bwd;
-  for (unsigned v = 0; v != g.size(); ++v) {
-    if (g.nodes[v].backward)
-      bwd.push_back(v);
-    else if (!isAlwaysKept(g.nodes[v]))
-      fwd.push_back(v);
+  std::vector<std::pair<unsigned, unsigned>> slots; // (list before k, node)
+  if (g.isForwardOnly()) {
+    for (unsigned k = 0; k != g.size(); ++k)
+      for (unsigned i = 0; i != k; ++i)
+        if (!isAlwaysKept(g.nodes[i]))
+          slots.push_back({k, i});
+  } else {
+    std::vector<unsigned> fwd;
+    for (unsigned v = 0; v != g.size(); ++v)
+      if (!g.nodes[v].backward && !isAlwaysKept(g.nodes[v]))
+        fwd.push_back(v);
+    for (unsigned k = 0; k != g.size(); ++k)
+      if (g.nodes[k].backward)
+        for (unsigned v : fwd)
+          slots.push_back({k, v});
   }
-  unsigned bits = fwd.size() * bwd.size();
-  EXPECT_LE(bits, 18u) << "graph too large for enumeration";
-  for (uint64_t mask = 0; mask < (uint64_t(1) << bits); ++mask) {
+  EXPECT_LE(slots.size(), 18u) << "graph too large for enumeration";
+  for (uint64_t mask = 0; mask < (uint64_t(1) << slots.size()); ++mask) {
     Schedule s(g.size());
-    for (unsigned t = 0; t != bwd.size(); ++t)
-      for (unsigned q = 0; q != fwd.size(); ++q)
-        if ((mask >> (t * fwd.size() + q)) & 1)
-          s.recomputeBefore[bwd[t]].push_back(fwd[q]);
+    for (unsigned q = 0; q != slots.size(); ++q)
+      if ((mask >> q) & 1)
+        s.recomputeBefore[slots[q].first].push_back(slots[q].second);
     SimResult sim;
     std::optional<std::string> err = simulate(g, s, sim);
     EXPECT_FALSE(err) << *err;
