@@ -24,6 +24,8 @@
 #include "remat/Scheduling/MilpNeighbourhood.h"
 #include "remat/Scheduling/MilpWindows.h"
 
+#include "llvm/ADT/STLExtras.h"
+
 #include <algorithm>
 #include <cassert>
 #include <chrono>
@@ -152,6 +154,48 @@ constexpr double kCaseSplitBounds = 9;
 /// 83 there) and 24.24-24.36%; 6 more cases on the plan's next nodes raised
 /// nothing (bench/milp-results.md, n100s).
 constexpr unsigned kCaseSplitCases = 4;
+
+#ifdef REMAT_HAVE_CBC
+/// Whether `bound` reaches `objective` (within a relative 1e-9): a proof
+/// that the plan of that objective is optimal.
+static bool boundMeets(double bound, double objective) {
+  return bound >= objective - 1e-9 * std::max(1.0, std::fabs(objective));
+}
+
+/// The search over the recomputable set (MilpNeighbourhood.h) from
+/// `result`'s plan (not proven, in the stage model), within `seconds` (a
+/// safety cap), with the values `hints` executes after the forward pass as
+/// candidates. Where it found a plan that simulates below `result`'s
+/// objective (its simulated cost), that plan replaces `result`'s, with its
+/// claims recomputed, and `taken` is set. Returns what the search did
+/// (none where it did not run).
+static std::optional<MilpNeighbourhoodResult>
+tryNeighbourhoodSearch(const Graph &graph, int64_t budgetBytes, double seconds,
+                       bool knapsackRows, const IntervalSolution &hints,
+                       SolveOutcome &result, bool &taken) {
+  MilpNeighbourhoodOptions search;
+  search.seconds = seconds;
+  search.knapsackRows = knapsackRows;
+  for (const std::vector<unsigned> &executed : hints.executed)
+    llvm::append_range(search.hintValues, executed);
+  std::optional<MilpNeighbourhoodResult> found =
+      milpNeighbourhoodSearch(graph, budgetBytes, result.schedule, search);
+  if (!found)
+    return std::nullopt;
+  if (milpTestHooks().onNeighbourhoodSearch)
+    milpTestHooks().onNeighbourhoodSearch(*found);
+  if (found->improvements > 0 &&
+      found->sim.recomputeCost < result.objective - 1e-9) {
+    result.schedule = found->schedule;
+    result.objective = found->sim.recomputeCost;
+    result.bound = std::min(result.bound, result.objective);
+    result.optimal = boundMeets(result.bound, result.objective);
+    result.gapPercent = detail::gapPercent(result.objective, result.bound);
+    taken = true;
+  }
+  return found;
+}
+#endif
 
 MilpTestHooks &remat::sched::milpTestHooks() {
   static MilpTestHooks hooks;
@@ -292,10 +336,7 @@ remat::sched::milpOptimal(const Graph &graph, int64_t budgetBytes,
   // Lower bounds (LowerBound.h) hold for every schedule of remat's model,
   // so for every solution of the MILP: they become objective rows and
   // floors of the reported bound, and where one reaches the warm start's
-  // objective it proves the warm start optimal without CBC.
-  auto meets = [](double bound, double objective) {
-    return bound >= objective - 1e-9 * std::max(1.0, std::fabs(objective));
-  };
+  // objective it proves the warm start optimal without CBC (`boundMeets`).
   // With whole node costs, bounds round up to a whole cost (wholeCostBound).
   std::vector<double> nodeCosts;
   for (const Node &node : graph.nodes)
@@ -344,7 +385,7 @@ remat::sched::milpOptimal(const Graph &graph, int64_t budgetBytes,
         std::max(leastPeakLowerBound(graph), forwardLeastPeakBound(graph)));
     wholeBound = peakBound;
     SolveOutcome least;
-    if (cutoff && meets(peakBound, *cutoff)) {
+    if (cutoff && boundMeets(peakBound, *cutoff)) {
       least.infeasible = true; // Nothing beats the warm start.
       least.finished = true;   // Proved by the bound, no search needed.
       byBound = true;
@@ -388,7 +429,7 @@ remat::sched::milpOptimal(const Graph &graph, int64_t budgetBytes,
     bool recomputeOptimal = false;
     LowerBound atPeak = recomputeLowerBound(graph, budget, boundOptions);
     atPeak.recomputeCost = wholeCostBound(nodeCosts, atPeak.recomputeCost);
-    if (meets(atPeak.recomputeCost, sim.recomputeCost)) {
+    if (boundMeets(atPeak.recomputeCost, sim.recomputeCost)) {
       recomputeOptimal = true; // The bound proves nothing is cheaper.
       recomputeByBound = true;
     } else if (left() > 0.05) {
@@ -541,7 +582,7 @@ remat::sched::milpOptimal(const Graph &graph, int64_t budgetBytes,
     // the interval solution, 43.97% of the forward against 44.78%).
     auto lowerBoundPlan = [&] {
       if ((bound.cutRecomputed.empty() && bound.jointSolution.steps.empty()) ||
-          (cutoff && meets(bound.recomputeCost, *cutoff)))
+          (cutoff && boundMeets(bound.recomputeCost, *cutoff)))
         return;
       // Within a quarter of the time left (about 0.5 ms a lowering on
       // 300 nodes: the 20,000 tried at most would take seconds).
@@ -591,11 +632,11 @@ remat::sched::milpOptimal(const Graph &graph, int64_t budgetBytes,
     // leave both cases at the plain bound, below CBC's at 0.8) and the
     // reserve cost CBC 13 s (n100s, bench/milp-results.md).
     double splitReserve = 0;
-    if (cutoff && !meets(bound.recomputeCost, *cutoff) &&
+    if (cutoff && !boundMeets(bound.recomputeCost, *cutoff) &&
         !graph.isForwardOnly())
       splitReserve = std::min(
           kCaseSplitBounds * boundOptions.timeLimitSeconds + 0.5, left() / 3);
-    if (cutoff && meets(bound.recomputeCost, *cutoff)) {
+    if (cutoff && boundMeets(bound.recomputeCost, *cutoff)) {
       result.infeasible = true; // Nothing beats the warm start.
       result.finished = true;   // Proved by the bound, no search needed.
       byBound = true;
@@ -693,38 +734,23 @@ remat::sched::milpOptimal(const Graph &graph, int64_t budgetBytes,
       else if (again.finished || again.bound < result.objective - 1e-9)
         result.bound = std::max(result.bound, again.bound);
       result.bound = std::min(result.bound, result.objective);
-      result.optimal = meets(result.bound, result.objective);
+      result.optimal = boundMeets(result.bound, result.objective);
       result.gapPercent =
           result.optimal ? 0 : gapPercent(result.objective, result.bound);
     };
-    Schedule splitFrom;
+    // The plan the split below chooses its nodes from: CBC's before the
+    // search, where the search ran.
+    std::optional<Schedule> splitFrom;
     if (searchApplies && result.found && !result.optimal && !byBound &&
         mismatchPeak < 0 && !milpOutsideStageModel(result.schedule)) {
       splitFrom = result.schedule;
-      MilpNeighbourhoodOptions search;
-      search.seconds = std::max(0.0, left() - splitReserve);
-      search.knapsackRows = builder.knapsackRows;
-      for (const std::vector<unsigned> &executed : bound.jointSolution.executed)
-        search.hintValues.insert(search.hintValues.end(), executed.begin(),
-                                 executed.end());
-      if (std::optional<MilpNeighbourhoodResult> found =
-              milpNeighbourhoodSearch(graph, budgetBytes, result.schedule,
-                                      search)) {
-        stats.nodes += found->nodes;
-        if (milpTestHooks().onNeighbourhoodSearch)
-          milpTestHooks().onNeighbourhoodSearch(*found);
-        if (found->improvements > 0 &&
-            found->sim.recomputeCost < result.objective - 1e-9) {
-          result.schedule = std::move(found->schedule);
-          result.objective = found->sim.recomputeCost;
-          result.bound = std::min(result.bound, result.objective);
-          result.optimal = meets(result.bound, result.objective);
-          result.gapPercent = gapPercent(result.objective, result.bound);
-          byNeighbourhood = true;
-          stats.fromWarmStart = false;
-        }
-        searchRan = std::move(found);
-      }
+      searchRan = tryNeighbourhoodSearch(
+          graph, budgetBytes, std::max(0.0, left() - splitReserve),
+          builder.knapsackRows, bound.jointSolution, result, byNeighbourhood);
+      if (searchRan)
+        stats.nodes += searchRan->nodes;
+      if (byNeighbourhood)
+        stats.fromWarmStart = false;
     }
     if (searchApplies && result.found && !result.optimal && !byBound &&
         mismatchPeak < 0)
@@ -738,8 +764,7 @@ remat::sched::milpOptimal(const Graph &graph, int64_t budgetBytes,
     // store-all: `auto`'s plan runs the stem convolution three times in the
     // backward, the optimum twice).
     if (splitReserve > 0 && result.found && !result.optimal) {
-      const Schedule &splitPlan =
-          splitFrom.recomputeBefore.empty() ? result.schedule : splitFrom;
+      const Schedule &splitPlan = splitFrom ? *splitFrom : result.schedule;
       if (std::optional<std::pair<unsigned, unsigned>> costliest =
               costliestRecomputation(graph, splitPlan)) {
         // Each LowerBound of the split within its share of the time left.
@@ -790,7 +815,7 @@ remat::sched::milpOptimal(const Graph &graph, int64_t budgetBytes,
           result.bound = std::max(result.bound, splitBound);
         }
         result.bound = std::min(result.bound, result.objective);
-        result.optimal = meets(result.bound, result.objective);
+        result.optimal = boundMeets(result.bound, result.objective);
         result.gapPercent = gapPercent(result.objective, result.bound);
       }
     }
