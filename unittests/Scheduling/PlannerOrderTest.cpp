@@ -11,6 +11,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "remat/Scheduling/LowerBound.h"
 #include "remat/Scheduling/Milp.h"
 #include "remat/Scheduling/Phases.h"
 #include "remat/Scheduling/Planner.h"
@@ -225,8 +226,10 @@ TEST(PlannerOrderTest, AutoDropsALateForwardValue) {
 TEST(PlannerOrderTest, MilpProvesNothingOutsideItsOrder) {
   // On makeLateCdf at 404 bytes the MILP can only plan in the forward-first
   // order (pinned, nothing fits), where it proves 501 optimal; dropping cdf
-  // in the input order costs 1 (auto, AutoDropsALateForwardValue). The
-  // plan may come back, but not as "optimal": its proof covers one order.
+  // in the input order costs 1 (auto, AutoDropsALateForwardValue). `milp`
+  // returns auto's plan (milpWithAutoPlan in Planner.cpp), optimal over
+  // every order because LowerBound's any-order bound meets it (and then the
+  // MILP does not run); before, it returned 501 (its order's optimum).
   if (!milpAvailable())
     GTEST_SKIP() << "built without CBC";
   Graph g = test::makeLateCdf();
@@ -237,13 +240,20 @@ TEST(PlannerOrderTest, MilpProvesNothingOutsideItsOrder) {
   llvm::Expected<PlannerResult> r = planRematerialization(g, options);
   ASSERT_TRUE(bool(r)) << llvm::toString(r.takeError());
   ASSERT_TRUE(r->plan.solver.has_value());
-  EXPECT_DOUBLE_EQ(r->plan.sim.recomputeCost, 501);
-  EXPECT_FALSE(r->plan.solver->optimal) << r->plan.detail;
-  // The bound it reports holds over every order: at most 1, the cost of
-  // auto's plan.
-  EXPECT_LE(r->plan.solver->bound, 1.0) << r->plan.detail;
-  EXPECT_GT(r->plan.solver->gapPercent, 99.0) << r->plan.detail;
-  EXPECT_NE(r->plan.detail.find("forward-first order"), std::string::npos)
+  EXPECT_EQ(r->plan.strategy, "milp");
+  EXPECT_DOUBLE_EQ(r->plan.sim.recomputeCost, 1);
+  EXPECT_LE(r->plan.sim.peakBytes, 404);
+  SimResult sim;
+  ASSERT_FALSE(simulate(g, r->plan.schedule, sim));
+  EXPECT_DOUBLE_EQ(sim.recomputeCost, 1);
+  // The claim is LowerBound's over every order, which meets the plan.
+  LowerBound lb = recomputeLowerBoundAnyOrder(g, 404);
+  ASSERT_FALSE(lb.infeasible);
+  EXPECT_TRUE(r->plan.solver->optimal) << r->plan.detail;
+  EXPECT_GE(lb.recomputeCost, 1 - 1e-9) << r->plan.detail;
+  EXPECT_NE(r->plan.detail.find("over every order"), std::string::npos)
+      << r->plan.detail;
+  EXPECT_NE(r->plan.detail.find("(it is not run)"), std::string::npos)
       << r->plan.detail;
   // Without late forward ops the same claim stands: the chain of
   // AutoDropsALateForwardValue's graph in forward-first order is the
