@@ -491,10 +491,20 @@ static double claimBoundSeconds(const PlannerOptions &options) {
   return std::max(seconds, options.boundSeconds);
 }
 
-/// Whether `bound` proves a plan of recompute `cost` optimal: below 1e-9
-/// the difference is rounding in the bound's flows.
-static bool boundMeets(double bound, double cost) {
+bool sched::orderClaimBoundMeets(double bound, double cost) {
   return cost <= 0 || (cost - bound) / cost <= 1e-9;
+}
+
+static bool boundMeets(double bound, double cost) {
+  return orderClaimBoundMeets(bound, cost);
+}
+
+LowerBound sched::orderClaimBound(const Graph &graph, int64_t budgetBytes,
+                                  double timeLimitSeconds) {
+  PlannerOptions options;
+  options.timeLimitSeconds = timeLimitSeconds;
+  std::map<std::string, unsigned> runs;
+  return anyOrderBound(graph, budgetBytes, claimBoundSeconds(options), runs);
 }
 
 /// On a graph with late forward ops a solver's claim (Milp.h: optimal, or

@@ -21,6 +21,7 @@
 #ifndef REMAT_SCHEDULING_PLANNER_H
 #define REMAT_SCHEDULING_PLANNER_H
 
+#include "remat/Scheduling/LowerBound.h"
 #include "remat/Scheduling/Plan.h"
 
 #include "llvm/ADT/ArrayRef.h"
@@ -180,6 +181,19 @@ BudgetDecision selectForBudget(const std::vector<PlanResult> &candidates,
 //===----------------------------------------------------------------------===//
 // Entry points
 //===----------------------------------------------------------------------===//
+
+/// LowerBound's any-order bound at `budgetBytes` (LowerBound.h,
+/// `recomputeLowerBoundAnyOrder`, 4 joint exact steps) within a tenth of
+/// `timeLimitSeconds`, 0.05 .. 2 s: what the planner restates a solver's
+/// claim with on a graph with late forward ops (Phases.h), where the
+/// solver's own claim covers one order only; a plan is optimal over every
+/// order where it meets the plan (`orderClaimBoundMeets`).
+LowerBound orderClaimBound(const Graph &graph, int64_t budgetBytes,
+                           double timeLimitSeconds);
+
+/// Whether `bound` proves a plan of recompute `cost` optimal: below a
+/// relative 1e-9 the difference is rounding in the bound's flows.
+bool orderClaimBoundMeets(double bound, double cost);
 
 /// A planned request.
 struct PlannerResult {
