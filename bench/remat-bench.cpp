@@ -754,6 +754,11 @@ static void printLateMilpCells(const LowerBound &lb, int64_t budget,
     return;
   }
   double bound = lb.infeasible ? 0 : std::min(lb.recomputeCost, *cost);
+  if (milpDetail)
+    llvm::errs() << llvm::formatv("  [{0}'s plan {1:F0}, any-order bound "
+                                  "{2:F3}]\n",
+                                  fromAuto ? "auto" : "the MILP", *cost,
+                                  lb.recomputeCost);
   bool proven = orderClaimBoundMeets(bound, *cost);
   double gap = proven || *cost <= 0 ? 0 : 100 * (*cost - bound) / *cost;
   // A gap below 0.05% would print as 0.0 beside "no": E notation.

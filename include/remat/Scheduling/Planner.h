@@ -56,7 +56,8 @@ struct PlannerOptions {
   /// Memory slots of the heterogeneous-chain dynamic program.
   unsigned dpSlots = 500;
   /// Wall-time limit in seconds of the exact MILP (`milp`, warm-started from
-  /// the best heuristic plan); `auto` gives it at most 10 s. A graph with
+  /// the best heuristic plan, or within a budget on training graphs above 32
+  /// ops from `auto`'s candidates); `auto` gives it at most 10 s. A graph with
   /// forward ops after its first backward op is planned in two orders, each
   /// with half of it, so that the whole call stays within it.
   double timeLimitSeconds = 60;
