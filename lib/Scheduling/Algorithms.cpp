@@ -1008,9 +1008,12 @@ llvm::Expected<std::vector<PlanResult>> sched::planMilp(PlanRequest &request) {
   // MILP's own plan), so that `milp` never returns a plan dearer than
   // auto's (examples/resnet_n4.mlir at 0.4 of store-all, 10 s: from the
   // heuristics' plans, none of which met the budget, 30.5% of the forward
-  // against auto's 29.6%).
-  if (options.budget > 0 && graph.size() > kAutoMilpMaxOps &&
-      !graph.isForwardOnly()) {
+  // against auto's 29.6%); where the caller planned them already
+  // (PlanRequest::autoStarts), those, outside the MILP's time.
+  if (request.autoStarts) {
+    starts = *request.autoStarts;
+  } else if (options.budget > 0 && graph.size() > kAutoMilpMaxOps &&
+             !graph.isForwardOnly()) {
     autoSeconds = timed([&] { starts = autoCandidates(request); });
     seconds = std::max(0.01, seconds - autoSeconds);
   } else if (graph.size() > kMilpMaxNodes && !graph.isForwardOnly()) {
@@ -1037,14 +1040,16 @@ llvm::Expected<std::vector<PlanResult>> sched::planMilp(PlanRequest &request) {
     starts.push_back(forwardMinPeakPlan(request, options.budget));
   llvm::Expected<PlanResult> p =
       milpPlan(request, options.budget, seconds, starts, request.notes);
-  if (p && autoSeconds >= 0)
+  if (p && request.autoStarts)
+    p->detail += "; warm starts: auto's candidates, planned before the MILP";
+  else if (p && autoSeconds >= 0)
     p->detail += std::string("; warm starts: ") +
                  (options.budget > 0 ? "auto's candidates"
                                      : "the heuristics' and the chain "
                                        "methods' least-memory plans") +
                  ", planned in " + llvm::formatv("{0:F2}", autoSeconds).str() +
                  " s of the " +
-                 llvm::formatv("{0:F0}", options.timeLimitSeconds).str() +
+                 llvm::formatv("{0:F2}", options.timeLimitSeconds).str() +
                  " s limit";
   return one(std::move(p));
 }

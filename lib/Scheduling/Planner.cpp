@@ -282,8 +282,9 @@ static void selectWithoutBudget(const PlannerOptions &options,
       });
 }
 
-static PlanOutcome planInOrder(PlanCache &cache, const PlannerOptions &options,
-                               bool nameSmallest);
+static PlanOutcome
+planInOrder(PlanCache &cache, const PlannerOptions &options, bool nameSmallest,
+            const std::vector<PlanResult> *autoStarts = nullptr);
 
 /// Phase 4, the budget is below every candidate: names a budget and a
 /// strategy that a rerun with them meets. A candidate's strategy may plan
@@ -321,12 +322,16 @@ static void nameSmallestBudget(PlanRequest &request, PlanOutcome &result) {
 
 /// planRematerialization in the graph's own order (no late forward node);
 /// `nameSmallest` says whether an infeasible budget searches for the
-/// smallest budget to name (off in that search's own reruns).
+/// smallest budget to name (off in that search's own reruns); `autoStarts`:
+/// `auto`'s candidates, planned already (PlanRequest::autoStarts).
 static PlanOutcome planInOrder(PlanCache &cache, const PlannerOptions &options,
-                               bool nameSmallest) {
+                               bool nameSmallest,
+                               const std::vector<PlanResult> *autoStarts) {
   const Graph &graph = cache.getGraph();
   PlanOutcome result;
   PlanRequest request(cache, options);
+  if (autoStarts)
+    request.autoStarts = *autoStarts;
   if (llvm::Expected<PlanResult> storeAll = storeAllPlan(request))
     result.storeAllPeak = storeAll->sim.peakBytes;
   else
@@ -450,11 +455,13 @@ sched::planAllStrategies(const Graph &graph, std::vector<std::string> &notes,
   return result;
 }
 
-/// Plans `graph` in its own order with a fresh cache.
-static PlanOutcome planGraph(const Graph &graph,
-                             const PlannerOptions &options) {
+/// Plans `graph` in its own order with a fresh cache (planInOrder).
+static PlanOutcome
+planGraph(const Graph &graph, const PlannerOptions &options,
+          bool nameSmallest = true,
+          const std::vector<PlanResult> *autoStarts = nullptr) {
   PlanCache cache(graph);
-  return planInOrder(cache, options, /*nameSmallest=*/true);
+  return planInOrder(cache, options, nameSmallest, autoStarts);
 }
 
 /// Joint steps of the bound the planner reports
@@ -483,12 +490,18 @@ static LowerBound anyOrderBound(const Graph &graph, int64_t budget,
 }
 
 /// Seconds of the any-order bound that restates a solver's claim
-/// (qualifyOrderProof): a tenth of the time limit, 0.05 .. 2 s; where the
-/// report's bound is asked for too (`lower-bound=`), it is this one, with
-/// the larger of the two times.
+/// (qualifyOrderProof): a tenth of the time limit, 0.05 .. 2 s, taken from
+/// that limit.
+static double orderClaimSeconds(double timeLimitSeconds) {
+  return std::clamp(0.1 * timeLimitSeconds, 0.05, 2.0);
+}
+
+/// The seconds that bound gets: where the report's bound is asked for too
+/// (`lower-bound=`), it is this one, with the larger of the two times (the
+/// seconds beyond orderClaimSeconds are the report's, not the limit's).
 static double claimBoundSeconds(const PlannerOptions &options) {
-  double seconds = std::clamp(0.1 * options.timeLimitSeconds, 0.05, 2.0);
-  return std::max(seconds, options.boundSeconds);
+  return std::max(orderClaimSeconds(options.timeLimitSeconds),
+                  options.boundSeconds);
 }
 
 bool sched::orderClaimBoundMeets(double bound, double cost) {
@@ -579,133 +592,49 @@ static void qualifyOrderProof(const Graph &graph, const PlannerOptions &options,
         claim + "; the solver's claim covers " + where + ": " + plan.detail;
 }
 
-static PlanOutcome planAnyOrder(const Graph &graph,
-                                const PlannerOptions &options);
+/// `auto`'s candidates in each order of a graph with late forward ops, as
+/// planned there (the forward-first graph's in its own indices, without
+/// `PlanResult::order`): the MILP's warm starts in that order
+/// (PlanRequest::autoStarts).
+namespace {
+struct OrderStarts {
+  std::vector<PlanResult> pinned, reordered;
+};
+} // namespace
 
-/// `auto`'s outcome within the options' budget on a graph with late
-/// forward ops, for `milp` (milpWithAutoPlan).
-static PlanOutcome autoOutcomeForMilp(const Graph &graph,
-                                      const PlannerOptions &options) {
-  PlannerOptions autoOptions = options;
-  autoOptions.strategy = names::kAuto.str();
-  autoOptions.boundSeconds = 0;
-  PlanOutcome outcome = planAnyOrder(graph, autoOptions);
-  if (outcome.plan && outcome.plan->sim.peakBytes > options.budget)
-    outcome.plan.reset();
-  return outcome;
-}
-
-/// On a graph with late forward ops, `auto`'s plans that drop late forward
-/// values (`lateForwardCandidates`) lie outside the stage model of both
-/// orders the MILP solves, so they cannot warm-start CBC, and the MILP's
-/// optimum in either order may cost more (bench/graphs-small/gpt1_b4.json
-/// at 0.8 of store-all: 3.54% of the forward against auto's 0.26%). So
-/// that `milp` never returns a plan worse than `auto`'s, `auto`'s plan
-/// (planned first, within `autoSeconds` of the time limit) replaces the
-/// MILP's where it recomputes less within the budget, or where the MILP
-/// has no plan; its claim is then only LowerBound's over every order
-/// (qualifyOrderProof). `seconds`: the whole call's so far. Returns where
-/// the plan comes from.
-static ClaimedPlan milpWithAutoPlan(const PlannerOptions &options,
-                                    const PlanResult &autoPlan, double seconds,
-                                    PlanOutcome &outcome) {
-  double cost = autoPlan.sim.recomputeCost;
-  if (outcome.plan &&
-      outcome.plan->sim.recomputeCost <= cost * (1 + 1e-12) + 1e-12)
-    return ClaimedPlan::Solver;
-  ClaimedPlan from = outcome.plan && outcome.plan->solver
-                         ? ClaimedPlan::AutoOverSolver
-                         : ClaimedPlan::AutoAlone;
-  SolverStats stats;
-  std::string why = "the MILP has no plan within the budget in either order";
-  if (!outcome.plan && outcome.anyOrderBound &&
-      boundMeets(outcome.anyOrderBound->recomputeCost, cost))
-    why = "proven optimal by LowerBound's any-order bound before the MILP "
-          "ran (it is not run)";
-  else if (outcome.plan && outcome.plan->solver) {
-    stats = *outcome.plan->solver;
-    why = llvm::formatv("cheaper than the MILP's plan (recompute cost {0}: "
-                        "{1})",
-                        outcome.plan->sim.recomputeCost, outcome.plan->detail)
-              .str();
-  }
-  stats.objective = cost;
-  stats.warmStarted = stats.fromWarmStart = true;
-  stats.timeLimitSeconds = options.timeLimitSeconds;
-  stats.seconds = seconds;
-  PlanResult plan = autoPlan;
-  plan.strategy = names::kMilp.str();
-  plan.detail = "auto's plan (" + label(autoPlan) + "), " + why;
-  plan.solver = stats;
-  plan.planSeconds = stats.seconds;
-  LDBG() << "milp: auto's plan recomputes less: " << cost;
-  outcome.plan = std::move(plan);
-  outcome.error.clear();
-  outcome.minFeasibleBudget.reset();
-  outcome.minFeasibleStrategy.clear();
-  return from;
-}
-
-/// planRematerialization before its outcome becomes a result or an error.
-static PlanOutcome planAnyOrder(const Graph &graph,
-                                const PlannerOptions &options) {
-  std::vector<unsigned> late = lateForwardNodes(graph);
-  if (late.empty())
-    return planGraph(graph, options);
-  LDBG() << late.size()
-         << " late forward op(s): planning the input order and forward-first";
+/// Plans a graph with `numLate` late forward ops in two orders, the input
+/// order with those ops pinned and the stable forward-first order, each
+/// with half of the options' time limit, and keeps the better plan; `auto`
+/// within a budget also searches the input order with the late forward
+/// values droppable. `starts`: `auto`'s candidates per order, planned
+/// already (the MILP's warm starts); `startsOut`: where this call's
+/// candidates per order are kept (for `auto`, before the late forward
+/// search). `nameSmallest` as for planInOrder.
+static PlanOutcome planBothOrders(const Graph &graph,
+                                  const PlannerOptions &options, size_t numLate,
+                                  bool nameSmallest, const OrderStarts *starts,
+                                  OrderStarts *startsOut) {
   // The extra splits of the cut seed's bound go to the late forward search
   // below only (PlannerOptions::budgetSearchCutSplits).
   PlannerOptions derived = options;
   derived.budgetSearchCutSplits = false;
-  // `milp` within a budget: `auto`'s plan first (milpWithAutoPlan), its
-  // time taken from the limit.
-  // Where LowerBound's any-order bound (computed once, for the claim too,
-  // qualifyOrderProof) meets `auto`'s plan, no plan is cheaper in any
-  // order: the MILP does not run.
-  std::optional<PlanResult> autoPlan;
-  std::optional<LowerBound> claimBound;
-  std::map<std::string, unsigned> claimRuns;
-  double autoSeconds = 0;
-  auto start = std::chrono::steady_clock::now();
-  auto elapsed = [&] {
-    return std::chrono::duration<double>(std::chrono::steady_clock::now() -
-                                         start)
-        .count();
-  };
-  if (options.strategy == names::kMilp && options.maxRecomputePercent < 0 &&
-      options.budget > 0) {
-    PlanOutcome autoOutcome = autoOutcomeForMilp(graph, options);
-    autoPlan = std::move(autoOutcome.plan);
-    if (autoPlan) {
-      claimBound = anyOrderBound(graph, options.budget,
-                                 claimBoundSeconds(options), claimRuns);
-      if (!claimBound->infeasible &&
-          boundMeets(claimBound->recomputeCost, autoPlan->sim.recomputeCost)) {
-        PlanOutcome result = std::move(autoOutcome);
-        result.anyOrderBound = std::move(claimBound);
-        for (const auto &[name, count] : claimRuns)
-          result.algorithmRuns[name] += count;
-        result.plan.reset();
-        milpWithAutoPlan(options, *autoPlan, elapsed(), result);
-        qualifyOrderProof(graph, options, late.size(), ClaimedPlan::AutoAlone,
-                          result);
-        return result;
-      }
-    }
-    autoSeconds = elapsed();
-  }
   // Two orders, one time limit: each gets half (a `milp` that proves
   // nothing would otherwise take twice the user's `time-limit=`).
-  derived.timeLimitSeconds =
-      std::max(0.01, options.timeLimitSeconds - autoSeconds) / 2;
-  PlanOutcome inOrder = planGraph(pinLateForward(graph), derived);
+  derived.timeLimitSeconds = std::max(0.01, options.timeLimitSeconds) / 2;
+  PlanOutcome inOrder = planGraph(pinLateForward(graph), derived, nameSmallest,
+                                  starts ? &starts->pinned : nullptr);
   std::vector<unsigned> order = forwardFirstOrder(graph);
   // Window plans (PlannerOptions::budgetSearchWindows) in the input order
   // only: in both, the programs ran twice (encoder-12 at 0.5 of store-all:
   // 17 s of plan at load 3).
   derived.budgetSearchWindows = false;
-  PlanOutcome reordered = planGraph(reorderGraph(graph, order), derived);
+  PlanOutcome reordered =
+      planGraph(reorderGraph(graph, order), derived, nameSmallest,
+                starts ? &starts->reordered : nullptr);
+  if (startsOut) {
+    startsOut->pinned = inOrder.candidates;
+    startsOut->reordered = reordered.candidates;
+  }
   for (PlanResult &p : reordered.candidates)
     markReordered(p, order);
   if (reordered.plan)
@@ -768,16 +697,182 @@ static PlanOutcome planAnyOrder(const Graph &graph,
           reordered.minFeasibleStrategy + " (forward-first order)";
     }
   }
-  for (const auto &[name, count] : claimRuns)
-    runs[name] += count;
   result.algorithmRuns = std::move(runs);
+  result.notes.push_back(lateForwardNote(numLate));
+  return result;
+}
+
+/// On a graph with late forward ops, `auto`'s plans that drop late forward
+/// values (`lateForwardCandidates`) lie outside the stage model of both
+/// orders the MILP solves, so they cannot warm-start CBC, and the MILP's
+/// optimum in either order may cost more (bench/graphs-small/gpt1_b4.json
+/// at 0.8 of store-all: 3.54% of the forward against auto's 0.26%). So
+/// that `milp` never returns a plan worse than `auto`'s, `auto`'s plan
+/// (planned first, milpAfterAuto) replaces the MILP's where it recomputes
+/// less within the budget, or where the MILP has no plan; its claim is then
+/// only LowerBound's over every order (qualifyOrderProof). `seconds`: the
+/// whole call's so far; `milpRan`: whether the MILP ran; `milpRun`: for how
+/// long, or why not (empty: the any-order bound met auto's plan). Returns
+/// where the plan comes from.
+static ClaimedPlan milpWithAutoPlan(const PlannerOptions &options,
+                                    const PlanResult &autoPlan, double seconds,
+                                    bool milpRan, const std::string &milpRun,
+                                    PlanOutcome &outcome) {
+  double cost = autoPlan.sim.recomputeCost;
+  if (outcome.plan &&
+      outcome.plan->sim.recomputeCost <= cost * (1 + 1e-12) + 1e-12)
+    return ClaimedPlan::Solver;
+  ClaimedPlan from = outcome.plan && outcome.plan->solver
+                         ? ClaimedPlan::AutoOverSolver
+                         : ClaimedPlan::AutoAlone;
+  SolverStats stats;
+  std::string why =
+      milpRan ? "the MILP has no plan within the budget in either order (" +
+                    milpRun + ")"
+              : "the MILP is not run: " + milpRun;
+  if (!milpRan && milpRun.empty())
+    why = "proven optimal by LowerBound's any-order bound before the MILP "
+          "ran (it is not run)";
+  else if (outcome.plan && outcome.plan->solver) {
+    stats = *outcome.plan->solver;
+    why = llvm::formatv("cheaper than the MILP's plan (recompute cost {0}, "
+                        "{1}: {2})",
+                        outcome.plan->sim.recomputeCost, milpRun,
+                        outcome.plan->detail)
+              .str();
+  }
+  stats.objective = cost;
+  stats.warmStarted = stats.fromWarmStart = true;
+  stats.timeLimitSeconds = options.timeLimitSeconds;
+  stats.seconds = seconds;
+  PlanResult plan = autoPlan;
+  plan.strategy = names::kMilp.str();
+  plan.detail = "auto's plan (" + label(autoPlan) + "), " + why;
+  plan.solver = stats;
+  plan.planSeconds = stats.seconds;
+  LDBG() << "milp: auto's plan recomputes less: " << cost;
+  outcome.plan = std::move(plan);
+  outcome.error.clear();
+  outcome.minFeasibleBudget.reset();
+  outcome.minFeasibleStrategy.clear();
+  return from;
+}
+
+/// Seconds of the time limit below which `milp` after `auto`'s plan
+/// (milpAfterAuto) does not run the MILP: a quarter of a second per order
+/// is too little for CBC to improve on a warm start.
+static constexpr double kMinMilpSeconds = 0.5;
+
+/// `milp` within a budget on a graph with `numLate` late forward ops:
+/// `auto`'s plan first (milpWithAutoPlan), with half of the time limit for
+/// its own time-limited parts (the exact MILP among its candidates on
+/// graphs of at most 32 ops, the window programs' safety cap); its
+/// deterministic work is not capped. Where LowerBound's any-order bound
+/// (computed once, for the claim too, qualifyOrderProof) meets `auto`'s
+/// plan, no plan is cheaper in any order: the MILP does not run. Otherwise
+/// the MILP gets the time left (`lower-bound=` seconds beyond the claim's
+/// are not taken from it) in both orders, warm-started from `auto`'s
+/// candidates in that order, or does not run where less than
+/// kMinMilpSeconds is left.
+static PlanOutcome milpAfterAuto(const Graph &graph,
+                                 const PlannerOptions &options,
+                                 size_t numLate) {
+  auto start = std::chrono::steady_clock::now();
+  auto elapsed = [&] {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() -
+                                         start)
+        .count();
+  };
+  PlannerOptions autoOptions = options;
+  autoOptions.strategy = names::kAuto.str();
+  autoOptions.boundSeconds = 0;
+  autoOptions.timeLimitSeconds = options.timeLimitSeconds / 2;
+  OrderStarts starts;
+  PlanOutcome autoOutcome = planBothOrders(
+      graph, autoOptions, numLate, /*nameSmallest=*/false, nullptr, &starts);
+  std::optional<PlanResult> autoPlan = autoOutcome.plan;
+  if (autoPlan && autoPlan->sim.peakBytes > options.budget)
+    autoPlan.reset();
+  double autoSeconds = elapsed();
+  std::optional<LowerBound> claimBound;
+  std::map<std::string, unsigned> claimRuns;
+  double boundSeconds = 0;
+  if (autoPlan) {
+    claimBound = anyOrderBound(graph, options.budget,
+                               claimBoundSeconds(options), claimRuns);
+    boundSeconds = std::min(elapsed() - autoSeconds,
+                            orderClaimSeconds(options.timeLimitSeconds));
+    if (!claimBound->infeasible &&
+        boundMeets(claimBound->recomputeCost, autoPlan->sim.recomputeCost)) {
+      PlanOutcome result = std::move(autoOutcome);
+      result.anyOrderBound = std::move(claimBound);
+      for (const auto &[name, count] : claimRuns)
+        result.algorithmRuns[name] += count;
+      result.plan.reset();
+      milpWithAutoPlan(options, *autoPlan, elapsed(), /*milpRan=*/false, "",
+                       result);
+      qualifyOrderProof(graph, options, numLate, ClaimedPlan::AutoAlone,
+                        result);
+      return result;
+    }
+  }
+  double left = options.timeLimitSeconds - autoSeconds - boundSeconds;
+  PlanOutcome result;
+  std::string milpRun;
+  bool milpRan = !autoPlan || left >= kMinMilpSeconds;
+  if (!milpRan) {
+    milpRun =
+        llvm::formatv("auto's plan and the any-order bound took "
+                      "{0:F2} s of the {1:F2} s limit",
+                      autoSeconds + boundSeconds, options.timeLimitSeconds)
+            .str();
+    LDBG() << "milp: " << milpRun;
+    result = std::move(autoOutcome);
+    result.plan.reset();
+  } else {
+    PlannerOptions milpOptions = options;
+    milpOptions.timeLimitSeconds = std::max(0.01, left);
+    double milpStart = elapsed();
+    // Where auto's plan is within the budget, the MILP's error is not
+    // returned, so no smallest budget is searched for.
+    result = planBothOrders(graph, milpOptions, numLate,
+                            /*nameSmallest=*/!autoPlan, &starts, nullptr);
+    milpRun = llvm::formatv("it ran {0:F2} s of {1:F2} s in the two orders",
+                            elapsed() - milpStart, milpOptions.timeLimitSeconds)
+                  .str();
+    for (const auto &[name, count] : autoOutcome.algorithmRuns)
+      result.algorithmRuns[name] += count;
+    llvm::append_range(result.candidates, autoOutcome.candidates);
+    for (std::string &note : autoOutcome.notes)
+      if (!llvm::is_contained(result.notes, note))
+        result.notes.push_back(std::move(note));
+  }
+  for (const auto &[name, count] : claimRuns)
+    result.algorithmRuns[name] += count;
   result.anyOrderBound = std::move(claimBound);
-  result.notes.push_back(lateForwardNote(late.size()));
-  ClaimedPlan from =
-      autoPlan ? milpWithAutoPlan(options, *autoPlan, elapsed(), result)
-               : ClaimedPlan::Solver;
+  ClaimedPlan from = autoPlan ? milpWithAutoPlan(options, *autoPlan, elapsed(),
+                                                 milpRan, milpRun, result)
+                              : ClaimedPlan::Solver;
   if (result.plan && result.plan->solver)
-    qualifyOrderProof(graph, options, late.size(), from, result);
+    qualifyOrderProof(graph, options, numLate, from, result);
+  return result;
+}
+
+/// planRematerialization before its outcome becomes a result or an error.
+static PlanOutcome planAnyOrder(const Graph &graph,
+                                const PlannerOptions &options) {
+  std::vector<unsigned> late = lateForwardNodes(graph);
+  if (late.empty())
+    return planGraph(graph, options);
+  LDBG() << late.size()
+         << " late forward op(s): planning the input order and forward-first";
+  if (options.strategy == names::kMilp && options.maxRecomputePercent < 0 &&
+      options.budget > 0)
+    return milpAfterAuto(graph, options, late.size());
+  PlanOutcome result = planBothOrders(graph, options, late.size(),
+                                      /*nameSmallest=*/true, nullptr, nullptr);
+  if (result.plan && result.plan->solver)
+    qualifyOrderProof(graph, options, late.size(), ClaimedPlan::Solver, result);
   return result;
 }
 

@@ -23,6 +23,7 @@
 #include "llvm/ADT/STLFunctionalExtras.h"
 
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -81,6 +82,12 @@ public:
 
   /// Notes on strategies and algorithms that declined the graph.
   std::vector<std::string> notes;
+
+  /// `auto`'s candidates for this graph and budget where the caller planned
+  /// them already (the planner's `milp` on a graph with late forward ops,
+  /// which plans `auto` first): `planMilp`'s warm starts, instead of
+  /// planning them again within the MILP's time.
+  std::optional<std::vector<PlanResult>> autoStarts;
 
   /// Records `err` as a note (consuming it; an empty message adds none).
   void note(llvm::Error err);

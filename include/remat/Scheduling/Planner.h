@@ -59,7 +59,12 @@ struct PlannerOptions {
   /// the best heuristic plan, or within a budget on training graphs above 32
   /// ops from `auto`'s candidates); `auto` gives it at most 10 s. A graph with
   /// forward ops after its first backward op is planned in two orders, each
-  /// with half of it, so that the whole call stays within it.
+  /// with half of it, so that the whole call stays within it; there `milp`
+  /// with a budget plans `auto` first (half of the limit for its
+  /// time-limited parts, its deterministic work uncapped) and the
+  /// any-order bound that restates the MILP's claim (a tenth of the limit,
+  /// at most 2 s), and the MILP gets what is left (none under 0.5 s), so
+  /// that the call stays within the limit unless `auto` alone takes longer.
   double timeLimitSeconds = 60;
   /// Recompute limit as a percentage of the forward cost (< 0: none). With
   /// it the plan is the least peak among the strategy's plans within the
@@ -69,7 +74,8 @@ struct PlannerOptions {
   /// Seconds for the recompute lower bound at `budget` (LowerBound.h,
   /// `recomputeLowerBoundAnyOrder`), attached to the chosen plan as
   /// `PlanResult::bound`, with up to 4 joint exact steps
-  /// (`LowerBoundOptions::jointExactSteps`); 0: none. Needs a budget.
+  /// (`LowerBoundOptions::jointExactSteps`); 0: none. Needs a budget. Not
+  /// taken from `timeLimitSeconds`.
   double boundSeconds = 0;
   /// Scale of the deterministic evaluation budgets of the local searches
   /// (the min-cut sweep's kept-set search and `auto`'s relaxation to the
