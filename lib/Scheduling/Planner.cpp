@@ -720,8 +720,11 @@ static ClaimedPlan milpWithAutoPlan(const PlannerOptions &options,
                                     PlanOutcome &outcome) {
   double cost = autoPlan.sim.recomputeCost;
   if (outcome.plan &&
-      outcome.plan->sim.recomputeCost <= cost * (1 + 1e-12) + 1e-12)
+      outcome.plan->sim.recomputeCost <= cost * (1 + 1e-12) + 1e-12) {
+    outcome.plan->detail +=
+        llvm::formatv("; auto's plan recomputes {0}, not less", cost).str();
     return ClaimedPlan::Solver;
+  }
   ClaimedPlan from = outcome.plan && outcome.plan->solver
                          ? ClaimedPlan::AutoOverSolver
                          : ClaimedPlan::AutoAlone;
