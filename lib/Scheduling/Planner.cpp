@@ -728,24 +728,24 @@ static ClaimedPlan milpWithAutoPlan(const PlannerOptions &options,
   ClaimedPlan from = outcome.plan && outcome.plan->solver
                          ? ClaimedPlan::AutoOverSolver
                          : ClaimedPlan::AutoAlone;
-  SolverStats stats;
   std::string why =
       milpRan ? "the MILP has no plan within the budget in either order (" +
                     milpRun + ")"
               : "the MILP is not run: " + milpRun;
   if (!milpRan && milpRun.empty())
-    why = "proven optimal by LowerBound's any-order bound before the MILP "
-          "ran (it is not run)";
-  else if (outcome.plan && outcome.plan->solver) {
-    stats = *outcome.plan->solver;
+    why = "proven optimal by LowerBound's any-order bound after auto, so "
+          "strategy milp's own MILP is not run";
+  else if (outcome.plan && outcome.plan->solver)
     why = llvm::formatv("cheaper than the MILP's plan (recompute cost {0}, "
                         "{1}: {2})",
                         outcome.plan->sim.recomputeCost, milpRun,
                         outcome.plan->detail)
               .str();
-  }
+  // Not the solver's plan, nor a warm start of it (auto's plans that drop
+  // late forward values cannot be one): the MILP's own figures stay in the
+  // detail.
+  SolverStats stats;
   stats.objective = cost;
-  stats.warmStarted = stats.fromWarmStart = true;
   stats.timeLimitSeconds = options.timeLimitSeconds;
   stats.seconds = seconds;
   PlanResult plan = autoPlan;
@@ -753,7 +753,7 @@ static ClaimedPlan milpWithAutoPlan(const PlannerOptions &options,
   plan.detail = "auto's plan (" + label(autoPlan) + "), " + why;
   plan.solver = stats;
   plan.planSeconds = stats.seconds;
-  LDBG() << "milp: auto's plan recomputes less: " << cost;
+  LDBG() << "milp: auto's plan, recompute cost " << cost << ": " << why;
   outcome.plan = std::move(plan);
   outcome.error.clear();
   outcome.minFeasibleBudget.reset();

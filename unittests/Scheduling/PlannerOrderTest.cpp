@@ -254,8 +254,13 @@ TEST(PlannerOrderTest, MilpProvesNothingOutsideItsOrder) {
   EXPECT_GE(lb.recomputeCost, 1 - 1e-9) << r->plan.detail;
   EXPECT_NE(r->plan.detail.find("over every order"), std::string::npos)
       << r->plan.detail;
-  EXPECT_NE(r->plan.detail.find("(it is not run)"), std::string::npos)
+  EXPECT_NE(r->plan.detail.find("strategy milp's own MILP is not run"),
+            std::string::npos)
       << r->plan.detail;
+  // auto's plan is not the solver's, nor a warm start of it.
+  EXPECT_FALSE(r->plan.solver->warmStarted);
+  EXPECT_FALSE(r->plan.solver->fromWarmStart);
+  EXPECT_EQ(r->plan.solver->nodes, 0);
   // Without late forward ops the same claim stands: the chain of
   // AutoDropsALateForwardValue's graph in forward-first order is the
   // MILP's own model.
