@@ -551,12 +551,12 @@ static void qualifyOrderProof(const Graph &graph, const PlannerOptions &options,
                        " late forward op(s) never recomputed";
   std::string where =
       from == ClaimedPlan::AutoOverSolver
-          ? pinned + " or the forward-first order only, and this plan "
-                     "(auto's) lies outside both"
+          ? pinned + " or the forward-first order only, and this plan is "
+                     "auto's, not the solver's"
       : plan.order.empty() ? pinned + " only"
                            : std::string("the forward-first order only");
   std::string claim;
-  if (options.budget > 0) {
+  if (options.budget > 0 && options.maxRecomputePercent < 0) {
     // `milp` computed it before its orders (planAnyOrder).
     if (!outcome.anyOrderBound)
       outcome.anyOrderBound =
@@ -580,10 +580,15 @@ static void qualifyOrderProof(const Graph &graph, const PlannerOptions &options,
                                 solver.gapPercent, bound)
                       .str();
   } else {
+    // The least peak (within the recompute limit, if one is given): the
+    // bound is on the recompute.
     solver.optimal = false;
     solver.bound = 0;
     solver.gapPercent = 100;
-    claim = "least peak not proven over every order";
+    claim = options.maxRecomputePercent >= 0
+                ? "least peak within the recompute limit not proven over "
+                  "every order"
+                : "least peak not proven over every order";
   }
   if (from == ClaimedPlan::AutoAlone)
     plan.detail = claim + ": " + plan.detail;
@@ -719,22 +724,45 @@ static ClaimedPlan milpWithAutoPlan(const PlannerOptions &options,
                                     bool milpRan, const std::string &milpRun,
                                     PlanOutcome &outcome) {
   double cost = autoPlan.sim.recomputeCost;
-  if (outcome.plan &&
-      outcome.plan->sim.recomputeCost <= cost * (1 + 1e-12) + 1e-12) {
+  // A recompute limit asks for the least peak within it, then the least
+  // recompute (planBothOrders' `better`).
+  bool leastPeak = options.maxRecomputePercent >= 0;
+  auto solverAtLeastAsGood = [&](const PlanResult &p) {
+    bool noDearer = p.sim.recomputeCost <= cost * (1 + 1e-12) + 1e-12;
+    if (!leastPeak)
+      return noDearer;
+    return p.sim.peakBytes < autoPlan.sim.peakBytes ||
+           (p.sim.peakBytes == autoPlan.sim.peakBytes && noDearer);
+  };
+  if (outcome.plan && solverAtLeastAsGood(*outcome.plan)) {
     outcome.plan->detail +=
-        llvm::formatv("; auto's plan recomputes {0}, not less", cost).str();
+        leastPeak
+            ? llvm::formatv("; auto's plan peaks at {0} bytes "
+                            "(recompute cost {1}), not less",
+                            autoPlan.sim.peakBytes, cost)
+                  .str()
+            : llvm::formatv("; auto's plan recomputes {0}, not less", cost)
+                  .str();
     return ClaimedPlan::Solver;
   }
   ClaimedPlan from = outcome.plan && outcome.plan->solver
                          ? ClaimedPlan::AutoOverSolver
                          : ClaimedPlan::AutoAlone;
-  std::string why =
-      milpRan ? "the MILP has no plan within the budget in either order (" +
-                    milpRun + ")"
-              : "the MILP is not run: " + milpRun;
+  std::string why = milpRan ? std::string("the MILP has no plan within the ") +
+                                  (leastPeak ? "limits" : "budget") +
+                                  " in either order (" + milpRun + ")"
+                            : "the MILP is not run: " + milpRun;
   if (!milpRan && milpRun.empty())
     why = "proven optimal by LowerBound's any-order bound after auto, so "
           "strategy milp's own MILP is not run";
+  else if (outcome.plan && outcome.plan->solver && leastPeak)
+    why = llvm::formatv("a smaller peak within the recompute limit than the "
+                        "MILP's plan (peak {0} bytes, recompute cost {1}, "
+                        "{2}: {3})",
+                        outcome.plan->sim.peakBytes,
+                        outcome.plan->sim.recomputeCost, milpRun,
+                        outcome.plan->detail)
+              .str();
   else if (outcome.plan && outcome.plan->solver)
     why = llvm::formatv("cheaper than the MILP's plan (recompute cost {0}, "
                         "{1}: {2})",
@@ -766,13 +794,15 @@ static ClaimedPlan milpWithAutoPlan(const PlannerOptions &options,
 /// is too little for CBC to improve on a warm start.
 static constexpr double kMinMilpSeconds = 0.5;
 
-/// `milp` within a budget on a graph with `numLate` late forward ops:
-/// `auto`'s plan first (milpWithAutoPlan), with half of the time limit for
+/// `milp` within a budget or a recompute limit on a graph with `numLate`
+/// late forward ops: `auto`'s plan first (milpWithAutoPlan, compared by
+/// the request's objective), with half of the time limit for
 /// its own time-limited parts (the exact MILP among its candidates on
 /// graphs of at most 32 ops, the window programs' safety cap); its
 /// deterministic work is not capped. Where LowerBound's any-order bound
 /// (computed once, for the claim too, qualifyOrderProof) meets `auto`'s
-/// plan, no plan is cheaper in any order: the MILP does not run. Otherwise
+/// plan (within a budget, without a recompute limit), no plan is cheaper in
+/// any order: the MILP does not run. Otherwise
 /// the MILP gets the time left (`lower-bound=` seconds beyond the claim's
 /// are not taken from it) in both orders, warm-started from `auto`'s
 /// candidates in that order, or does not run where less than
@@ -794,13 +824,16 @@ static PlanOutcome milpAfterAuto(const Graph &graph,
   PlanOutcome autoOutcome = planBothOrders(
       graph, autoOptions, numLate, /*nameSmallest=*/false, nullptr, &starts);
   std::optional<PlanResult> autoPlan = autoOutcome.plan;
-  if (autoPlan && autoPlan->sim.peakBytes > options.budget)
+  if (autoPlan && options.budget > 0 &&
+      autoPlan->sim.peakBytes > options.budget)
     autoPlan.reset();
   double autoSeconds = elapsed();
   std::optional<LowerBound> claimBound;
   std::map<std::string, unsigned> claimRuns;
   double boundSeconds = 0;
-  if (autoPlan) {
+  // A recompute limit asks for the least peak, which the recompute bound
+  // does not prove.
+  if (autoPlan && options.budget > 0 && options.maxRecomputePercent < 0) {
     claimBound = anyOrderBound(graph, options.budget,
                                claimBoundSeconds(options), claimRuns);
     boundSeconds = std::min(elapsed() - autoSeconds,
@@ -869,8 +902,8 @@ static PlanOutcome planAnyOrder(const Graph &graph,
     return planGraph(graph, options);
   LDBG() << late.size()
          << " late forward op(s): planning the input order and forward-first";
-  if (options.strategy == names::kMilp && options.maxRecomputePercent < 0 &&
-      options.budget > 0)
+  if (options.strategy == names::kMilp &&
+      (options.budget > 0 || options.maxRecomputePercent >= 0))
     return milpAfterAuto(graph, options, late.size());
   PlanOutcome result = planBothOrders(graph, options, late.size(),
                                       /*nameSmallest=*/true, nullptr, nullptr);
