@@ -508,10 +508,6 @@ bool sched::orderClaimBoundMeets(double bound, double cost) {
   return cost <= 0 || (cost - bound) / cost <= 1e-9;
 }
 
-static bool boundMeets(double bound, double cost) {
-  return orderClaimBoundMeets(bound, cost);
-}
-
 LowerBound sched::orderClaimBound(const Graph &graph, int64_t budgetBytes,
                                   double timeLimitSeconds) {
   PlannerOptions options;
@@ -520,21 +516,12 @@ LowerBound sched::orderClaimBound(const Graph &graph, int64_t budgetBytes,
   return anyOrderBound(graph, budgetBytes, claimBoundSeconds(options), runs);
 }
 
-/// On a graph with late forward ops a solver's claim (Milp.h: optimal, or
-/// its bound) covers the order it planned only: the input order with those
-/// ops run where they are, never recomputed, or the forward-first order. A
-/// plan in the input order that drops late forward values (auto's,
-/// `lateForwardCandidates`) may cost less than either optimum. Restates the
-/// claim over every order the planner plans with LowerBound's any-order
-/// bound at the budget (a tenth of the time limit, at most 2 s): optimal
-/// only where that bound meets the plan. Without a budget (the least peak)
-/// nothing is proven over every order.
 namespace {
 /// Where the plan `qualifyOrderProof` restates the claim of comes from.
 enum class ClaimedPlan {
   /// The solver's, in the order it planned.
   Solver,
-  /// `auto`'s, cheaper than the solver's (milpWithAutoPlan).
+  /// `auto`'s, better than the solver's (milpWithAutoPlan).
   AutoOverSolver,
   /// `auto`'s, where the solver has no plan (or did not run: the
   /// any-order bound proved `auto`'s plan first).
@@ -542,6 +529,15 @@ enum class ClaimedPlan {
 };
 } // namespace
 
+/// On a graph with late forward ops a solver's claim (Milp.h: optimal, or
+/// its bound) covers the order it planned only: the input order with those
+/// ops run where they are, never recomputed, or the forward-first order. A
+/// plan in the input order that drops late forward values (auto's,
+/// `lateForwardCandidates`) may cost less than either optimum. Restates the
+/// claim over every order the planner plans with LowerBound's any-order
+/// bound at the budget (a tenth of the time limit, at most 2 s): optimal
+/// only where that bound meets the plan. Without a budget or with a
+/// recompute limit (the least peak) nothing is proven over every order.
 static void qualifyOrderProof(const Graph &graph, const PlannerOptions &options,
                               size_t numLate, ClaimedPlan from,
                               PlanOutcome &outcome) {
@@ -567,7 +563,7 @@ static void qualifyOrderProof(const Graph &graph, const PlannerOptions &options,
     double bound = lb.infeasible ? 0 : lb.recomputeCost;
     double cost = plan.sim.recomputeCost;
     double gap = cost > 0 ? (cost - bound) / cost : 0;
-    solver.optimal = boundMeets(bound, cost);
+    solver.optimal = orderClaimBoundMeets(bound, cost);
     solver.bound = bound;
     solver.gapPercent = solver.optimal ? 0 : 100 * gap;
     claim = solver.optimal
@@ -839,7 +835,8 @@ static PlanOutcome milpAfterAuto(const Graph &graph,
     boundSeconds = std::min(elapsed() - autoSeconds,
                             orderClaimSeconds(options.timeLimitSeconds));
     if (!claimBound->infeasible &&
-        boundMeets(claimBound->recomputeCost, autoPlan->sim.recomputeCost)) {
+        orderClaimBoundMeets(claimBound->recomputeCost,
+                             autoPlan->sim.recomputeCost)) {
       PlanOutcome result = std::move(autoOutcome);
       result.anyOrderBound = std::move(claimBound);
       for (const auto &[name, count] : claimRuns)

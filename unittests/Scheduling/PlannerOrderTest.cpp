@@ -449,4 +449,10 @@ TEST(PlannerOrderTest, MilpAfterAutoKeepsTheMilpPlanWhereCheaper) {
       << m->plan.detail;
   EXPECT_NE(m->plan.detail.find("auto's plan recomputes"), std::string::npos)
       << m->plan.detail;
+  // auto's work is part of the request: its runs (the MILP, warm-started
+  // from its candidates, runs no heuristic itself), candidates and notes.
+  EXPECT_GT(m->algorithmRuns["greedy-search"], 0u);
+  EXPECT_GE(m->algorithmRuns["milp"], 2u);
+  EXPECT_TRUE(llvm::any_of(
+      m->candidates, [](const PlanResult &p) { return p.strategy != "milp"; }));
 }
