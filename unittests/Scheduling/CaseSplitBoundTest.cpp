@@ -540,6 +540,63 @@ TEST(CaseSplitBound, TreeKeepsItsCaseLimitAndItsSeconds) {
   EXPECT_EQ(found, 1u);
 }
 
+/// The tree's deadline (`CaseSplitOptions::seconds`) cuts every LowerBound
+/// call's time limit to what is left of it. LowerBound's test clock
+/// (`LowerBoundOptions::elapsedForTest`) reads 5 s throughout, under a
+/// limit of 10^9 s: without the tree's seconds the first case's LowerBound
+/// is complete; with 2 s (more than the tree takes on the steady clock, so
+/// its start rule never stops it) its limit is cut below 5 s, so it is
+/// past it (not complete), and its bound stays at most the uncut one's (a
+/// cut-short bound is still a bound). Fails when the calls keep their own
+/// limit (`untilDeadline` not applied).
+TEST(CaseSplitBound, TreeCutsItsCallsAtItsDeadline) {
+  if (!stepProgramAvailable())
+    GTEST_SKIP() << "built without CBC/CLP";
+  std::mt19937 rng(3303);
+  unsigned checked = 0, cut = 0;
+  for (unsigned iter = 0; iter != 8; ++iter) {
+    Graph g = test::makeTinyDag(rng, 6, /*workspace=*/iter % 2 == 1);
+    std::map<int64_t, std::pair<double, Schedule>> dearest;
+    test::forEachScheduleVariant(
+        g, 2, [&](const Schedule &s, const SimResult &sim) {
+          auto [it, inserted] =
+              dearest.insert({sim.peakBytes, {sim.recomputeCost, s}});
+          if (!inserted && sim.recomputeCost > it->second.first)
+            it->second = {sim.recomputeCost, s};
+        });
+    for (auto &[budget, costAndPlan] : dearest) {
+      std::optional<std::pair<unsigned, unsigned>> root =
+          costliestRecomputation(g, costAndPlan.second);
+      if (!root)
+        continue;
+      LowerBoundOptions options = milpBoundOptions();
+      options.timeLimitSeconds = 1e9;
+      options.elapsedForTest = [] { return 5.0; };
+      CaseSplitOptions tree;
+      tree.plan = &costAndPlan.second;
+      tree.maxCaseBounds = 4;
+      auto run = [&](double seconds) {
+        tree.seconds = seconds;
+        return caseSplitBound(g, budget, root->first, root->second - 1, options,
+                              0, {}, tree);
+      };
+      CaseSplitBound uncut = run(0);
+      CaseSplitBound capped = run(2);
+      std::string where =
+          "graph " + std::to_string(iter) + " budget " + std::to_string(budget);
+      EXPECT_TRUE(uncut.capped.complete) << where;
+      EXPECT_FALSE(capped.capped.complete) << where;
+      EXPECT_LE(capped.capped.recomputeCost,
+                uncut.capped.recomputeCost * (1 + 1e-9) + 1e-9)
+          << where;
+      ++checked;
+      cut += !capped.capped.complete;
+    }
+  }
+  EXPECT_GT(checked, 5u);
+  EXPECT_EQ(cut, checked);
+}
+
 /// A forward-only graph (bytes in MB) where `a` (100 MB, cost 10) runs
 /// from `b` (10 MB, never recomputed) and is read after a step `x` whose
 /// 140 MB of workspace leaves room for neither beside it: below 151 MB no
