@@ -164,6 +164,9 @@ struct WholeModelCounts {
   /// recompute the keep nodes (which `simulate` rejects); cases bounded
   /// where only a list with a repeated value reaches the optimum.
   unsigned aboveKeepRecomputing = 0, onlyRepeat = 0;
+  /// Budgets where a schedule fits, whose plain bound was checked not to
+  /// claim "infeasible".
+  unsigned feasible = 0;
 };
 
 /// A schedule of the whole model: its peak, its recompute and how often it
@@ -284,6 +287,14 @@ WholeModelCounts checkWholeModel(const std::vector<Graph> &graphs,
       bool repeated = optimum < test::leastWithin(noRepeat.points(), budget);
       LowerBound plainBound = recomputeLowerBound(g, budget, options);
       double plain = plainBound.recomputeCost;
+      // Feasibility as well as costs: a false "infeasible" reads as a cost
+      // of 0 (below every optimum), but milpOptimal takes it for a proof
+      // that nothing fits the budget.
+      if (!std::isinf(optimum)) {
+        EXPECT_FALSE(plainBound.infeasible)
+            << "graph " << iter << " budget " << budget;
+        ++counts.feasible;
+      }
       // The tree's plan and its root.
       const Schedule *plan = nullptr;
       double planCost = -1;
@@ -323,6 +334,9 @@ WholeModelCounts checkWholeModel(const std::vector<Graph> &graphs,
           EXPECT_LE(split.atMost, atMost * (1 + 1e-9) + 1e-9) << where;
           EXPECT_LE(split.atLeast, atLeast * (1 + 1e-9) + 1e-9) << where;
           EXPECT_LE(split.recomputeCost, optimum * (1 + 1e-9) + 1e-9) << where;
+          // The first case's LowerBound where that case has a schedule.
+          if (!std::isinf(atMost))
+            EXPECT_FALSE(split.capped.infeasible) << where;
           ++counts.checked;
           counts.late += split.lateFrom != ~0u;
           counts.aboveKeepRecomputing +=
@@ -369,7 +383,10 @@ WholeModelCounts checkWholeModel(const std::vector<Graph> &graphs,
 /// an enumerator without repeats); `aboveKeepRecomputing` splits above the
 /// optimum of the schedules that may also recompute the keep nodes (the
 /// reference skips those as `simulate` rejects them: a simulator that
-/// accepted them fails this test).
+/// accepted them fails this test). Feasibility too: at every budget where
+/// a schedule fits (`feasible` counts them), neither the plain LowerBound
+/// nor the first case's (where that case has a schedule) claims
+/// "infeasible" (fails with LowerBound's peak test at >= the budget).
 TEST(CaseSplitBound, NeverAboveTheWholeModelOptimumOfEitherCase) {
   if (!stepProgramAvailable())
     GTEST_SKIP() << "built without CBC/CLP";
@@ -392,6 +409,7 @@ TEST(CaseSplitBound, NeverAboveTheWholeModelOptimumOfEitherCase) {
   EXPECT_GT(counts.onlyWhole, 0u) << "of " << counts.checked;
   EXPECT_GT(counts.onlyRepeat, 0u) << "of " << counts.checked;
   EXPECT_GT(counts.aboveKeepRecomputing, 0u) << "of " << counts.checked;
+  EXPECT_GT(counts.feasible, 100u);
   std::cout << counts.checked << " splits against the whole model, "
             << counts.tight << " cases within 1%, " << counts.onlyWhole
             << " cases where only it has a schedule (" << counts.onlyRepeat
