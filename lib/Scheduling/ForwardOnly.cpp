@@ -177,6 +177,9 @@ private:
     SimResult sim;
     /// Number of steps whose largest live byte count equals the peak.
     size_t peakSteps = 0;
+    /// The schedule simulates; else its peak and cost are the largest, so
+    /// that no move, relaxation or comparison keeps it.
+    bool valid = true;
   };
   /// Changing one or two values to stronger drop modes, evaluated.
   struct Move {
@@ -243,20 +246,38 @@ private:
   uint64_t numSteps = 0;
   size_t numMoves = 0;
   size_t numPairMoves = 0;
+  /// Lowerings that did not simulate (rejected).
+  size_t numRejected = 0;
 };
 
 } // namespace
 
+std::function<void(Schedule &)> &remat::sched::forwardLoweringTestHook() {
+  static std::function<void(Schedule &)> hook;
+  return hook;
+}
+
 MinPeakSearch::Eval MinPeakSearch::evaluate() {
   Eval e;
   e.schedule = lowerWithConsumers(graph, modes, consumers);
+  if (forwardLoweringTestHook())
+    forwardLoweringTestHook()(e.schedule);
   std::vector<int64_t> stepPeak;
   std::optional<std::string> error =
       liveBytesTrace(graph, e.schedule, e.sim, stepPeak);
-  assert(!error && "lowered drop modes must simulate");
-  (void)error;
   ++numSimulations;
   numSteps += graph.size() + e.schedule.numRecomputed();
+  // Lowered drop modes always simulate; one that does not (a bug) is
+  // rejected: it gets the largest peak and cost, and `result` never
+  // returns it.
+  if (error) {
+    e.valid = false;
+    e.sim = SimResult();
+    e.sim.peakBytes = std::numeric_limits<int64_t>::max();
+    e.sim.recomputeCost = std::numeric_limits<double>::infinity();
+    ++numRejected;
+    return e;
+  }
   e.peakSteps = std::count(stepPeak.begin(), stepPeak.end(), e.sim.peakBytes);
   return e;
 }
@@ -332,6 +353,10 @@ MinPeakSearch::bestPairMove(const Eval &cur) {
     DropMode oldV = modes[v];
     modes[v] = m;
     Eval first = evaluate();
+    if (!first.valid) {
+      modes[v] = oldV;
+      continue;
+    }
     for (unsigned w : getNodesLiveAtPeak(graph, first.schedule, first.sim)) {
       for (DropMode m2 : strongerModes(w)) {
         DropMode oldW = modes[w];
@@ -400,6 +425,8 @@ void MinPeakSearch::relax(Eval &cur, int64_t limit) {
 }
 
 void MinPeakSearch::search(Eval &cur) {
+  if (!cur.valid)
+    return; // Rejected: no peak to search from.
   for (unsigned round = 0; round != kMaxRounds && !withinBudget(cur); ++round) {
     int64_t before = cur.sim.peakBytes;
     descend(cur);
@@ -464,6 +491,8 @@ PlanResult MinPeakSearch::perturbed(const ForwardPerturbOptions &options) {
     // The kick: values live at the best plan's peak, each (at random) a
     // dropped value kept or dropped harder, with even odds, or a kept value
     // dropped; then the search from there.
+    if (!best.valid)
+      break;
     modes = bestModes;
     std::vector<unsigned> live =
         getNodesLiveAtPeak(graph, best.schedule, best.sim);
@@ -502,6 +531,16 @@ PlanResult MinPeakSearch::result(Eval cur, const std::string &what,
   }
   PlanResult plan;
   plan.strategy = strategy::kForwardMinPeak;
+  // Never a plan that does not simulate: the search's start was rejected
+  // and nothing replaced it, so no value is dropped.
+  if (!cur.valid) {
+    cur.schedule = Schedule(graph.size());
+    std::fill(modes.begin(), modes.end(), DropMode::Keep);
+    numDropped = numAfterFirst = 0;
+    [[maybe_unused]] std::optional<std::string> error =
+        simulate(graph, cur.schedule, cur.sim);
+    assert(!error && "a valid graph's schedule without recomputation");
+  }
   plan.detail = (budget > 0 ? "budget=" + std::to_string(budget)
                             : std::string("least peak")) +
                 "; " + what + "dropped " + std::to_string(numDropped) + " (" +
@@ -509,6 +548,9 @@ PlanResult MinPeakSearch::result(Eval cur, const std::string &what,
                 std::to_string(numMoves) + " moves (" +
                 std::to_string(numPairMoves) + " pairs), " +
                 std::to_string(numSimulations) + " simulations";
+  if (numRejected)
+    plan.detail += ", " + std::to_string(numRejected) +
+                   " lowerings rejected (they did not simulate)";
   plan.schedule = std::move(cur.schedule);
   plan.sim = cur.sim;
   plan.planSeconds =

@@ -331,6 +331,62 @@ TEST(ForwardOnlyTest, MinPeakBigValueUsedEarlyAndLate) {
   EXPECT_EQ(plan.sim.recomputeCount, 0u);
 }
 
+/// The drop-mode searches keep only lowerings that simulate (a real check,
+/// not an assert): on MinPeakBigValueUsedEarlyAndLate's graph, whose only
+/// gain is recomputing B before `out`, every lowering that recomputes B is
+/// corrupted (`forwardLoweringTestHook`: `out` recomputed before the first
+/// node, whose operands are not made yet); the plan then simulates, at
+/// store-all's 140 bytes, and says how many lowerings it rejected; so does
+/// the perturbed search's. Where every lowering is corrupted, the plan is
+/// the schedule without recomputation. Fails with the check an assert (in
+/// a release build the search keeps the corrupted lowering's partial
+/// simulation, whose peak is lower).
+TEST(ForwardOnlyTest, MinPeakRejectsLoweringsThatDoNotSimulate) {
+  Graph g;
+  g.addNode(makeNode("in", 1, {}, false, 2));
+  g.addNode(makeNode("B", 100, {0}, false, 3));
+  g.addNode(makeNode("a1", 20, {1}));
+  g.addNode(makeNode("a2", 20, {2}));
+  g.addNode(makeNode("a3", 20, {3}));
+  g.addNode(makeNode("out", 1, {4, 1}));
+  g.nodes[5].output = true;
+  ASSERT_EQ(forwardOnlyMinPeak(g, 0).sim.peakBytes, 121);
+  bool all = false;
+  unsigned corrupted = 0;
+  forwardLoweringTestHook() = [&](Schedule &s) {
+    bool recomputesB = false;
+    for (const std::vector<unsigned> &list : s.recomputeBefore)
+      for (unsigned v : list)
+        recomputesB = recomputesB || v == 1;
+    if (recomputesB || all) {
+      s.recomputeBefore[0].push_back(5);
+      ++corrupted;
+    }
+  };
+  for (bool everything : {false, true}) {
+    all = everything;
+    corrupted = 0;
+    for (int64_t budget : {int64_t(0), int64_t(130)}) {
+      ForwardPerturbOptions perturb;
+      perturb.maxRounds = 4;
+      for (const PlanResult &plan :
+           {forwardOnlyMinPeak(g, budget, /*rebuild=*/false),
+            forwardOnlyPerturbedSearch(g, budget, perturb)}) {
+        SimResult sim;
+        EXPECT_FALSE(simulate(g, plan.schedule, sim))
+            << everything << " " << budget << ": " << plan.detail;
+        EXPECT_EQ(sim.peakBytes, plan.sim.peakBytes);
+        EXPECT_EQ(plan.sim.peakBytes, 140) << plan.detail;
+        EXPECT_EQ(plan.sim.recomputeCount, 0u);
+        EXPECT_NE(plan.detail.find("lowerings rejected"), std::string::npos)
+            << plan.detail;
+      }
+    }
+    EXPECT_GT(corrupted, 0u);
+  }
+  forwardLoweringTestHook() = nullptr;
+}
+
 TEST(ForwardOnlyTest, MinPeakDiamond) {
   // Store-all: 130 at z. Dropping big gives 128 at y (s, x, big', y; see
   // LowerDroppedSetDiamondByHand); s is then live only for big's

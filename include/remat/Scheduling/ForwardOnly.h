@@ -30,6 +30,7 @@
 #include "remat/Scheduling/Plan.h"
 
 #include <cstdint>
+#include <functional>
 #include <vector>
 
 namespace remat {
@@ -162,6 +163,12 @@ PlanResult forwardOnlyPerturbedSearch(const Graph &graph, int64_t budget,
 /// steps a second, which one core simulates in less than half of that
 /// (about 36M a CPU second on random_layered_n250 and n500).
 uint64_t forwardPerturbSteps(double seconds);
+
+/// Test hook (unset outside tests): called on each schedule the drop-mode
+/// searches (`forwardOnlyMinPeak`, `forwardOnlyPerturbedSearch`) lower
+/// from their modes, before it is simulated, so that a test may corrupt it
+/// and check that a lowering that does not simulate is never kept.
+std::function<void(Schedule &)> &forwardLoweringTestHook();
 
 } // namespace sched
 } // namespace remat
