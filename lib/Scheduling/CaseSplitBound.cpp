@@ -90,6 +90,8 @@ struct Leaf {
   /// Its bound by executions forced late (CaseSplitLeaf).
   unsigned lateFrom = ~0u;
   std::vector<unsigned> lateNodes;
+  /// A LowerBound call that bounded it was cut short (CaseSplitLeaf).
+  bool cutShort = false;
 };
 
 /// A bound by executions forced late of a case: the step s (~0u: no suffix
@@ -100,6 +102,8 @@ struct ForcedLate {
   std::vector<unsigned> nodes;
   double bound = 0;
   bool decides = false;
+  /// A head graph's LowerBound of some pass was cut short by time.
+  bool cutShort = false;
 };
 
 } // namespace
@@ -147,13 +151,14 @@ static bool caseGraph(const Graph &graph, llvm::ArrayRef<RecomputeRange> ranges,
 /// it); the LowerBound of the head graph has a time limit of its own.
 /// Both limits end at `deadline` at the latest (`untilDeadline`). `from`
 /// receives s and `lateNodes` the node and the other capped nodes proved
-/// to execute only after s (`CaseSplitLeaf`), where a suffix qualified.
+/// to execute only after s (`CaseSplitLeaf`), where a suffix qualified;
+/// `cutShort` is set where the head graph's LowerBound was cut short.
 static double
 forcedLateBound(const Graph &graph, int64_t budgetBytes, unsigned node,
                 unsigned k, llvm::ArrayRef<std::pair<unsigned, unsigned>> caps,
                 const LowerBoundOptions &options,
                 llvm::ArrayRef<unsigned> steps, unsigned &from,
-                std::vector<unsigned> &lateNodes,
+                std::vector<unsigned> &lateNodes, bool &cutShort,
                 std::optional<Clock::time_point> deadline) {
   double inf = std::numeric_limits<double>::infinity();
   double seconds = untilDeadline(options, deadline).timeLimitSeconds;
@@ -253,6 +258,7 @@ forcedLateBound(const Graph &graph, int64_t budgetBytes, unsigned node,
     }
     LowerBound early = recomputeLowerBound(
         head, budgetBytes, untilDeadline(headOptions, deadline));
+    cutShort = cutShort || early.cutShort;
     // A head graph proved without a schedule is not taken for +infinity
     // (a single proof of LowerBound's): the part after s alone still holds.
     if (early.infeasible)
@@ -303,8 +309,9 @@ static double boundCase(const Graph &graph, int64_t budgetBytes,
             : plainSteps;
     unsigned from = ~0u;
     std::vector<unsigned> nodes;
-    double byLate = forcedLateBound(g, budgetBytes, range.node, range.hi, caps,
-                                    options, steps, from, nodes, deadline);
+    double byLate =
+        forcedLateBound(g, budgetBytes, range.node, range.hi, caps, options,
+                        steps, from, nodes, late.cutShort, deadline);
     if (from != ~0u && (late.from == ~0u || byLate > late.bound)) {
       late.from = from;
       late.nodes = std::move(nodes);
@@ -403,6 +410,7 @@ CaseSplitBound remat::sched::caseSplitBound(const Graph &graph,
     leaf.evaluated = true;
     leaf.lateFrom = late.from;
     leaf.lateNodes = std::move(late.nodes);
+    leaf.cutShort = capped.cutShort || late.cutShort;
     if (++split.caseBounds == 1) {
       split.capped = std::move(capped);
       split.lateFrom = late.decides ? late.from : ~0u;
@@ -460,6 +468,7 @@ CaseSplitBound remat::sched::caseSplitBound(const Graph &graph,
     low.lateFrom = high.lateFrom = ~0u;
     low.lateNodes.clear();
     high.lateNodes.clear();
+    low.cutShort = high.cutShort = false;
     Graph g;
     double forced = 0;
     std::vector<std::pair<unsigned, unsigned>> caps;
@@ -475,7 +484,7 @@ CaseSplitBound remat::sched::caseSplitBound(const Graph &graph,
     double &side = leaf.first ? split.atMost : split.atLeast;
     side = std::min(side, leaf.bound);
     split.cases.push_back({leaf.ranges, leaf.bound, leaf.evaluated,
-                           leaf.lateFrom, leaf.lateNodes});
+                           leaf.lateFrom, leaf.lateNodes, leaf.cutShort});
   }
   split.recomputeCost = std::min(split.atMost, split.atLeast);
   split.seconds = elapsed() - start;

@@ -123,16 +123,26 @@ std::string formatDetail(const SolverStats &stats, bool peakMode) {
 /// with 100 (sweeps converged within 60 s), 226.43% with 400 (time out).
 constexpr int64_t kRepairNodes = 50, kSweepNodes = 100;
 
-/// The share of CBC's time at a budget given instead to the search over the
-/// recomputable set (MilpNeighbourhood.h) where CBC does not prove its plan
-/// (a proof found in the rest of the time ends the call there). At 60 s
-/// (rn4q, bench/milp-results.md, loaded): resnet_n4 at 0.4 of store-all
-/// 29.56 -> 23.42% of the forward cost (the stage model's optimum), and
-/// random_layered_n100 at 0.8 / 0.9 2.31 / 1.37 -> 2.30 / 0.79%; where CBC
-/// or the bound proves the plan (37 of the 42 rows) the proof comes well
-/// within CBC's half. Only with a cutoff (a warm start within the budget);
-/// CBC resumes with what the search leaves.
-constexpr double kMilpNeighbourhoodShare = 0.5;
+/// Where CBC may leave its plan unproven and the search over the
+/// recomputable set (MilpNeighbourhood.h) applies (a warm start within the
+/// budget), work limits decide what runs, so that the plan does not depend
+/// on the machine's load: CBC's first solve stops after
+/// kCbcNodesBeforeSearch branch-and-bound nodes (the 37 of 42 rows CBC or
+/// the bound proves need none), the search from its plan makes at most
+/// kSearchMoves moves of MilpNeighbourhoodOptions::moveNodes nodes each,
+/// and CBC resumes after it, cut off at the plan, for at most
+/// kCbcNodesAfterSearch nodes. Seconds are a safety cap on each, reported
+/// in the detail where one fires: CBC's first solve gets at most half of
+/// the time left (less the case split's reserve), the search and the
+/// resumed CBC what is left. At 60 s (rfx, bench/milp-results.md, loaded):
+/// resnet_n4 at 0.4 of store-all 29.56 -> 23.42% of the forward cost (the
+/// stage model's optimum; the search's last improving move was its 15th),
+/// random_layered_n100 at 0.8 / 0.9 2.30 / 0.79% (its 13th and 1st).
+constexpr int64_t kCbcNodesBeforeSearch = 200, kCbcNodesAfterSearch = 200;
+constexpr unsigned kSearchMoves = 16;
+/// The share of the time left (less the split's reserve) that caps CBC's
+/// first solve where the search applies.
+constexpr double kCbcShareBeforeSearch = 0.5;
 
 /// The time kept from CBC for the case split (CaseSplitBound.h), in time
 /// limits of the bound, at most a third of the time left. A case costs up
@@ -175,6 +185,7 @@ tryNeighbourhoodSearch(const Graph &graph, int64_t budgetBytes, double seconds,
                        SolveOutcome &result, bool &taken) {
   MilpNeighbourhoodOptions search;
   search.seconds = seconds;
+  search.maxMoves = kSearchMoves;
   search.knapsackRows = knapsackRows;
   for (const std::vector<unsigned> &executed : hints.executed)
     llvm::append_range(search.hintValues, executed);
@@ -371,6 +382,13 @@ remat::sched::milpOptimal(const Graph &graph, int64_t budgetBytes,
   bool byNeighbourhood = false, resumedCbc = false, resumedCbcPlan = false;
   // What the search over the recomputable set did, for the detail.
   std::optional<MilpNeighbourhoodResult> searchRan;
+  // CBC's nodes before the search started (its first solve).
+  int64_t searchStartNodes = 0;
+  // CBC's first solve (where the search applies) and its resumed one
+  // stopped by their time caps instead of their node limits; the resumed
+  // one's nodes.
+  bool firstCbcTimed = false, resumedCbcTimed = false;
+  int64_t resumedCbcNodes = 0;
   int64_t mismatchPeak = -1; // CBC's plan failed the simulator check.
   // A bound of remat's whole schedule model (LowerBound.h, the operand-order
   // bound), in the objective's units: what is reported for a plan outside
@@ -623,7 +641,7 @@ remat::sched::milpOptimal(const Graph &graph, int64_t budgetBytes,
     // The search over the recomputable set (MilpNeighbourhood.h) on a
     // plan CBC does not prove, from a cutoff (a warm start within the
     // budget): without one CBC gets the whole time.
-    bool searchApplies = compact && cutoff && kMilpNeighbourhoodShare > 0;
+    bool searchApplies = compact && cutoff.has_value();
     // Time kept from CBC for the case split below (training graphs with a
     // plan the bound does not prove): each case's LowerBound and the
     // lowering of the first case's solution. Not on forward-only graphs,
@@ -646,13 +664,20 @@ remat::sched::milpOptimal(const Graph &graph, int64_t budgetBytes,
       // and the search over the recomputable set (MilpNeighbourhood.h) the
       // rest, which CBC resumes where the search ends early.
       double mainSeconds = left() - splitReserve;
-      if (searchApplies)
-        mainSeconds *= 1 - kMilpNeighbourhoodShare;
+      if (searchApplies) {
+        mainSeconds *= kCbcShareBeforeSearch;
+        builder.maxNodes = kCbcNodesBeforeSearch;
+      }
       result = builder.solve(
           false, budgetBytes, mainSeconds, cutoff, bound.recomputeCost,
           rangeRows ? bound.ranges : std::vector<LowerBound::Range>());
       builder.mpsFile.clear();
+      builder.maxNodes = -1;
       stats.nodes += result.nodes;
+      // Under its node limit, stopped by the time cap instead: the search
+      // then starts from a plan the load decided.
+      firstCbcTimed =
+          searchApplies && !result.finished && !result.stoppedOnLimit;
     }
     if (result.tooLargeNonzeros && compact &&
         (warmStart || graph.isForwardOnly())) {
@@ -712,11 +737,15 @@ remat::sched::milpOptimal(const Graph &graph, int64_t budgetBytes,
       double seconds = left() - splitReserve;
       if (seconds < 1 || milpTestHooks().unprovenSearch)
         return;
+      builder.maxNodes = kCbcNodesAfterSearch;
       SolveOutcome again = builder.solve(
           false, budgetBytes, seconds, result.objective, bound.recomputeCost,
           rangeRows ? bound.ranges : std::vector<LowerBound::Range>());
+      builder.maxNodes = -1;
       stats.nodes += again.nodes;
       resumedCbc = true;
+      resumedCbcNodes = again.nodes;
+      resumedCbcTimed = !again.finished && !again.stoppedOnLimit;
       SimResult sim;
       if (again.found && !simulate(graph, again.schedule, sim) &&
           sim.peakBytes <= budgetBytes &&
@@ -744,6 +773,7 @@ remat::sched::milpOptimal(const Graph &graph, int64_t budgetBytes,
     if (searchApplies && result.found && !result.optimal && !byBound &&
         mismatchPeak < 0 && !milpOutsideStageModel(result.schedule)) {
       splitFrom = result.schedule;
+      searchStartNodes = stats.nodes;
       searchRan = tryNeighbourhoodSearch(
           graph, budgetBytes, std::max(0.0, left() - splitReserve),
           builder.knapsackRows, bound.jointSolution, result, byNeighbourhood);
@@ -919,9 +949,10 @@ remat::sched::milpOptimal(const Graph &graph, int64_t budgetBytes,
         plan.detail += buf;
         plan.detail += r.hi == ~0u ? std::string("inf") : std::to_string(r.hi);
       }
-      std::snprintf(buf, sizeof(buf), ": %.4g%%, %.6g%s",
+      std::snprintf(buf, sizeof(buf), ": %.4g%%, %.6g%s%s",
                     100 * leaf.bound / forward, leaf.bound,
-                    leaf.bounded ? "" : ", not bounded by LowerBound");
+                    leaf.bounded ? "" : ", not bounded by LowerBound",
+                    leaf.cutShort ? ", cut short by time" : "");
       plan.detail += buf;
       if (leaf.lateFrom != ~0u) {
         plan.detail +=
@@ -952,12 +983,15 @@ remat::sched::milpOptimal(const Graph &graph, int64_t budgetBytes,
                          "the budget and its recompute lowered (") +
         std::to_string(repairSolves) + " solves of windows of stages)";
   if (searchRan) {
-    char buf[192];
+    char buf[256];
     std::snprintf(buf, sizeof(buf),
                   "; the search over the recomputable set "
-                  "(MilpNeighbourhood.h): %u moves, %u improving, %.1f s, "
-                  "stopped by %s",
-                  searchRan->moves, searchRan->improvements, searchRan->seconds,
+                  "(MilpNeighbourhood.h), from CBC's plan after %lld nodes: "
+                  "%u moves, %u improving (the last: move %u), %lld nodes, "
+                  "%.1f s, stopped by %s",
+                  (long long)searchStartNodes, searchRan->moves,
+                  searchRan->improvements, searchRan->lastImprovingMove,
+                  (long long)searchRan->nodes, searchRan->seconds,
                   searchRan->stopReason());
     plan.detail += buf;
   }
@@ -969,6 +1003,12 @@ remat::sched::milpOptimal(const Graph &graph, int64_t budgetBytes,
                    "recomputable set, cut off at its plan";
   else if (resumedCbc)
     plan.detail += "; CBC resumed after the search over the recomputable set";
+  if (resumedCbc)
+    plan.detail += " (" + std::to_string(resumedCbcNodes) + " nodes" +
+                   (resumedCbcTimed ? ", stopped by its time cap)" : ")");
+  if (firstCbcTimed)
+    plan.detail += "; CBC's first solve stopped by its time cap before its "
+                   "node limit (the search's start depends on the load)";
   if (leastPeakOnly)
     plan.detail += "; the least peak is proven, the recompute at that peak "
                    "is not";

@@ -199,6 +199,7 @@ bool NeighbourhoodSearch::solveMove(std::vector<bool> allowed) {
   best.schedule = std::move(out.schedule);
   best.sim = sim;
   ++best.improvements;
+  best.lastImprovingMove = best.moves;
   return true;
 }
 

@@ -116,6 +116,11 @@ struct CaseSplitLeaf {
   /// then each other capped node made `noRecompute` in the head graph).
   unsigned lateFrom = ~0u;
   std::vector<unsigned> lateNodes;
+  /// Where LowerBound bounded the leaf: its capped LowerBound, or a head
+  /// graph's of its bound by executions forced late, was cut short by its
+  /// time limit (`LowerBound::cutShort`: more time could raise the bound,
+  /// which then depends on the machine's load).
+  bool cutShort = false;
 };
 
 /// A bound by a case split on one node's recomputations.

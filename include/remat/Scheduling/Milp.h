@@ -201,13 +201,16 @@ constexpr unsigned kMilpBoundJointSteps = 8;
 /// the detail) and asserts in debug builds. The first case's interval
 /// solution, lowered by windows within what is left of the reserve, is
 /// taken as the plan when cheaper. At a budget with a cutoff (a warm start
-/// within it) CBC gets half of the time it had (`kMilpNeighbourhoodShare`,
-/// Milp.cpp); where it does not prove its plan, the search over the
+/// within it) work limits decide (Milp.cpp, `kCbcNodesBeforeSearch`):
+/// CBC's first solve stops after a node limit (half of the time it had is
+/// its safety cap); where it does not prove its plan, the search over the
 /// recomputable set (MilpNeighbourhood.h) runs from it (CBC's plan or the
-/// warm start, in the stage model) with the rest, less the split's
-/// reserve, and its plan is taken when it improved on the plan's simulated
-/// cost (the split still chooses its nodes from the plan before the
-/// search); then CBC resumes with the time left, cut off at the plan.
+/// warm start, in the stage model) for a limited number of node-limited
+/// moves, capped by the rest of the time less the split's reserve, and
+/// its plan is taken when it improved on the plan's simulated cost (the
+/// split still chooses its nodes from the plan before the search); then
+/// CBC resumes, cut off at the plan, for a node limit capped by the time
+/// left. The detail says where a time cap fired instead of a work limit.
 std::optional<PlanResult>
 milpOptimal(const Graph &graph, int64_t budgetBytes, double timeLimitSeconds,
             std::string &note, const Schedule *warmStart = nullptr,

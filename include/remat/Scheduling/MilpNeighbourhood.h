@@ -58,6 +58,8 @@ struct MilpNeighbourhoodResult {
   SimResult sim;
   /// Moves solved, moves that improved the incumbent, CBC nodes of all.
   unsigned moves = 0, improvements = 0;
+  /// The move that last improved the incumbent (1-based; 0: none).
+  unsigned lastImprovingMove = 0;
   /// LP relaxations solved.
   unsigned lps = 0;
   int64_t nodes = 0;
