@@ -257,6 +257,40 @@ SolveOutcome MilpBuilder::solve(bool peakMode, int64_t budget, double seconds,
       if (!cols.empty())
         addRow(cols, coefs, 'L', double(bytes) / scale);
     }
+  // Ranges on the number of recomputations (a leaf of the case tree),
+  // intersected per node.
+  std::map<unsigned, std::pair<unsigned, unsigned>> counts;
+  for (const RecomputeRange &range : recomputeRanges) {
+    auto [it, fresh] = counts.insert({range.node, {range.lo, range.hi}});
+    if (!fresh)
+      it->second = {std::max(it->second.first, range.lo),
+                    std::min(it->second.second, range.hi)};
+  }
+  for (auto [node, range] : counts) {
+    auto [lo, hi] = range;
+    std::vector<int> cols;
+    for (unsigned t = 0; t != numStages; ++t)
+      if (node < f && R[t][node] >= 0)
+        cols.push_back(R[t][node]);
+    if (lo > hi || lo > cols.size()) {
+      // No solution within the range: the restricted model is empty (a
+      // proof, with nothing solved).
+      out.infeasible = out.finished = true;
+      return out;
+    }
+    if (hi == 0) {
+      for (int c : cols)
+        colUb[c] = 0;
+      continue;
+    }
+    if (lo == 0 && hi >= cols.size())
+      continue;
+    rowCol.insert(rowCol.end(), cols.begin(), cols.end());
+    rowVal.insert(rowVal.end(), cols.size(), 1.0);
+    rowStart.push_back(int(rowCol.size()));
+    rowLb.push_back(double(lo));
+    rowUb.push_back(hi >= cols.size() ? COIN_DBL_MAX : double(hi));
+  }
   // Cost fixing: with a cutoff only plans that cost less than it are
   // searched (anything else loses to the warm start, which is returned
   // then), and costs are non-negative, so a recomputation whose own cost

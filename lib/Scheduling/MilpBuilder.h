@@ -17,6 +17,7 @@
 
 #ifdef REMAT_HAVE_CBC
 
+#include "remat/Scheduling/CaseSplitBound.h"
 #include "remat/Scheduling/Graph.h"
 #include "remat/Scheduling/LowerBound.h"
 #include "remat/Scheduling/MilpClaims.h"
@@ -158,6 +159,16 @@ public:
   /// `recomputeAllowed`, the forward operands of the window's nodes and the
   /// values in `exitRequired`.
   std::vector<bool> windowValues, recomputeAllowed;
+  /// Ranges on how often forward nodes are recomputed (a leaf of the case
+  /// tree, CaseSplitBound.h; MilpCases.h): each becomes the row lo <= the
+  /// sum of the node's recompute variables over all stages <= hi (each
+  /// stage's list executes a node at most once, so the sum is the number of
+  /// its executions after the first); hi = 0 fixes them to 0; ranges of
+  /// the same node are intersected, and an empty one (or a least count above
+  /// the node's stages) makes `solve` return a finished, infeasible outcome
+  /// without solving. A restriction of the model to the solutions within
+  /// the ranges.
+  std::vector<RecomputeRange> recomputeRanges;
   /// Rows over the values resident entering the window (inside a fixed
   /// schedule): the counted bytes of those of `first` that enter are at
   /// most `second` (`MilpWindowRequest::entryRows`).
