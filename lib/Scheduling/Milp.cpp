@@ -19,6 +19,7 @@
 #include "remat/Scheduling/ForwardRebuild.h"
 #include "remat/Scheduling/KeptSet.h"
 #include "remat/Scheduling/LowerBound.h"
+#include "remat/Scheduling/MilpCases.h"
 #include "remat/Scheduling/MilpClaims.h"
 #include "remat/Scheduling/MilpLarge.h"
 #include "remat/Scheduling/MilpNeighbourhood.h"
@@ -164,6 +165,15 @@ constexpr double kCaseSplitBounds = 9;
 /// 83 there) and 24.24-24.36%; 6 more cases on the plan's next nodes raised
 /// nothing (bench/milp-results.md, n100s).
 constexpr unsigned kCaseSplitCases = 4;
+/// The gap (a fraction of the plan's cost) below which the case tree's
+/// leaves are solved by CBC (MilpCases.h), and the share of the time the
+/// search over the recomputable set would get that they get after CBC's
+/// main solve. random_layered_n100 at 0.8 of store-all: CBC's plan 1,105
+/// units against its bound 1,007.7 (8.8%); the leaves find the optimum
+/// 1,097 and close in 4 solves, 54 nodes, 6.5 CPU s (rn4s,
+/// bench/milp-results.md). The only other rows below 10% after CBC are
+/// proven by it.
+constexpr double kMilpCasesGap = 0.10, kMilpCasesShare = 0.5;
 
 #ifdef REMAT_HAVE_CBC
 /// Whether `bound` reaches `objective` (within a relative 1e-9): a proof
@@ -205,6 +215,48 @@ tryNeighbourhoodSearch(const Graph &graph, int64_t budgetBytes, double seconds,
     taken = true;
   }
   return found;
+}
+
+/// The case tree's leaves solved by CBC (MilpCases.h) on `result`'s plan
+/// (not proven, in the stage model), within `seconds` (a safety cap): the
+/// leaves of `split` where given, else one leaf of the whole model, each
+/// bounded by at least `result`'s bound. Where a leaf found a plan below
+/// `result`'s objective (its simulated cost) that plan replaces it and
+/// `taken` is set; the bound rises to the least over the open leaves, and
+/// the plan is optimal when every leaf closed. Returns what the proof did
+/// (none where it did not run).
+static std::optional<MilpCasesResult>
+tryCaseProof(const Graph &graph, int64_t budgetBytes, double seconds,
+             bool knapsackRows, const CaseSplitBound *split,
+             SolveOutcome &result, bool &taken) {
+  std::vector<CaseSplitLeaf> leaves;
+  if (split)
+    leaves = split->cases;
+  if (leaves.empty())
+    leaves.push_back(CaseSplitLeaf{{}, result.bound});
+  for (CaseSplitLeaf &leaf : leaves)
+    leaf.bound = std::max(leaf.bound, result.bound);
+  MilpCasesOptions options;
+  options.seconds = seconds;
+  options.knapsackRows = knapsackRows;
+  std::optional<MilpCasesResult> cases =
+      milpCaseProof(graph, budgetBytes, result.schedule, leaves, options);
+  if (!cases)
+    return std::nullopt;
+  if (milpTestHooks().onCaseProof)
+    milpTestHooks().onCaseProof(*cases);
+  if (cases->sim.recomputeCost < result.objective - 1e-9) {
+    result.schedule = cases->schedule;
+    result.objective = cases->sim.recomputeCost;
+    taken = true;
+  }
+  result.bound =
+      std::min(std::max(result.bound, cases->bound), result.objective);
+  result.optimal = cases->proven || boundMeets(result.bound, result.objective);
+  if (result.optimal)
+    result.bound = result.objective;
+  result.gapPercent = detail::gapPercent(result.objective, result.bound);
+  return cases;
 }
 #endif
 
@@ -389,6 +441,10 @@ remat::sched::milpOptimal(const Graph &graph, int64_t budgetBytes,
   // one's nodes.
   bool firstCbcTimed = false, resumedCbcTimed = false;
   int64_t resumedCbcNodes = 0;
+  // What the case tree's leaves solved by CBC did (MilpCases.h), and
+  // whether a leaf's plan was taken.
+  std::optional<MilpCasesResult> cases;
+  bool byCases = false;
   int64_t mismatchPeak = -1; // CBC's plan failed the simulator check.
   // A bound of remat's whole schedule model (LowerBound.h, the operand-order
   // bound), in the objective's units: what is reported for a plan outside
@@ -726,6 +782,28 @@ remat::sched::milpOptimal(const Graph &graph, int64_t budgetBytes,
             result.optimal ? 0 : gapPercent(result.objective, result.bound);
       }
     }
+    // Not proven with a small gap: the case tree's leaves solved by CBC
+    // (MilpCases.h), once, first within a share of the time the search
+    // would get (the search and the split run only where they leave it
+    // unproven), else after the split with the time left.
+    double caseGap = milpTestHooks().caseProofGap.value_or(
+        milpTestHooks().unprovenSearch ? 0 : kMilpCasesGap);
+    auto caseProof = [&](double seconds, const CaseSplitBound *tree) {
+      if (cases || !compact || !result.found || result.optimal || byBound ||
+          mismatchPeak >= 0 || seconds < 1 ||
+          result.objective - result.bound >= caseGap * result.objective ||
+          milpOutsideStageModel(result.schedule))
+        return;
+      cases = tryCaseProof(graph, budgetBytes, seconds, builder.knapsackRows,
+                           tree, result, byCases);
+      if (!cases)
+        return;
+      stats.nodes += cases->nodes;
+      if (byCases)
+        byCut = byWindows = bySplit = byRepair = byNeighbourhood =
+            stats.fromWarmStart = false;
+    };
+    caseProof((left() - splitReserve) * kMilpCasesShare, nullptr);
     // Not proven: the search over the recomputable set from CBC's plan (or
     // the warm start), moves decided by node limits, the time left less
     // the split's reserve a safety cap (MilpNeighbourhood.h). The split
@@ -849,6 +927,7 @@ remat::sched::milpOptimal(const Graph &graph, int64_t budgetBytes,
         result.gapPercent = gapPercent(result.objective, result.bound);
       }
     }
+    caseProof(left(), split && !splitDiscarded ? &*split : nullptr);
     if (!result.found) {
       note = result.infeasible
                  ? "milp: no schedule fits the budget of " +
@@ -1009,6 +1088,31 @@ remat::sched::milpOptimal(const Graph &graph, int64_t budgetBytes,
   if (firstCbcTimed)
     plan.detail += "; CBC's first solve stopped by its time cap before its "
                    "node limit (the search's start depends on the load)";
+  if (cases) {
+    char buf[256];
+    std::snprintf(buf, sizeof(buf),
+                  "; the case tree's leaves solved by CBC (MilpCases.h): %s, "
+                  "%u solves, %u leaves closed, %u open, %lld nodes, %.1f s%s",
+                  cases->proven ? "proven" : "open", cases->solves,
+                  cases->closed, cases->open, (long long)cases->nodes,
+                  cases->seconds,
+                  cases->timeCapped ? ", cut by the seconds cap" : "");
+    plan.detail += buf;
+    plan.detail += "; its leaves:";
+    for (const MilpCaseLeafReport &leaf : cases->leaves) {
+      std::snprintf(buf, sizeof(buf), ": %s, bound %.6g",
+                    milpCaseCloseName(leaf.how), leaf.bound);
+      plan.detail += " {" + formatRanges(graph, leaf.ranges) + buf;
+      if (leaf.solved) {
+        std::snprintf(buf, sizeof(buf), ", %lld nodes, %.2f s",
+                      (long long)leaf.nodes, leaf.seconds);
+        plan.detail += buf;
+      }
+      plan.detail += "}";
+    }
+    if (byCases)
+      plan.detail += "; the plan: a leaf's solution";
+  }
   if (leastPeakOnly)
     plan.detail += "; the least peak is proven, the recompute at that peak "
                    "is not";

@@ -47,6 +47,22 @@ std::string remat::sched::formatRanges(const Graph &graph,
   return out;
 }
 
+const char *remat::sched::milpCaseCloseName(MilpCaseClose how) {
+  switch (how) {
+  case MilpCaseClose::Bound:
+    return "closed by its bound";
+  case MilpCaseClose::NoneBelowCutoff:
+    return "no solution below the cutoff";
+  case MilpCaseClose::Optimum:
+    return "the leaf's optimum";
+  case MilpCaseClose::Split:
+    return "split";
+  case MilpCaseClose::Open:
+    return "open";
+  }
+  return "";
+}
+
 std::optional<MilpCaseLeafSolve>
 remat::sched::milpCaseLeaf(const Graph &graph, int64_t budget,
                            llvm::ArrayRef<RecomputeRange> ranges,

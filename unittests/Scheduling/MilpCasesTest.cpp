@@ -393,8 +393,9 @@ TEST(MilpCases, LeavesPartitionAndNeverProveAboveTheOptimum) {
                 continue;
               ++leaves;
               opened += leaf.how == MilpCaseClose::Open;
-              if (leaf.how == MilpCaseClose::Open)
+              if (leaf.how == MilpCaseClose::Open) {
                 EXPECT_GE(leaf.bound, r->bound - 1e-9) << what;
+              }
             }
             EXPECT_EQ(leaves, r->open + r->closed) << what;
             EXPECT_EQ(opened, r->open) << what;
@@ -492,4 +493,85 @@ TEST(MilpCases, BoundsAndLimitsLeaveItOpen) {
   EXPECT_GE(runs, 10u);
   EXPECT_GE(open, 10u);
   EXPECT_GE(byBound, 20u);
+}
+
+/// Through milpOptimal, from the dearest schedule within each budget of
+/// tiny graphs: where CBC proves its plan the leaves never run; where its
+/// search is taken as unfinished (`unprovenSearch`) and the gap rule lets
+/// them (`caseProofGap`), they run once, say so in the detail, and a plan
+/// called optimal is at the enumerated optimum, its bound never above it;
+/// with the gap rule at 0 they never run. With the main solve's plan
+/// replaced by the dearest start (`mainSolveWarmStart`), the leaves find
+/// and prove the optimum (counted: fails where a leaf's plan is not
+/// taken).
+TEST(MilpCases, RunsInMilpOptimalOnlyWithoutAProof) {
+  REQUIRE_CBC();
+  HooksReset reset;
+  std::mt19937 rng(1205);
+  unsigned ran = 0, calls = 0, fromDearest = 0;
+  milpTestHooks().onCaseProof = [&](const MilpCasesResult &) { ++ran; };
+  for (unsigned iter = 0; iter != 8; ++iter) {
+    Graph g = makeGraph(rng, iter);
+    std::vector<Point> points = enumerate(g);
+    for (int64_t budget : budgetsOf(points)) {
+      double optimum = std::numeric_limits<double>::infinity();
+      const Point *dearest = nullptr;
+      for (const Point &p : points)
+        if (p.peak <= budget) {
+          optimum = std::min(optimum, p.cost);
+          if (!dearest || p.cost > dearest->cost)
+            dearest = &p;
+        }
+      enum Mode { Plain, Unproven, UnprovenOff, Dearest };
+      for (Mode mode : {Plain, Unproven, UnprovenOff, Dearest}) {
+        milpTestHooks().unprovenSearch = mode != Plain;
+        milpTestHooks().caseProofGap.reset();
+        if (mode == Unproven || mode == Dearest)
+          milpTestHooks().caseProofGap = 1e9;
+        if (mode == UnprovenOff)
+          milpTestHooks().caseProofGap = 0;
+        milpTestHooks().mainSolveWarmStart.reset();
+        if (mode == Dearest)
+          milpTestHooks().mainSolveWarmStart = 0;
+        unsigned before = ran;
+        std::string note;
+        std::optional<PlanResult> p =
+            milpOptimal(g, budget, 20, note, &dearest->schedule);
+        ASSERT_TRUE(p) << note;
+        ASSERT_TRUE(p->solver);
+        std::string what = "mode " + std::to_string(mode) + " budget " +
+                           std::to_string(budget) + ": " + p->detail;
+        EXPECT_GE(p->sim.recomputeCost, optimum - 1e-9) << what;
+        EXPECT_LE(p->solver->bound, optimum + 1e-9) << what;
+        if (p->solver->optimal) {
+          EXPECT_NEAR(p->sim.recomputeCost, optimum, 1e-9) << what;
+        }
+        bool said = p->detail.find("the case tree's leaves solved by CBC") !=
+                    std::string::npos;
+        // Proven by the lower bound, or CBC's plan of cost 0 (no gap).
+        bool byLowerBound =
+            p->detail.find("by the lower bound") != std::string::npos ||
+            (p->sim.recomputeCost == 0 && !said && mode == Unproven);
+        EXPECT_EQ(said, ran == before + 1) << what;
+        if (mode == Plain || mode == UnprovenOff || byLowerBound) {
+          EXPECT_EQ(ran, before) << what;
+          continue;
+        }
+        EXPECT_EQ(ran, before + 1) << what;
+        ++calls;
+        EXPECT_TRUE(p->solver->optimal) << what;
+        if (mode == Dearest && dearest->cost > optimum + 1e-9) {
+          EXPECT_NE(p->detail.find("the plan: a leaf's solution"),
+                    std::string::npos)
+              << what;
+          fromDearest += p->solver->optimal;
+        }
+      }
+    }
+  }
+  EXPECT_GE(calls, 20u);
+  EXPECT_GE(fromDearest, 10u);
+  std::printf("%u calls ran the leaves, %u proved the optimum from the "
+              "dearest plan\n",
+              calls, fromDearest);
 }

@@ -53,6 +53,7 @@ namespace sched {
 
 struct CaseSplitBound;
 struct MilpNeighbourhoodResult;
+struct MilpCasesResult;
 
 /// True if remat was built with CBC (REMAT_HAVE_CBC); otherwise
 /// `milpOptimal` always declines.
@@ -211,6 +212,12 @@ constexpr unsigned kMilpBoundJointSteps = 8;
 /// split still chooses its nodes from the plan before the search); then
 /// CBC resumes, cut off at the plan, for a node limit capped by the time
 /// left. The detail says where a time cap fired instead of a work limit.
+/// Where a plan is left unproven with a gap below `kMilpCasesGap`
+/// (Milp.cpp) of its cost, the case tree's leaves are solved by CBC
+/// (MilpCases.h), once: after CBC's main solve, within `kMilpCasesShare`
+/// of the time the search would get, or else after the search and the
+/// split, within the time left; every leaf closed proves the plan (or the
+/// cheaper one a leaf found) optimal in the stage model.
 std::optional<PlanResult>
 milpOptimal(const Graph &graph, int64_t budgetBytes, double timeLimitSeconds,
             std::string &note, const Schedule *warmStart = nullptr,
@@ -237,6 +244,14 @@ struct MilpTestHooks {
   /// start's simulated cost: CBC's objective, from an LP solution integral
   /// within its tolerance, may sit off its plan's simulated cost.
   std::optional<double> mainSolveWarmStart;
+  /// The gap (a fraction of the plan's cost) below which the case tree's
+  /// leaves are solved by CBC (MilpCases.h) in place of `kMilpCasesGap`; 0
+  /// turns them off. Unset with `unprovenSearch`: off, so that the search
+  /// and the split run.
+  std::optional<double> caseProofGap;
+  /// Called with what the case tree's leaves solved by CBC found, when
+  /// they ran.
+  std::function<void(const MilpCasesResult &)> onCaseProof;
 };
 MilpTestHooks &milpTestHooks();
 

@@ -96,6 +96,10 @@ enum class MilpCaseClose {
   Open,
 };
 
+/// `how` in words ("closed by its bound", "no solution below the cutoff",
+/// "the leaf's optimum", "split", "open").
+const char *milpCaseCloseName(MilpCaseClose how);
+
 /// One leaf of `milpCaseProof`, for the plan's detail.
 struct MilpCaseLeafReport {
   std::vector<RecomputeRange> ranges;
