@@ -214,10 +214,11 @@ constexpr unsigned kMilpBoundJointSteps = 8;
 /// left. The detail says where a time cap fired instead of a work limit.
 /// Where a plan is left unproven with a gap below `kMilpCasesGap`
 /// (Milp.cpp) of its cost, the case tree's leaves are solved by CBC
-/// (MilpCases.h), once: after CBC's main solve, within `kMilpCasesShare`
-/// of the time the search would get, or else after the search and the
-/// split, within the time left; every leaf closed proves the plan (or the
-/// cheaper one a leaf found) optimal in the stage model.
+/// (MilpCases.h), once, at the first of: after CBC's main solve, within
+/// `kMilpCasesShare` of the time the search would get; after the search,
+/// within the time CBC's resume would get; after the split, within the
+/// time left. Every leaf closed proves the plan (or the cheaper one a leaf
+/// found) optimal in the stage model.
 std::optional<PlanResult>
 milpOptimal(const Graph &graph, int64_t budgetBytes, double timeLimitSeconds,
             std::string &note, const Schedule *warmStart = nullptr,
