@@ -790,7 +790,9 @@ remat::sched::milpOptimal(const Graph &graph, int64_t budgetBytes,
     // the search, within the time CBC's resume would get; after the split,
     // within the time left.
     double caseGap = milpTestHooks().caseProofGap.value_or(
-        milpTestHooks().unprovenSearch ? 0 : kMilpCasesGap);
+        milpTestHooks().unprovenSearch || milpTestHooks().mainSolveWarmStart
+            ? 0
+            : kMilpCasesGap);
     auto caseProof = [&](double seconds, const CaseSplitBound *tree) {
       if (cases || !compact || !result.found || result.optimal || byBound ||
           mismatchPeak >= 0 || seconds < 1 ||

@@ -247,8 +247,8 @@ struct MilpTestHooks {
   std::optional<double> mainSolveWarmStart;
   /// The gap (a fraction of the plan's cost) below which the case tree's
   /// leaves are solved by CBC (MilpCases.h) in place of `kMilpCasesGap`; 0
-  /// turns them off. Unset with `unprovenSearch`: off, so that the search
-  /// and the split run.
+  /// turns them off. Unset with `unprovenSearch` or `mainSolveWarmStart`:
+  /// off, so that the search, CBC's resume and the split run.
   std::optional<double> caseProofGap;
   /// Called with what the case tree's leaves solved by CBC found, when
   /// they ran.
