@@ -335,8 +335,9 @@ WholeModelCounts checkWholeModel(const std::vector<Graph> &graphs,
           EXPECT_LE(split.atLeast, atLeast * (1 + 1e-9) + 1e-9) << where;
           EXPECT_LE(split.recomputeCost, optimum * (1 + 1e-9) + 1e-9) << where;
           // The first case's LowerBound where that case has a schedule.
-          if (!std::isinf(atMost))
+          if (!std::isinf(atMost)) {
             EXPECT_FALSE(split.capped.infeasible) << where;
+          }
           ++counts.checked;
           counts.late += split.lateFrom != ~0u;
           counts.aboveKeepRecomputing +=
