@@ -121,6 +121,11 @@ std::optional<MilpCasesResult> remat::sched::milpCaseProof(
   MilpCasesResult result;
   if (simulate(graph, plan, result.sim) || result.sim.peakBytes > budget)
     return std::nullopt;
+  // No leaves given: the whole model as one leaf of bound 0 (an empty list
+  // would leave nothing open and so "prove" any plan).
+  const CaseSplitLeaf whole;
+  if (leaves.empty())
+    leaves = llvm::ArrayRef<CaseSplitLeaf>(whole);
   result.schedule = plan;
   std::vector<double> costs;
   for (const Node &node : graph.nodes)
@@ -258,6 +263,12 @@ std::optional<MilpCasesResult> remat::sched::milpCaseProof(
                      options.leafNodes, seconds, options.knapsackRows);
     double took = elapsed(solveStart);
     ++result.solves;
+    if (!out) {
+      // The leaf's model was not solved: the leaf stays open.
+      report(leaf, MilpCaseClose::Open, true, 0, took);
+      openBound = std::min(openBound, leaf.bound);
+      continue;
+    }
     result.nodes += out->nodes;
     // A solve neither finished nor stopped on its node limit: the cap.
     if (!out->finished && out->nodes < options.leafNodes && took >= seconds)
@@ -288,7 +299,10 @@ std::optional<MilpCasesResult> remat::sched::milpCaseProof(
       report(leaf, MilpCaseClose::Optimum, true, out->nodes, took);
       continue;
     }
-    leaf.bound = std::max(leaf.bound, out->bound);
+    // CBC's bound less its tolerances (Clp's are about 1e-7, scaled) before
+    // `reaches` rounds it up to a whole cost.
+    leaf.bound = std::max(
+        leaf.bound, out->bound - 1e-6 * std::max(1.0, std::fabs(out->bound)));
     if (reaches(leaf.bound)) {
       report(leaf, MilpCaseClose::Bound, true, out->nodes, took);
       continue;

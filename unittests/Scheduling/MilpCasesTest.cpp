@@ -470,6 +470,11 @@ TEST(MilpCases, BoundsAndLimitsLeaveItOpen) {
       for (const MilpCaseLeafReport &leaf : r->leaves)
         EXPECT_FALSE(leaf.solved);
       open += !r->proven && r->open > 0;
+      // No leaves: the whole model of bound 0, never proven unsolved.
+      r = milpCaseProof(g, budget, dearest->schedule, {}, none);
+      ASSERT_TRUE(r);
+      EXPECT_FALSE(r->proven);
+      EXPECT_LE(r->bound, optimum + 1e-9);
       // The same proof twice: the same leaves, nodes and outcome.
       MilpCasesOptions some;
       some.leafNodes = 5;

@@ -142,7 +142,8 @@ struct MilpCasesResult {
 /// optimal in the stage model, or bounds the model, by the leaves `leaves`
 /// (ranges covering every schedule once, each with a bound valid for its
 /// schedules: a CaseSplitBound's `cases`, or one leaf without ranges and a
-/// bound of the whole model). Each leaf is first split `firstSplits` levels
+/// bound of the whole model; an empty list is read as the latter with a
+/// bound of 0). Each leaf is first split `firstSplits` levels
 /// on the plan's recomputed nodes it has no range on, the costliest (cost
 /// times executions) first, at the plan's count c (at most c - 1 or at
 /// least c times); then the leaves are solved by CBC, the least bound
