@@ -33,20 +33,29 @@ static std::vector<unsigned> recomputeCounts(const Graph &graph,
   return count;
 }
 
+std::vector<std::pair<unsigned, unsigned>>
+remat::sched::recomputationsByCost(const Graph &graph,
+                                   const Schedule &schedule) {
+  std::vector<unsigned> count = recomputeCounts(graph, schedule);
+  std::vector<std::pair<unsigned, unsigned>> nodes;
+  for (unsigned v = 0; v != graph.size(); ++v)
+    if (count[v] && graph.nodes[v].cost > 0)
+      nodes.push_back({v, count[v]});
+  llvm::stable_sort(nodes, [&](auto a, auto b) {
+    return graph.nodes[a.first].cost * a.second >
+           graph.nodes[b.first].cost * b.second;
+  });
+  return nodes;
+}
+
 std::optional<std::pair<unsigned, unsigned>>
 remat::sched::costliestRecomputation(const Graph &graph,
                                      const Schedule &schedule) {
-  std::vector<unsigned> count = recomputeCounts(graph, schedule);
-  std::optional<std::pair<unsigned, unsigned>> best;
-  double bestCost = 0;
-  for (unsigned v = 0; v != graph.size(); ++v) {
-    double cost = graph.nodes[v].cost * count[v];
-    if (count[v] && cost > bestCost) {
-      bestCost = cost;
-      best = {v, count[v]};
-    }
-  }
-  return best;
+  std::vector<std::pair<unsigned, unsigned>> nodes =
+      recomputationsByCost(graph, schedule);
+  if (nodes.empty())
+    return std::nullopt;
+  return nodes.front();
 }
 
 /// The relative slack of the budget with which a program found without a
@@ -378,16 +387,8 @@ CaseSplitBound remat::sched::caseSplitBound(const Graph &graph,
   split.maxRecomputations = maxRecomputations;
   // The nodes to split on below the root, by the plan's recompute cost.
   std::vector<std::pair<unsigned, unsigned>> planned;
-  if (tree.plan) {
-    std::vector<unsigned> count = recomputeCounts(graph, *tree.plan);
-    for (unsigned v = 0; v != graph.size(); ++v)
-      if (count[v] && graph.nodes[v].cost > 0)
-        planned.push_back({v, count[v]});
-    llvm::stable_sort(planned, [&](auto a, auto b) {
-      return graph.nodes[a.first].cost * a.second >
-             graph.nodes[b.first].cost * b.second;
-    });
-  }
+  if (tree.plan)
+    planned = recomputationsByCost(graph, *tree.plan);
   // The two cases of the root; the second is bounded by LowerBound only
   // when its forced cost is below every other leaf's bound (it is the
   // minimum only then).

@@ -23,7 +23,6 @@
 #include <chrono>
 #include <cmath>
 #include <limits>
-#include <map>
 #include <string>
 #include <utility>
 #include <vector>
@@ -138,18 +137,8 @@ std::optional<MilpCasesResult> remat::sched::milpCaseProof(
   auto left = [&] { return options.seconds - elapsed(begin); };
   // The plan's recomputed nodes of positive cost, the costliest (cost times
   // executions) first, with their counts: the splits below the leaves.
-  std::map<unsigned, unsigned> counts;
-  for (const std::vector<unsigned> &list : plan.recomputeBefore)
-    for (unsigned v : list)
-      ++counts[v];
-  std::vector<std::pair<unsigned, unsigned>> splits;
-  for (auto [v, c] : counts)
-    if (graph.nodes[v].cost > 0)
-      splits.push_back({v, c});
-  std::stable_sort(splits.begin(), splits.end(), [&](auto a, auto b) {
-    return graph.nodes[a.first].cost * a.second >
-           graph.nodes[b.first].cost * b.second;
-  });
+  std::vector<std::pair<unsigned, unsigned>> splits =
+      recomputationsByCost(graph, plan);
   // A bound reaches the plan's cost: no solution of its leaf is cheaper.
   auto reaches = [&](double bound) {
     double cost = result.sim.recomputeCost;

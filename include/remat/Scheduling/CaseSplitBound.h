@@ -185,6 +185,13 @@ struct CaseSplitOptions {
   std::function<double()> elapsedForTest;
 };
 
+/// The nodes of positive cost that `schedule` recomputes, with the number
+/// of lists that execute each, the costliest (cost times that number)
+/// first, ties in node order: the nodes the case tree and the case proof
+/// split on.
+std::vector<std::pair<unsigned, unsigned>>
+recomputationsByCost(const Graph &graph, const Schedule &schedule);
+
 /// The forward node whose recomputations in `schedule` cost the most
 /// (cost times the lists that execute it), with the number of those lists;
 /// none when the schedule recomputes no node of positive cost.
