@@ -10,6 +10,7 @@
 #include "remat/Scheduling/Milp.h"
 #include "remat/Scheduling/StepProgram.h"
 
+#include "MilpTestSupport.h"
 #include "ScheduleEnumeration.h"
 #include "TestGraphs.h"
 
@@ -905,11 +906,6 @@ TEST(CaseSplitBound, ForwardOnlyForcesLateOnlyWhereProved) {
   EXPECT_EQ(late, 1u);
 }
 
-/// Clears milpOptimal's test hooks when a test ends.
-struct HooksReset {
-  ~HooksReset() { milpTestHooks() = MilpTestHooks(); }
-};
-
 /// milpOptimal with CBC's proof set aside (`MilpTestHooks::unprovenSearch`)
 /// on tiny training graphs whose plain bound is below the enumerated
 /// optimum, warm-started from the dearest enumerated schedule within the
@@ -926,7 +922,7 @@ struct HooksReset {
 TEST(CaseSplitBound, RaisesMilpOptimalsBound) {
   if (!stepProgramAvailable())
     GTEST_SKIP() << "built without CBC/CLP";
-  HooksReset reset;
+  test::MilpHooksReset reset;
   std::mt19937 rng(1101);
   LowerBoundOptions options = milpBoundOptions();
   unsigned ran = 0, raised = 0, discarded = 0;

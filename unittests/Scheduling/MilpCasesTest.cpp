@@ -139,11 +139,6 @@ std::vector<std::vector<RecomputeRange>> rangeSets(const Graph &g) {
   return out;
 }
 
-/// Clears milpOptimal's test hooks when a test ends.
-struct HooksReset {
-  ~HooksReset() { milpTestHooks() = MilpTestHooks(); }
-};
-
 } // namespace
 
 /// The rows of `MilpBuilder::recomputeRanges` admit exactly the schedules
@@ -511,7 +506,7 @@ TEST(MilpCases, BoundsAndLimitsLeaveItOpen) {
 /// taken).
 TEST(MilpCases, RunsInMilpOptimalOnlyWithoutAProof) {
   REQUIRE_CBC();
-  HooksReset reset;
+  test::MilpHooksReset reset;
   std::mt19937 rng(1205);
   unsigned ran = 0, calls = 0, fromDearest = 0;
   milpTestHooks().onCaseProof = [&](const MilpCasesResult &) { ++ran; };

@@ -101,11 +101,6 @@ MilpNeighbourhoodOptions testOptions() {
   return options;
 }
 
-/// Clears milpOptimal's test hooks when a test ends.
-struct HooksReset {
-  ~HooksReset() { milpTestHooks() = MilpTestHooks(); }
-};
-
 } // namespace
 
 /// From the dearest and from a cheapest schedule within each budget of tiny
@@ -267,7 +262,7 @@ TEST(MilpNeighbourhood, ReachesTheOptimumOutsideItsStartsSet) {
 /// warm start is returned.
 TEST(MilpNeighbourhood, RunsInMilpOptimalOnlyWithoutAProof) {
   REQUIRE_CBC();
-  HooksReset reset;
+  test::MilpHooksReset reset;
   std::mt19937 rng(1132);
   unsigned searched = 0, calls = 0;
   milpTestHooks().onNeighbourhoodSearch = [&](const MilpNeighbourhoodResult &) {
@@ -309,7 +304,7 @@ TEST(MilpNeighbourhood, RunsInMilpOptimalOnlyWithoutAProof) {
 /// an optimum the search returns its start, below that objective).
 TEST(MilpNeighbourhood, TakesTheSearchsPlanOnlyWhenCheaper) {
   REQUIRE_CBC();
-  HooksReset reset;
+  test::MilpHooksReset reset;
   std::mt19937 rng(1133);
   std::optional<MilpNeighbourhoodResult> searched;
   milpTestHooks().onNeighbourhoodSearch =
@@ -381,7 +376,7 @@ TEST(MilpNeighbourhood, TakesTheSearchsPlanOnlyWhenCheaper) {
 /// case split fall short).
 TEST(MilpNeighbourhood, CbcResumesAfterTheSearch) {
   REQUIRE_CBC();
-  HooksReset reset;
+  test::MilpHooksReset reset;
   std::mt19937 rng(1134);
   bool searched = false;
   milpTestHooks().onNeighbourhoodSearch = [&](const MilpNeighbourhoodResult &) {
@@ -434,7 +429,7 @@ TEST(MilpNeighbourhood, CbcResumesAfterTheSearch) {
 /// search, and where the search's plan is taken without a lower cost.
 TEST(MilpNeighbourhood, EachPathWhereTheBoundFallsShort) {
   REQUIRE_CBC();
-  HooksReset reset;
+  test::MilpHooksReset reset;
   std::mt19937 rng(1134);
   std::optional<MilpNeighbourhoodResult> searched;
   milpTestHooks().onNeighbourhoodSearch =

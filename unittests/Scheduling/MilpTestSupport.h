@@ -5,7 +5,8 @@
 //===----------------------------------------------------------------------===//
 //
 // What the tests of Milp.h, MilpWindows.h, MilpLarge.h and MilpRounding.h
-// share: skipping where remat was built without CBC.
+// share: skipping where remat was built without CBC, and clearing
+// milpOptimal's test hooks.
 //
 //===----------------------------------------------------------------------===//
 
@@ -22,5 +23,19 @@
   if (!::remat::sched::milpAvailable()) {                                      \
     GTEST_SKIP() << "built without CBC";                                       \
   }
+
+namespace remat {
+namespace sched {
+namespace test {
+
+/// Clears milpOptimal's test hooks (`milpTestHooks`) when it goes out of
+/// scope, so that a test's hooks never reach the next test.
+struct MilpHooksReset {
+  ~MilpHooksReset() { milpTestHooks() = MilpTestHooks(); }
+};
+
+} // namespace test
+} // namespace sched
+} // namespace remat
 
 #endif // REMAT_UNITTESTS_SCHEDULING_MILPTESTSUPPORT_H
